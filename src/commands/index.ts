@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import { TOOLS } from '../tools/registry';
+
+export const RESULT_SCHEME = 'agent-file-tools-result';
+
+/** Read-only documents that show a tool's output exactly as the model receives it. */
+class ResultDocuments implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private count = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  async show(tool: string, label: string, result: vscode.LanguageModelToolResult): Promise<void> {
+    const text = result.content
+      .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : p instanceof vscode.LanguageModelDataPart ? `[data: ${p.mimeType}, ${p.data.byteLength} bytes]` : '[unknown part]'))
+      .join('\n');
+    const safe = label.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 80) || 'result';
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${tool} ${safe}.txt`, query: String(++this.count) });
+    this.texts.set(uri.toString(), text);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+}
+
+function activeFilePath(): string | undefined {
+  const doc = vscode.window.activeTextEditor?.document;
+  if (!doc || doc.uri.scheme === RESULT_SCHEME) {
+    return undefined;
+  }
+  return doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.path;
+}
+
+async function run(results: ResultDocuments, tool: string, input: object, label: string): Promise<void> {
+  const cts = new vscode.CancellationTokenSource();
+  try {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Agent File Tools: ${tool}`, cancellable: false },
+      () => vscode.lm.invokeTool(tool, { input, toolInvocationToken: undefined }, cts.token),
+    );
+    await results.show(tool, label, result);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`${tool} failed: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    cts.dispose();
+  }
+}
+
+/** The command-palette entries: the same tools, run by a person, output shown as the model sees it. */
+export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const results = new ResultDocuments();
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
+    vscode.commands.registerCommand('agentFileTools.showLog', () => log.show()),
+    vscode.commands.registerCommand('agentFileTools.readActiveFile', async () => {
+      const path = activeFilePath();
+      if (!path) {
+        void vscode.window.showInformationMessage('Open a file first: this command reads the active editor\'s file as a model would.');
+        return;
+      }
+      await run(results, 'fs_read', { path }, vscode.workspace.asRelativePath(path));
+    }),
+    vscode.commands.registerCommand('agentFileTools.runTool', async () => {
+      const pick = await vscode.window.showQuickPick(
+        TOOLS.map((t) => ({ label: t.name, description: t.mutates ? 'changes files' : 'read-only', example: t.example })),
+        { title: 'Agent File Tools: run a tool', placeHolder: 'Which tool?' },
+      );
+      if (!pick) {
+        return;
+      }
+      const active = activeFilePath();
+      const value = active && pick.label === 'fs_read' ? JSON.stringify({ path: vscode.workspace.asRelativePath(active) }) : pick.example;
+      const text = await vscode.window.showInputBox({
+        title: `${pick.label}: input (JSON)`,
+        value,
+        validateInput: (v) => {
+          try {
+            const o = JSON.parse(v);
+            return o && typeof o === 'object' && !Array.isArray(o) ? undefined : 'Enter a JSON object';
+          } catch (e) {
+            return `Not valid JSON: ${(e as Error).message}`;
+          }
+        },
+      });
+      if (text === undefined) {
+        return;
+      }
+      await run(results, pick.label, JSON.parse(text), text);
+    }),
+  ];
+}

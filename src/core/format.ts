@@ -1,0 +1,22 @@
+/** Human sizes for messages: "812 bytes", "3.4 KiB", "1024.0 MiB". */
+export function formatBytes(n: number): string {
+  if (n < 1024) {
+    return `${n} bytes`;
+  }
+  if (n < 1024 * 1024) {
+    return `${(n / 1024).toFixed(1)} KiB`;
+  }
+  if (n < 1024 * 1024 * 1024) {
+    return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  }
+  return `${(n / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
+}
+
+/** 1234567 -> "1,234,567", independent of the machine's locale. */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,64 @@
+import { MAX_SUGGESTIONS } from './limits';
+
+function levenshtein(a: string, b: string): number {
+  if (a === b) {
+    return 0;
+  }
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) {
+    prev[j] = j;
+  }
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+function stem(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/**
+ * Similarity of a wanted file name to an existing one, 0 (unrelated) to 1 (equal),
+ * case-insensitive. A shared stem ("main.js" / "main.ts") or containment scores high;
+ * otherwise edit distance relative to length decides.
+ */
+export function nameSimilarity(wanted: string, candidate: string): number {
+  const a = wanted.toLowerCase();
+  const b = candidate.toLowerCase();
+  if (a === b) {
+    return 1;
+  }
+  let score = 1 - levenshtein(a, b) / Math.max(a.length, b.length);
+  if (stem(a) === stem(b)) {
+    score = Math.max(score, 0.9);
+  } else if (b.includes(a) || a.includes(b)) {
+    score = Math.max(score, 0.75);
+  } else if (stem(b).includes(stem(a)) || stem(a).includes(stem(b))) {
+    score = Math.max(score, 0.7);
+  }
+  return score;
+}
+
+/** Below this a candidate is noise rather than a likely typo. */
+export const MIN_SIMILARITY = 0.5;
+
+/** The best candidates, most similar first, ties by name; at most {@link MAX_SUGGESTIONS}. */
+export function rankSimilar(wanted: string, candidates: Iterable<string>, max = MAX_SUGGESTIONS): string[] {
+  const scored: { name: string; score: number }[] = [];
+  for (const c of candidates) {
+    const score = nameSimilarity(wanted, c);
+    if (score >= MIN_SIMILARITY) {
+      scored.push({ name: c, score });
+    }
+  }
+  scored.sort((x, y) => y.score - x.score || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return scored.slice(0, max).map((s) => s.name);
+}

@@ -1,0 +1,77 @@
+import { createReadStream } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Root } from '../core/paths';
+import { STREAM_CHUNK_BYTES } from '../core/limits';
+import { realpathLenient } from './realpath';
+import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
+
+function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
+  return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
+}
+
+/** The workspace on node:fs: one or more folders, always trusted, no editors. */
+export class NodeWorkspace implements Workspace {
+  private readonly rootList: Root[];
+
+  constructor(roots: Root[]) {
+    this.rootList = roots;
+  }
+
+  /** Roots are resolved to their real paths so that policy compares like with like. */
+  static async create<T extends NodeWorkspace>(this: new (roots: Root[]) => T, folders: readonly string[]): Promise<T> {
+    const roots: Root[] = [];
+    for (const f of folders) {
+      const real = await fs.realpath(path.resolve(f));
+      roots.push({ name: path.basename(real), path: real });
+    }
+    return new this(roots);
+  }
+
+  roots(): readonly Root[] {
+    return this.rootList;
+  }
+
+  isTrusted(): boolean {
+    return true;
+  }
+
+  realpath(p: string): Promise<string> {
+    return realpathLenient(p, (x) => fs.realpath(x));
+  }
+
+  async stat(p: string): Promise<FileStat | undefined> {
+    let l;
+    try {
+      l = await fs.lstat(p);
+    } catch {
+      return undefined;
+    }
+    if (!l.isSymbolicLink()) {
+      return { type: typeOf(l), size: l.size, mtimeMs: l.mtimeMs, isSymlink: false };
+    }
+    try {
+      const s = await fs.stat(p);
+      return { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs, isSymlink: true };
+    } catch {
+      return { type: 'symlink', size: l.size, mtimeMs: l.mtimeMs, isSymlink: true };
+    }
+  }
+
+  async readDirectory(p: string): Promise<DirEntry[]> {
+    const entries = await fs.readdir(p, { withFileTypes: true });
+    return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
+  }
+
+  async readFile(p: string): Promise<Uint8Array> {
+    return fs.readFile(p);
+  }
+
+  readStream(p: string, start = 0): AsyncIterable<Uint8Array> {
+    return createReadStream(p, { start, highWaterMark: STREAM_CHUNK_BYTES });
+  }
+
+  openDocument(_path: string): OpenDocument | undefined {
+    return undefined;
+  }
+}

@@ -1,0 +1,118 @@
+import { createReadStream, realpathSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { Root } from '../core/paths';
+import { STREAM_CHUNK_BYTES } from '../core/limits';
+import { encodingFromEditorId } from '../core/text/encoding';
+import { realpathLenient } from './realpath';
+import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
+
+function typeOf(t: vscode.FileType, own: boolean): EntryType {
+  if (own && t & vscode.FileType.SymbolicLink) {
+    return 'symlink';
+  }
+  return t & vscode.FileType.File ? 'file' : t & vscode.FileType.Directory ? 'directory' : t & vscode.FileType.SymbolicLink ? 'symlink' : 'other';
+}
+
+/**
+ * The workspace as VS Code sees it: files through `workspace.fs` (so remote and virtual
+ * folders work), and an open `TextDocument` as the truth for its file, dirty or not.
+ * For `file:` folders the node:fs fast paths (realpath, streaming) give the same bytes.
+ */
+export class VscodeWorkspace implements Workspace, vscode.Disposable {
+  private cachedRoots: Root[] | undefined;
+  private readonly sub: vscode.Disposable;
+
+  constructor() {
+    this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+  }
+
+  roots(): readonly Root[] {
+    if (!this.cachedRoots) {
+      this.cachedRoots = (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: this.rootPath(f.uri) }));
+    }
+    return this.cachedRoots;
+  }
+
+  private rootPath(uri: vscode.Uri): string {
+    if (uri.scheme !== 'file') {
+      return uri.path;
+    }
+    try {
+      return realpathSync.native(uri.fsPath);
+    } catch {
+      return uri.fsPath;
+    }
+  }
+
+  isTrusted(): boolean {
+    return vscode.workspace.isTrusted;
+  }
+
+  /** The URI a path stands for: under a virtual folder, that folder's scheme. */
+  uriFor(path: string): vscode.Uri {
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      if (f.uri.scheme !== 'file' && (path === f.uri.path || path.startsWith(f.uri.path.replace(/\/$/, '') + '/'))) {
+        return f.uri.with({ path });
+      }
+    }
+    return vscode.Uri.file(path);
+  }
+
+  realpath(p: string): Promise<string> {
+    const uri = this.uriFor(p);
+    if (uri.scheme !== 'file') {
+      return Promise.resolve(p);
+    }
+    return realpathLenient(p, (x) => fs.realpath(x));
+  }
+
+  async stat(p: string): Promise<FileStat | undefined> {
+    try {
+      const s = await vscode.workspace.fs.stat(this.uriFor(p));
+      return { type: typeOf(s.type, false), size: s.size, mtimeMs: s.mtime, isSymlink: (s.type & vscode.FileType.SymbolicLink) !== 0 };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async readDirectory(p: string): Promise<DirEntry[]> {
+    const entries = await vscode.workspace.fs.readDirectory(this.uriFor(p));
+    return entries.map(([name, t]) => ({ name, type: typeOf(t, true) }));
+  }
+
+  async readFile(p: string): Promise<Uint8Array> {
+    return vscode.workspace.fs.readFile(this.uriFor(p));
+  }
+
+  readStream(p: string, start = 0): AsyncIterable<Uint8Array> {
+    const uri = this.uriFor(p);
+    if (uri.scheme === 'file') {
+      return createReadStream(p, { start, highWaterMark: STREAM_CHUNK_BYTES });
+    }
+    return (async function* () {
+      const all = await vscode.workspace.fs.readFile(uri);
+      for (let i = start; i < all.length; i += STREAM_CHUNK_BYTES) {
+        yield all.subarray(i, i + STREAM_CHUNK_BYTES);
+      }
+    })();
+  }
+
+  openDocument(p: string): OpenDocument | undefined {
+    const key = this.uriFor(p).toString();
+    const doc = vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
+    if (!doc) {
+      return undefined;
+    }
+    return {
+      text: doc.getText(),
+      isDirty: doc.isDirty,
+      encoding: encodingFromEditorId(doc.encoding),
+      eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import type { Root } from '../core/paths';
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface FileStat {
+  /** The target's type when the path is a symlink ("symlink" only when the link is dangling). */
+  type: EntryType;
+  size: number;
+  mtimeMs: number;
+  isSymlink: boolean;
+}
+
+export interface DirEntry {
+  name: string;
+  /** The entry's own type: a symlink is "symlink", not followed. */
+  type: EntryType;
+}
+
+/** An editor's view of a file: the truth for its path while it is open. */
+export interface OpenDocument {
+  text: string;
+  isDirty: boolean;
+  /** Editor encoding id mapped to ours ("utf-8", "utf-8-bom", ...). */
+  encoding: string;
+  /** "LF" or "CRLF": an editor buffer has one line ending. */
+  eol: 'LF' | 'CRLF';
+}
+
+/**
+ * The seam between the tools and the world. Paths are absolute, in the platform's form.
+ * Two implementations: VS Code (workspace.fs + open documents) and Node (node:fs), so
+ * every tool runs the same in the extension, the CLI, unit tests and benchmarks.
+ */
+export interface Workspace {
+  roots(): readonly Root[];
+  isTrusted(): boolean;
+  /** Resolves symlinks and ".."; for a missing path, of its deepest existing ancestor. */
+  realpath(path: string): Promise<string>;
+  /** Follows symlinks; undefined when nothing is there. */
+  stat(path: string): Promise<FileStat | undefined>;
+  readDirectory(path: string): Promise<DirEntry[]>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** The file's bytes from `start`, in chunks; stopping the iteration closes the file. */
+  readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
+  /** The open editor document for the path, if any (dirty or not). */
+  openDocument(path: string): OpenDocument | undefined;
+}

@@ -1,0 +1,12 @@
+import { readTool } from './read';
+import type { ToolSpec } from './types';
+
+/**
+ * The single table of tools. `package.json` `contributes.languageModelTools` must list
+ * exactly these names (a unit test checks it, schemas included).
+ */
+export const TOOLS: readonly ToolSpec[] = [readTool as unknown as ToolSpec];
+
+export function findTool(name: string): ToolSpec | undefined {
+  return TOOLS.find((t) => t.name === name);
+}

@@ -1,0 +1,59 @@
+import { ToolError } from '../core/errors';
+import { formatInputError } from './input';
+import { errorResult, type ToolResult } from './result';
+import type { Preparation, ToolContext, ToolSpec } from './types';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; result: ToolResult };
+
+export function parseInput<S extends ToolSpec>(spec: S, raw: unknown): Parsed<ReturnType<S['schema']['parse']>> {
+  const r = spec.schema.safeParse(raw ?? {});
+  if (r.success) {
+    return { ok: true, value: r.data as ReturnType<S['schema']['parse']> };
+  }
+  return { ok: false, result: errorResult(formatInputError(spec.name, r.error, raw, spec.example)) };
+}
+
+/** A thrown error as the model should read it: never a stack trace. */
+export function failureResult(spec: ToolSpec, e: unknown): ToolResult {
+  if (e instanceof ToolError) {
+    return errorResult(e.message);
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return errorResult(`${spec.name} failed unexpectedly: ${msg}. Nothing was changed. Retry once; if it fails again, tell the user.`);
+}
+
+export async function prepareTool(spec: ToolSpec, raw: unknown, ctx: ToolContext): Promise<Preparation | undefined> {
+  const parsed = parseInput(spec, raw);
+  if (!parsed.ok) {
+    return undefined;
+  }
+  return spec.prepare(parsed.value, ctx);
+}
+
+/** Validates, runs and logs one call; every failure becomes an error result. */
+export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const t0 = Date.now();
+  const summary = JSON.stringify(raw ?? {}).slice(0, 200);
+  let result: ToolResult;
+  const parsed = parseInput(spec, raw);
+  if (!parsed.ok) {
+    result = parsed.result;
+  } else {
+    try {
+      result = await spec.invoke(parsed.value, ctx);
+    } catch (e) {
+      result = failureResult(spec, e);
+      if (!(e instanceof ToolError)) {
+        ctx.log.error(`${spec.name} threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      }
+    }
+  }
+  const outcome = result.isError ? `error: ${firstLine(result)}` : 'ok';
+  ctx.log.info(`${spec.name} ${summary} -> ${outcome} (${Date.now() - t0} ms)`);
+  return result;
+}
+
+function firstLine(r: ToolResult): string {
+  const p = r.parts.find((x) => x.kind === 'text');
+  return p && p.kind === 'text' ? p.text.split('\n')[0].slice(0, 160) : '';
+}

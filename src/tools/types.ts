@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { CancelSignal } from '../core/cancel';
+import type { Workspace } from '../host/workspace';
+import type { ReadLedger } from './ledger';
+import type { ToolResult } from './result';
+import type { Settings } from './settings';
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const SILENT_LOGGER: Logger = { info() {}, warn() {}, error() {} };
+
+/** Everything a tool may use; built per call by the VS Code adapter or the CLI. */
+export interface ToolContext {
+  ws: Workspace;
+  settings: Settings;
+  signal: CancelSignal;
+  ledger: ReadLedger;
+  log: Logger;
+}
+
+/** What VS Code shows before the call runs, and whether the user must approve it. */
+export interface Preparation {
+  invocationMessage: string;
+  confirmation?: { title: string; message: string; reason: 'outside' | 'sensitive' | 'change' };
+}
+
+export interface ToolSpec<S extends z.ZodType = z.ZodType> {
+  /** The name the model sees (`fs_read`). */
+  name: string;
+  mutates: boolean;
+  schema: S;
+  /** A valid call, shown when input is invalid. */
+  example: string;
+  /** Free of side effects and quick: VS Code times it out after a few seconds. */
+  prepare(input: z.output<S>, ctx: ToolContext): Promise<Preparation>;
+  invoke(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}

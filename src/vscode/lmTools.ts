@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import type { Workspace } from '../host/workspace';
+import { ReadLedger } from '../tools/ledger';
+import { TOOLS } from '../tools/registry';
+import type { ToolResult } from '../tools/result';
+import { invokeTool, prepareTool } from '../tools/run';
+import type { Logger, ToolContext, ToolSpec } from '../tools/types';
+import { readSettings } from './settings';
+
+export function toLmResult(r: ToolResult): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult(
+    r.parts.map((p) => (p.kind === 'text' ? new vscode.LanguageModelTextPart(p.text) : new vscode.LanguageModelDataPart(p.data, p.mime))),
+  );
+}
+
+/** One `vscode.LanguageModelTool` over a neutral tool spec. */
+class LmTool implements vscode.LanguageModelTool<unknown> {
+  constructor(
+    private readonly spec: ToolSpec,
+    private readonly context: (token: vscode.CancellationToken) => ToolContext,
+  ) {}
+
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>, token: vscode.CancellationToken) {
+    const prep = await prepareTool(this.spec, options.input, this.context(token)).catch(() => undefined);
+    if (!prep) {
+      // invalid input or a failure while looking: invoke reports it to the model
+      return { invocationMessage: `Running ${this.spec.name}` };
+    }
+    return {
+      invocationMessage: prep.invocationMessage,
+      confirmationMessages: prep.confirmation ? { title: prep.confirmation.title, message: new vscode.MarkdownString(prep.confirmation.message) } : undefined,
+    };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
+    return toLmResult(await invokeTool(this.spec, options.input, this.context(token)));
+  }
+}
+
+/** Registers every tool of the registry; returns the disposables. */
+export function registerTools(ws: Workspace, log: Logger): vscode.Disposable[] {
+  const ledger = new ReadLedger();
+  const context = (token: vscode.CancellationToken): ToolContext => ({ ws, settings: readSettings(), signal: token, ledger, log });
+  return TOOLS.map((spec) => vscode.lm.registerTool(spec.name, new LmTool(spec, context)));
+}

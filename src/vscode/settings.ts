@@ -1,0 +1,13 @@
+import * as vscode from 'vscode';
+import { DEFAULT_SETTINGS, type Settings } from '../tools/settings';
+
+export const SECTION = 'agentFileTools';
+
+/** Reads `agentFileTools.*` afresh on every call, so a change applies to the next call. */
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  return {
+    sensitiveFiles: c.get<string[]>('sensitiveFiles', [...DEFAULT_SETTINGS.sensitiveFiles]),
+    allowedOutsidePaths: c.get<string[]>('allowedOutsidePaths', [...DEFAULT_SETTINGS.allowedOutsidePaths]),
+  };
+}

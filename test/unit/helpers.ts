@@ -1,0 +1,49 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { NodeWorkspace } from '../../src/host/nodeWorkspace';
+import type { OpenDocument } from '../../src/host/workspace';
+import { ReadLedger } from '../../src/tools/ledger';
+import { resultText, type ToolResult } from '../../src/tools/result';
+import { invokeTool, prepareTool } from '../../src/tools/run';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/tools/settings';
+import { findTool } from '../../src/tools/registry';
+import { SILENT_LOGGER, type ToolContext } from '../../src/tools/types';
+
+/** A temporary folder with the given files ("dir/a.txt": contents); removed by `cleanup`. */
+export function tempTree(files: Record<string, string | Uint8Array> = {}): { root: string; cleanup(): void } {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'aft-')));
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+  }
+  return { root, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A Node workspace whose editor documents can be faked, for buffer-aware code paths. */
+export class TestWorkspace extends NodeWorkspace {
+  docs = new Map<string, OpenDocument>();
+  override openDocument(p: string): OpenDocument | undefined {
+    return this.docs.get(p);
+  }
+}
+
+export async function context(root: string | string[], settings: Partial<Settings> = {}): Promise<ToolContext & { ws: TestWorkspace }> {
+  const ws = await TestWorkspace.create(Array.isArray(root) ? root : [root]);
+  return { ws, settings: { ...DEFAULT_SETTINGS, ...settings }, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
+}
+
+export async function call(ctx: ToolContext, tool: string, input: unknown): Promise<ToolResult & { text: string }> {
+  const spec = findTool(tool);
+  if (!spec) {
+    throw new Error(`no tool ${tool}`);
+  }
+  const r = await invokeTool(spec, input, ctx);
+  return { ...r, text: resultText(r) };
+}
+
+export async function prepare(ctx: ToolContext, tool: string, input: unknown) {
+  return prepareTool(findTool(tool)!, input, ctx);
+}

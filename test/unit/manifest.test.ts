@@ -1,0 +1,83 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Ajv from 'ajv';
+import { TOOLS } from '../../src/tools/registry';
+
+const root = path.resolve(__dirname, '../../..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const contributed: Record<string, unknown>[] = manifest.contributes.languageModelTools;
+
+/** The spec's table: the name the model sees -> `toolReferenceName`. */
+const REFERENCE_NAMES: Record<string, string> = {
+  fs_read: 'read',
+  fs_list: 'list',
+  fs_glob: 'glob',
+  fs_grep: 'grep',
+  fs_edit: 'edit',
+  fs_write: 'write',
+  fs_apply_patch: 'applyPatch',
+};
+
+/**
+ * Inputs each tool's zod schema and its JSON `inputSchema` must agree on. Every
+ * registered tool needs an entry, so a new tool cannot skip this check.
+ */
+export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> = {
+  fs_read: {
+    valid: [{ path: 'a.txt' }, { path: 'src/a.ts', offset: 10, limit: 5 }, { path: '/abs/x', offset: 1 }, { path: 'a', limit: 5000 }],
+    invalid: [{}, { path: '' }, { path: 3 }, { path: 'a', offset: 0 }, { path: 'a', limit: -1 }, { path: 'a', offset: 1.5 }, { path: 'a', extra: true }, { file_path: 'a' }],
+  },
+};
+
+describe('package.json and the tool registry', () => {
+  it('contribute exactly the same tools', () => {
+    assert.deepEqual(
+      contributed.map((t) => t.name),
+      TOOLS.map((t) => t.name),
+    );
+  });
+
+  it('name every tool validly, once, with the spec reference name and the fields Copilot needs', () => {
+    const names = new Set<string>();
+    for (const t of contributed) {
+      const name = t.name as string;
+      assert.match(name, /^[\w-]+$/);
+      assert.ok(!/^(copilot_|vscode_)/.test(name), `${name} uses a reserved prefix`);
+      assert.ok(!names.has(name), `${name} twice`);
+      names.add(name);
+      assert.equal(t.toolReferenceName, REFERENCE_NAMES[name], `${name} toolReferenceName`);
+      for (const field of ['displayName', 'userDescription', 'modelDescription', 'inputSchema', 'icon']) {
+        assert.ok(t[field], `${name} has ${field}`);
+      }
+      assert.equal(t.canBeReferencedInPrompt, true);
+      assert.ok((t.modelDescription as string).length > 200, `${name} modelDescription says when to use it, limits and how to continue`);
+    }
+  });
+
+  for (const spec of TOOLS) {
+    it(`${spec.name}: zod schema and inputSchema accept and reject the same inputs`, () => {
+      const samples = SAMPLES[spec.name];
+      assert.ok(samples, `samples for ${spec.name}`);
+      const schema = contributed.find((t) => t.name === spec.name)!.inputSchema as object;
+      const validate = new Ajv({ strict: true }).compile(schema);
+      for (const v of samples.valid) {
+        assert.ok(validate(v), `inputSchema accepts ${JSON.stringify(v)}: ${JSON.stringify(validate.errors)}`);
+        assert.ok(spec.schema.safeParse(v).success, `zod accepts ${JSON.stringify(v)}`);
+      }
+      for (const v of samples.invalid) {
+        assert.ok(!validate(v), `inputSchema rejects ${JSON.stringify(v)}`);
+        assert.ok(!spec.schema.safeParse(v).success, `zod rejects ${JSON.stringify(v)}`);
+      }
+    });
+  }
+
+  it('keeps activation lazy and the manifest within the host it is tested on', () => {
+    assert.deepEqual(manifest.activationEvents, []);
+    assert.deepEqual(manifest.extensionKind, ['workspace']);
+    const engine = /^\^?(\d+)\.(\d+)\.(\d+)$/.exec(manifest.engines.vscode);
+    assert.ok(engine && Number(engine[1]) === 1 && Number(engine[2]) <= 139, 'engines.vscode at most 1.139');
+    const types = manifest.devDependencies['@types/vscode'].replace(/^[\^~]/, '');
+    assert.equal(types, manifest.engines.vscode.replace(/^\^/, ''), '@types/vscode matches engines.vscode, so only APIs stable there are used');
+  });
+});
