@@ -74,4 +74,16 @@ export class NodeWorkspace implements Workspace {
   openDocument(_path: string): OpenDocument | undefined {
     return undefined;
   }
+
+  dirtyDocuments(): { path: string; text: string }[] {
+    return [];
+  }
+
+  excludeGlobs(): readonly string[] {
+    return [];
+  }
+
+  bundledRipgrep(): string | undefined {
+    return undefined;
+  }
 }

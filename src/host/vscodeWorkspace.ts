@@ -1,4 +1,5 @@
-import { createReadStream, realpathSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync } from 'node:fs';
+import * as nodePath from 'node:path';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Root } from '../core/paths';
@@ -21,6 +22,7 @@ function typeOf(t: vscode.FileType, own: boolean): EntryType {
  */
 export class VscodeWorkspace implements Workspace, vscode.Disposable {
   private cachedRoots: Root[] | undefined;
+  private ripgrep: { path: string | undefined } | undefined;
   private readonly sub: vscode.Disposable;
 
   constructor() {
@@ -114,5 +116,49 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       encoding: encodingFromEditorId(doc.encoding),
       eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
     };
+  }
+
+  dirtyDocuments(): { path: string; text: string }[] {
+    return vscode.workspace.textDocuments
+      .filter((d) => d.isDirty && !d.isClosed && d.uri.scheme !== 'untitled')
+      .map((d) => ({ path: d.uri.scheme === 'file' ? d.uri.fsPath : d.uri.path, text: d.getText() }));
+  }
+
+  excludeGlobs(purpose: 'files' | 'search', root: Root): readonly string[] {
+    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => f.name === root.name);
+    const globs: string[] = [];
+    const add = (section: string) => {
+      const map = vscode.workspace.getConfiguration(section, folder?.uri).get<Record<string, unknown>>('exclude') ?? {};
+      for (const [glob, on] of Object.entries(map)) {
+        // `{ when: ... }` entries depend on sibling files; they are taken as on, which hides more, never less.
+        if (on === true || (typeof on === 'object' && on !== null)) {
+          globs.push(glob);
+        }
+      }
+    };
+    add('files');
+    if (purpose === 'search') {
+      add('search');
+    }
+    return [...new Set(globs)].sort();
+  }
+
+  /**
+   * ripgrep as VS Code ships it: desktop has `@vscode/ripgrep` (unpacked from the asar
+   * archive), code-server and the web server `@vscode/ripgrep-universal` per platform.
+   */
+  bundledRipgrep(): string | undefined {
+    if (!this.ripgrep) {
+      const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
+      const app = vscode.env.appRoot;
+      const candidates = [
+        nodePath.join(app, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', exe),
+        nodePath.join(app, 'node_modules', '@vscode', 'ripgrep', 'bin', exe),
+        nodePath.join(app, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, exe),
+        nodePath.join(app, 'node_modules.asar.unpacked', '@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, exe),
+      ];
+      this.ripgrep = { path: candidates.find((c) => existsSync(c)) };
+    }
+    return this.ripgrep.path;
   }
 }

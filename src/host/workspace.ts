@@ -44,4 +44,13 @@ export interface Workspace {
   readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
   /** The open editor document for the path, if any (dirty or not). */
   openDocument(path: string): OpenDocument | undefined;
+  /** Absolute paths and texts of every open document with unsaved changes. */
+  dirtyDocuments(): { path: string; text: string }[];
+  /**
+   * Globs the editor's settings hide under a folder, relative to it: `files.exclude`,
+   * plus `search.exclude` when `purpose` is "search". Empty outside VS Code.
+   */
+  excludeGlobs(purpose: 'files' | 'search', root: Root): readonly string[];
+  /** The ripgrep executable shipped with the editor, if there is one. */
+  bundledRipgrep(): string | undefined;
 }

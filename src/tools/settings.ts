@@ -9,9 +9,12 @@ export interface Settings {
   sensitiveFiles: readonly string[];
   /** Absolute-path globs outside the workspace that read tools may use without asking. @default [] */
   allowedOutsidePaths: readonly string[];
+  /** Extra globs that list, glob and grep treat as ignored, on top of .gitignore and files.exclude. @default [] */
+  ignoreGlobs: readonly string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   sensitiveFiles: DEFAULT_SENSITIVE_GLOBS,
   allowedOutsidePaths: [],
+  ignoreGlobs: [],
 };

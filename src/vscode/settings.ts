@@ -9,5 +9,6 @@ export function readSettings(): Settings {
   return {
     sensitiveFiles: c.get<string[]>('sensitiveFiles', [...DEFAULT_SETTINGS.sensitiveFiles]),
     allowedOutsidePaths: c.get<string[]>('allowedOutsidePaths', [...DEFAULT_SETTINGS.allowedOutsidePaths]),
+    ignoreGlobs: c.get<string[]>('ignoreGlobs', [...DEFAULT_SETTINGS.ignoreGlobs]),
   };
 }
