@@ -26,3 +26,5 @@ export const MAX_DIR_ENTRIES = 5000;
 export const VERSION_HEX_CHARS = 8;
 /** Chunk size of streamed reads, in bytes. */
 export const STREAM_CHUNK_BYTES = 256 * 1024;
+/** Lines scanned up from the end of a block comment for its start, in indentation mode's header. */
+export const INDENT_COMMENT_SCAN_MAX_LINES = 200;
