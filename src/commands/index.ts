@@ -17,7 +17,7 @@ class ResultDocuments implements vscode.TextDocumentContentProvider {
       .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : p instanceof vscode.LanguageModelDataPart ? `[data: ${p.mimeType}, ${p.data.byteLength} bytes]` : '[unknown part]'))
       .join('\n');
     const safe = label.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 80) || 'result';
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${tool} ${safe}.txt`, query: String(++this.count) });
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safe} (${tool})`, query: String(++this.count) });
     this.texts.set(uri.toString(), text);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc, { preview: true });
@@ -86,7 +86,9 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
       if (text === undefined) {
         return;
       }
-      await run(results, pick.label, JSON.parse(text), text);
+      const input = JSON.parse(text) as Record<string, unknown>;
+      const label = [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
+      await run(results, pick.label, input, label);
     }),
   ];
 }

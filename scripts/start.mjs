@@ -1,0 +1,91 @@
+// `npm start`: a real VS Code (code-server: VS Code's server and web client) with this
+// extension loaded from source, on a copy of demo/. Prints the URL to open in a browser.
+//   npm start [-- --port 8080] [-- --check]
+// --check opens the workbench in headless chromium, runs one of the extension's commands
+// from the command palette, saves a screenshot to test-output/screenshots/start-check.png
+// and exits (0 when the command worked).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CHROMIUM_ARGS, chromePath, hostVersion, makeRunDir, root, startCodeServer, workbenchUrl } from './host.mjs';
+
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const port = Number(args.includes('--port') ? args[args.indexOf('--port') + 1] : process.env.PORT || 8080);
+
+execFileSync('bash', [path.join(root, 'scripts/setup-host.sh')], { stdio: 'inherit' });
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+
+// The demo workspace lives outside git so that what you try in it stays yours.
+const workspace = path.join(root, '.demo-workspace');
+if (!fs.existsSync(workspace)) fs.cpSync(path.join(root, 'demo'), workspace, { recursive: true });
+const big = path.join(workspace, 'logs/big.log');
+if (!fs.existsSync(big)) {
+  fs.mkdirSync(path.dirname(big), { recursive: true });
+  const block = Array.from({ length: 10000 }, (_, i) => `2026-11-30T12:00:${String(i % 60).padStart(2, '0')}Z INFO request ${i} served in ${i % 97} ms`).join('\n') + '\n';
+  const fd = fs.openSync(big, 'w');
+  for (let n = 0; n < 40 * 1024 * 1024; n += block.length) fs.writeSync(fd, block);
+  fs.closeSync(fd);
+}
+
+const { dir: runDir, env: runEnv } = makeRunDir('start');
+const server = await startCodeServer({ runDir, runEnv, workspace, port });
+const url = await workbenchUrl(server.base, workspace, { devPath: root });
+const stop = async (code) => {
+  await server.stop();
+  fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  process.exit(code);
+};
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+console.log(`\nVS Code ${hostVersion()} with Agent File Tools is running on the demo workspace (${workspace}).`);
+console.log(`Open this URL in a browser (forward port ${port} if the machine is remote):\n\n  ${url}\n`);
+console.log('Press Ctrl+C to stop.');
+
+if (check) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS });
+  let ok = false;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 120000 });
+    await page.waitForFunction(() => document.title.includes('Extension Development Host'), undefined, { timeout: 60000 });
+    // The palette lists the commands known when it opens; the extension's arrive once the
+    // extension host has scanned it, so reopen until they are there.
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input');
+      await page.keyboard.type('Agent File Tools: Run a Tool');
+      try {
+        await page.waitForSelector('.quick-input-list .monaco-list-row[aria-label*="Agent File Tools: Run a Tool"]', { timeout: 3000 });
+        break;
+      } catch (e) {
+        if (attempt === 20) throw e;
+        await page.keyboard.press('Escape');
+      }
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.quick-input-list .monaco-list-row[aria-label*="fs_read"]', { timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("fs_read: input (JSON)")');
+    await page.fill('.quick-input-widget input', '{"path": "src/server/routes.ts", "limit": 12}');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.tab[aria-label*="(fs_read)"]', { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('.editor-instance .view-lines')?.textContent?.includes('L12:'), undefined, { timeout: 30000 });
+    fs.mkdirSync(path.join(root, 'test-output/screenshots'), { recursive: true });
+    await page.screenshot({ path: path.join(root, 'test-output/screenshots/start-check.png') });
+    ok = true;
+    console.log('check: the workbench loaded the extension and fs_read ran from the command palette');
+  } catch (e) {
+    console.error(`check failed: ${e?.message ?? e}`);
+    try {
+      fs.mkdirSync(path.join(root, 'test-output/screenshots'), { recursive: true });
+      await browser.contexts()[0]?.pages()[0]?.screenshot({ path: path.join(root, 'test-output/screenshots/start-check-failed.png') });
+    } catch { /* no page */ }
+  } finally {
+    await browser.close();
+  }
+  await stop(ok ? 0 : 1);
+}

@@ -1,0 +1,75 @@
+// `npm test`: everything a change must pass, in one command that works on a fresh machine.
+//   1. installs the test host if missing (scripts/setup-host.sh: idempotent, ~0.3 s when present)
+//   2. builds the extension and CLI, compiles the tests
+//   3. unit tests in plain Node (mocha), including the .vsix package check
+//   4. integration tests in a real VS Code extension host (code-server + chromium)
+//   5. the packaged .vsix installed into a fresh host, its tools called there
+// Exits non-zero when any step or test fails; ends with one "N passed, M failed" line.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root } from './host.mjs';
+
+const t0 = Date.now();
+const totals = { passed: 0, failed: 0 };
+const problems = [];
+
+function run(title, cmd, args, { capture = false } = {}) {
+  console.log(`\n=== ${title}: ${cmd} ${args.join(' ')}`);
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { cwd: root, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    let out = '';
+    if (capture) {
+      p.stdout.on('data', (d) => {
+        out += d;
+        process.stdout.write(d);
+      });
+    }
+    p.on('exit', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+async function step(title, cmd, args) {
+  const { code } = await run(title, cmd, args);
+  if (code !== 0) {
+    problems.push(`${title} failed (exit ${code})`);
+  }
+  return code === 0;
+}
+
+if (!(await step('test host', 'bash', ['scripts/setup-host.sh']))) {
+  console.error('the test host could not be installed; see above');
+  process.exit(1);
+}
+const built = (await step('build', 'npm', ['run', '--silent', 'build'])) && (await step('compile tests', 'npm', ['run', '--silent', 'compile-tests']));
+if (!built) {
+  console.error(`\n${problems.join('\n')}\n0 passed, 1 failed`);
+  process.exit(1);
+}
+
+const unit = await run('unit tests', 'npx', ['mocha', '--config', '.mocharc.json'], { capture: true });
+const count = (re) => Number(re.exec(unit.out)?.[1] ?? 0);
+totals.passed += count(/(\d+) passing/);
+totals.failed += count(/(\d+) failing/);
+if (count(/(\d+) pending/)) problems.push('unit tests: pending tests are not allowed');
+if (unit.code !== 0) problems.push(`unit tests failed (exit ${unit.code})`);
+
+for (const suite of ['integration', 'vsix']) {
+  const resultsFile = path.join(root, 'test-output', `${suite}-results.json`);
+  fs.rmSync(resultsFile, { force: true });
+  const r = await run(`${suite} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', suite]);
+  let summary;
+  try { summary = JSON.parse(fs.readFileSync(resultsFile, 'utf8')); } catch { /* none */ }
+  if (summary) {
+    totals.passed += summary.passes;
+    totals.failed += summary.failures;
+  } else {
+    totals.failed += 1;
+  }
+  if (r.code !== 0) problems.push(`${suite} tests failed (exit ${r.code})`);
+}
+
+console.log(`\n=== done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+for (const p of problems) console.log(`  ${p}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(problems.length || totals.failed ? 1 : 0);

@@ -1,0 +1,44 @@
+// Loaded by the VS Code extension host (extensionTestsPath). Runs every *.test.js of
+// this folder with mocha inside the host, writes a JSON summary for the runner, and
+// rejects on failure so the workbench reports a non-zero exit code.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    timeout: 60000,
+    reporter: 'spec',
+    forbidOnly: !!process.env.CI,
+    grep: process.env.AFT_TEST_GREP || undefined,
+  });
+  if (process.env.AFT_TEST_INVERT) {
+    mocha.invert();
+  }
+  const dir = __dirname;
+  for (const f of fs.readdirSync(dir).sort()) {
+    if (f.endsWith('.test.js')) {
+      mocha.addFile(path.join(dir, f));
+    }
+  }
+  const out = process.env.AFT_RESULTS_FILE;
+  return new Promise((resolve, reject) => {
+    const results: { title: string; state: string; err?: string; ms?: number }[] = [];
+    const runner = mocha.run((failures) => {
+      const summary = { passes: runner.stats?.passes ?? 0, failures, pending: runner.stats?.pending ?? 0, results };
+      if (out) {
+        fs.writeFileSync(out, JSON.stringify(summary, null, 2));
+      }
+      if (failures > 0) {
+        reject(new Error(`${failures} test(s) failed`));
+      } else {
+        resolve();
+      }
+    });
+    runner.on('pass', (t) => results.push({ title: t.fullTitle(), state: 'passed', ms: t.duration }));
+    runner.on('fail', (t, err) => results.push({ title: t.fullTitle(), state: 'failed', err: String((err as Error)?.stack ?? err) }));
+    runner.on('pending', (t) => results.push({ title: t.fullTitle(), state: 'pending' }));
+  });
+}

@@ -1,0 +1,78 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { closeAllEditors, EXTENSION_ID, invoke, wsUri } from './util';
+
+describe('fs_read in the VS Code extension host', () => {
+  before(async () => {
+    console.log(`[aft] vscode.version=${vscode.version} appName=${vscode.env.appName} uiKind=${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} node=${process.version}`);
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is loaded`);
+  });
+  afterEach(closeAllEditors);
+
+  it('runs in VS Code 1.139', () => {
+    assert.match(vscode.version, /^1\.139\./);
+  });
+
+  it('is contributed to vscode.lm.tools with its schema, without activating first', () => {
+    const tool = vscode.lm.tools.find((t) => t.name === 'fs_read');
+    assert.ok(tool, 'fs_read is in vscode.lm.tools');
+    assert.deepEqual((tool.inputSchema as { required: string[] }).required, ['path']);
+  });
+
+  it('reads a workspace file through vscode.lm.invokeTool', async () => {
+    const { text } = await invoke('fs_read', { path: 'hello.txt' });
+    assert.match(text, /^<path>hello\.txt<\/path>\n<type>file<\/type>\n<meta>lines 1-2 of 2 · utf-8 · LF · version [0-9a-f]{8}<\/meta>\n<content>\nL1: hello world\nL2: second line\n<\/content>\n<summary>Total: 2 lines \| Showing: 1–2 \| Truncated: false<\/summary>$/);
+  });
+
+  it('reads a CRLF file with real line numbers and says CRLF', async () => {
+    const { text } = await invoke('fs_read', { path: 'crlf.txt', offset: 2, limit: 1 });
+    assert.match(text, /· CRLF ·/);
+    assert.match(text, /\nL2: beta\n/);
+    assert.match(text, /Use offset=3 to continue\./);
+  });
+
+  it('returns the unsaved editor buffer and flags it, leaving the file on disk alone', async () => {
+    const uri = wsUri('notes/buffer.txt');
+    const onDisk = fs.readFileSync(uri.fsPath, 'utf8');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), 'buffer test: UNSAVED text\nadded line\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(doc.isDirty);
+    try {
+      const { text } = await invoke('fs_read', { path: 'notes/buffer.txt' });
+      assert.match(text, /\nL1: buffer test: UNSAVED text\nL2: added line\n/);
+      assert.match(text, /· unsaved changes in editor<\/meta>/);
+      assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), onDisk, 'the file on disk is untouched');
+      assert.ok(doc.isDirty, 'the buffer was not saved');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    assert.equal(doc.getText(), onDisk);
+  });
+
+  it('reads a clean open document as the same text as the file, without the flag', async () => {
+    const doc = await vscode.workspace.openTextDocument(wsUri('src/app.ts'));
+    await vscode.window.showTextDocument(doc);
+    const { text } = await invoke('fs_read', { path: 'src/app.ts', limit: 2 });
+    assert.match(text, /\nL1: export function greet\(name: string\): string \{\n/);
+    assert.ok(!text.includes('unsaved changes'));
+  });
+
+  it('answers errors as text the model can act on', async () => {
+    const past = await invoke('fs_read', { path: 'hello.txt', offset: 10 });
+    assert.equal(past.text, 'offset=10 is past the end of hello.txt: the file has 2 lines. Use an offset from 1 to 2.');
+    const missing = await invoke('fs_read', { path: 'helo.txt' });
+    assert.match(missing.text, /^File not found: helo\.txt\nDid you mean one of these\?\n- hello\.txt/);
+    const invalid = await invoke('fs_read', { path: 'hello.txt', offset: 'one' });
+    assert.match(invalid.text, /^Invalid input for fs_read:\n- `offset`: expected a whole number/);
+  });
+
+  it('accepts absolute paths and reports workspace-relative ones', async () => {
+    const { text } = await invoke('fs_read', { path: wsUri('src/app.ts').fsPath, limit: 1 });
+    assert.match(text, /^<path>src\/app\.ts<\/path>/);
+  });
+});

@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+
+const root = path.resolve(__dirname, '../../..');
+const vsix = path.join(root, 'agent-file-tools.vsix');
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  localOffset: number;
+}
+
+/** The entries of a zip archive, from its central directory (local headers may omit sizes). */
+function zipEntries(buf: Buffer): ZipEntry[] {
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) {
+    eocd--;
+  }
+  assert.ok(eocd >= 0, 'a zip end-of-central-directory record');
+  const count = buf.readUInt16LE(eocd + 10);
+  let at = buf.readUInt32LE(eocd + 16);
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(buf.readUInt32LE(at), 0x02014b50, 'central directory entry');
+    const nameLen = buf.readUInt16LE(at + 28);
+    const extraLen = buf.readUInt16LE(at + 30);
+    const commentLen = buf.readUInt16LE(at + 32);
+    entries.push({
+      name: buf.toString('utf8', at + 46, at + 46 + nameLen),
+      method: buf.readUInt16LE(at + 10),
+      compressedSize: buf.readUInt32LE(at + 20),
+      localOffset: buf.readUInt32LE(at + 42),
+    });
+    at += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+function zipFile(buf: Buffer, entries: ZipEntry[], name: string): Buffer {
+  const e = entries.find((x) => x.name === name);
+  assert.ok(e, `${name} in the archive`);
+  const start = e.localOffset + 30 + buf.readUInt16LE(e.localOffset + 26) + buf.readUInt16LE(e.localOffset + 28);
+  const data = buf.subarray(start, start + e.compressedSize);
+  return e.method === 8 ? zlib.inflateRawSync(data) : data;
+}
+
+describe('the packaged .vsix', function () {
+  this.timeout(180000);
+  let entries: ZipEntry[];
+  let names: string[];
+  let buf: Buffer;
+
+  before(() => {
+    // Package afresh so the list reflects the current tree.
+    execFileSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    buf = fs.readFileSync(vsix);
+    entries = zipEntries(buf);
+    names = entries.map((e) => e.name.toLowerCase());
+  });
+
+  it('holds the bundle, manifest, docs, licence and media', () => {
+    // vsce stores README and CHANGELOG in lower case and LICENSE as LICENSE.txt
+    for (const want of ['extension/dist/extension.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {
+      assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
+    }
+  });
+
+  it('holds nothing from src/, test/ or node_modules/, and no source maps', () => {
+    const bad = names.filter((e) => /^extension\/(src|test|node_modules|out|bench|scripts)\//.test(e) || e.endsWith('.map') || e.endsWith('.ts'));
+    assert.deepEqual(bad, []);
+  });
+
+  it('carries the same tools as the source manifest', () => {
+    const packed = JSON.parse(zipFile(buf, entries, 'extension/package.json').toString('utf8'));
+    const source = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    assert.deepEqual(packed.contributes.languageModelTools, source.contributes.languageModelTools);
+  });
+});
