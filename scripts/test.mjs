@@ -47,7 +47,7 @@ if (!built) {
   process.exit(1);
 }
 
-const unit = await run('unit tests', 'npx', ['mocha', '--config', '.mocharc.json'], { capture: true });
+const unit = await run('unit tests', 'npx', ['mocha', '--config', '.mocharc.json', 'out/test/unit/**/*.test.js'], { capture: true });
 const count = (re) => Number(re.exec(unit.out)?.[1] ?? 0);
 totals.passed += count(/(\d+) passing/);
 totals.failed += count(/(\d+) failing/);
