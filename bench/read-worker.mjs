@@ -27,10 +27,22 @@ if (mode === 'ours') {
   const r = await invokeTool(findTool('fs_read'), { path: path.basename(file), offset }, ctx);
   if (r.isError) throw new Error(r.parts[0].text);
   lines = (r.parts[0].text.match(/^L\d+: /gm) || []).length;
-} else {
+} else if (mode === 'naive') {
   // the naive read most tools do: whole file, split, slice, number
   const all = fs.readFileSync(file, 'utf8').split('\n');
   const page = all.slice(offset - 1, offset - 1 + 2000).map((l, i) => `L${offset + i}: ${l}`);
+  lines = page.length;
+} else {
+  // the same for files too large for one JS string (over ~512 MiB): whole file as bytes, split on 0x0A
+  const buf = fs.readFileSync(file);
+  const all = [];
+  for (let s = 0; s < buf.length; ) {
+    const i = buf.indexOf(10, s);
+    const end = i === -1 ? buf.length : i;
+    all.push(buf.subarray(s, end));
+    s = end + 1;
+  }
+  const page = all.slice(offset - 1, offset - 1 + 2000).map((l, i) => `L${offset + i}: ${l.toString('utf8')}`);
   lines = page.length;
 }
 const ms = performance.now() - t0;

@@ -42,4 +42,16 @@ export default async function run({ dataDir, record }) {
   const naiveDeep = measure('naive', file, deep, 3);
   record({ name: `fs_read offset=${deep}, 100 MiB file: time`, ours: +oursDeep.ms.toFixed(2), baseline: +naiveDeep.ms.toFixed(2), unit: 'ms', note: 'median of 3' });
   record({ name: `fs_read offset=${deep}, 100 MiB file: peak RSS growth`, ours: +oursDeep.rss.toFixed(1), baseline: +naiveDeep.rss.toFixed(1), unit: 'MiB' });
+
+  // 1 GiB: too large for one JS string, so the baseline reads bytes and splits on newlines.
+  const huge = makeFile(dataDir, 1024);
+  const oursHuge = measure('ours', huge, 1, 5);
+  const naiveHuge = measure('naive-bytes', huge, 1, 3);
+  record({ name: 'fs_read first page, 1 GiB file: time', ours: +oursHuge.ms.toFixed(2), baseline: +naiveHuge.ms.toFixed(2), unit: 'ms', note: 'median; target ratio <= 0.01' });
+  record({ name: 'fs_read first page, 1 GiB file: peak RSS growth', ours: +oursHuge.rss.toFixed(1), baseline: +naiveHuge.rss.toFixed(1), unit: 'MiB', note: 'target ours < 64 MiB' });
+  const deepHuge = 10_000_000;
+  const oursHugeDeep = measure('ours', huge, deepHuge, 3);
+  const naiveHugeDeep = measure('naive-bytes', huge, deepHuge, 3);
+  record({ name: `fs_read offset=${deepHuge}, 1 GiB file: time`, ours: +oursHugeDeep.ms.toFixed(2), baseline: +naiveHugeDeep.ms.toFixed(2), unit: 'ms', note: 'median of 3' });
+  record({ name: `fs_read offset=${deepHuge}, 1 GiB file: peak RSS growth`, ours: +oursHugeDeep.rss.toFixed(1), baseline: +naiveHugeDeep.rss.toFixed(1), unit: 'MiB', note: 'target ours < 64 MiB' });
 }

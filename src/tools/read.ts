@@ -2,60 +2,42 @@ import * as nodePath from 'node:path';
 import { z } from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
-import { formatBytes, formatCount } from '../core/format';
-import { textVersion } from '../core/hash';
+import { formatBytes } from '../core/format';
 import { FULL_READ_MAX_BYTES, MAX_READ_LINES, SNIFF_BYTES } from '../core/limits';
-import type { PageRequest } from '../core/read/page';
-import { renderFileEnvelope } from '../core/read/render';
-import { pageFromUtf8Stream } from '../core/read/streamPage';
-import { OffsetPastEnd, pageFromText, type Page } from '../core/read/textPage';
-import { isBinaryExtension, sniffBinary, extensionOf } from '../core/text/binary';
-import { decodeText, decoderLabel, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
-import { detectEol } from '../core/text/lines';
-import { rankSimilar } from '../core/suggest';
 import { locate } from '../core/paths';
-import { intField } from './input';
-import { textResult, type ToolResult } from './result';
+import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
+import { rankSimilar } from '../core/suggest';
+import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
+import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
+import { detectFileType } from '../core/text/sniff';
+import { boolField, intField } from './input';
+import type { ToolResult } from './result';
 import { openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
+import { readText, type TextRequest, type TextSource } from './readText';
 import type { ToolContext, ToolSpec } from './types';
 
-export const readSchema = z.strictObject({
-  path: z.string({ error: 'expected a file path (string)' }).min(1, { error: 'must not be empty' }),
-  offset: intField(1).optional(),
-  limit: intField(1).optional(),
+const indentationSchema = z.strictObject({
+  anchor_line: intField(1).optional(),
+  max_levels: intField(0).optional(),
+  include_siblings: boolField().optional(),
+  include_header: boolField().optional(),
+  max_lines: intField(1).optional(),
 });
 
+export const readSchema = z
+  .strictObject({
+    path: z.string({ error: 'expected a file path (string)' }).min(1, { error: 'must not be empty' }),
+    offset: intField(1).optional(),
+    limit: intField(1).optional(),
+    mode: z.enum(['slice', 'indentation'], { error: 'expected "slice" or "indentation"' }).optional(),
+    indentation: indentationSchema.optional(),
+  })
+  .refine((v) => !(v.mode === 'slice' && v.indentation), {
+    error: 'indentation options apply only with mode "indentation"',
+    path: ['indentation'],
+  });
+
 export type ReadInput = z.output<typeof readSchema>;
-
-/** Bytes in, chunks out, after the BOM; UTF-16 is re-encoded to UTF-8 so one line engine serves all. */
-async function* utf8Chunks(source: AsyncIterable<Uint8Array>, first: Uint8Array, encoding: Encoding, bomBytes: number): AsyncGenerator<Uint8Array> {
-  if (encoding === 'utf-8' || encoding === 'utf-8-bom') {
-    if (first.length > bomBytes) {
-      yield first.subarray(bomBytes);
-    }
-    yield* source;
-    return;
-  }
-  const decoder = new TextDecoder(decoderLabel(encoding), { ignoreBOM: true });
-  yield Buffer.from(decoder.decode(first.subarray(bomBytes), { stream: true }), 'utf8');
-  for await (const chunk of source) {
-    yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
-  }
-  const tail = decoder.decode();
-  if (tail) {
-    yield Buffer.from(tail, 'utf8');
-  }
-}
-
-function offsetError(t: Target, e: OffsetPastEnd): ToolError {
-  const n = e.totalLines;
-  return new ToolError(
-    'offset-past-end',
-    n === 0
-      ? `offset=${e.offset} is past the end of ${t.located.display}: the file is empty (0 lines). Read it with offset=1.`
-      : `offset=${e.offset} is past the end of ${t.located.display}: the file has ${formatCount(n)} lines. Use an offset from 1 to ${n}.`,
-  );
-}
 
 async function notFound(ctx: ToolContext, t: Target): Promise<ToolError> {
   const dir = nodePath.dirname(t.real);
@@ -79,58 +61,89 @@ async function notFound(ctx: ToolContext, t: Target): Promise<ToolError> {
   return new ToolError('not-found', lines.join('\n'));
 }
 
-function binaryError(t: Target, size: number, reason: string): ToolError {
+async function binaryError(t: Target, size: number, head: Uint8Array, reason: string): Promise<ToolError> {
+  const type = await detectFileType(head).catch(() => undefined);
+  const what = type ? `a ${type.ext.toUpperCase()} file (${type.mime})` : 'a binary file';
   return new ToolError(
     'binary',
-    `Cannot read ${t.located.display} as text: it is a binary file (${reason}; ${formatBytes(size)}). ` +
-      'Reading it would only give the model noise. Look for a text source instead (fs_grep for its name, or fs_list its folder), or ask the user what it holds.',
+    `Cannot read ${t.located.display} as text: it is ${what} (${reason}; ${formatBytes(size)}). ` +
+      'Its bytes would only be noise to a model. Look for a text source instead (fs_grep for its name, or fs_list its folder), or ask the user what it holds.',
   );
 }
 
-interface Decoded {
-  page: Page;
-  encoding: string;
-  eol: string;
-  version: string;
-  scope: 'file' | 'page';
-  dirty: boolean;
-  bytes: number;
-}
-
-function fromText(text: string, req: PageRequest, encoding: string, dirty: boolean): Decoded {
-  const bytes = Buffer.byteLength(text, 'utf8');
-  const page = pageFromText(text, req);
-  if (bytes > FULL_READ_MAX_BYTES && page.nextOffset !== undefined) {
-    // The same answer a streamed read of the file gives: no total, a version of the page.
-    return { page: { ...page, totalLines: undefined }, encoding, eol: detectEol(page.builder.lines.map((l) => l.text).join('\n')), version: textVersion(page.builder.rendered.join('\n')), scope: 'page', dirty, bytes };
-  }
-  return { page, encoding, eol: detectEol(text), version: textVersion(text), scope: 'file', dirty, bytes };
-}
-
-async function readFileText(ctx: ToolContext, t: Target, size: number, req: PageRequest): Promise<Decoded> {
+/** The first bytes of a file and a way to go on reading it, without loading a large file whole. */
+async function openFile(ctx: ToolContext, path: string, size: number): Promise<{ head: Uint8Array; whole: Uint8Array | undefined; rest: AsyncIterable<Uint8Array>; close(): Promise<void> }> {
   if (size <= FULL_READ_MAX_BYTES) {
-    const bytes = await ctx.ws.readFile(t.real);
-    const verdict = sniffBinary(bytes.subarray(0, SNIFF_BYTES));
-    if (verdict.binary) {
-      throw binaryError(t, size, verdict.reason ?? 'binary content');
-    }
-    const { text, encoding } = decodeText(bytes);
-    return fromText(text, req, encodingLabel(encoding), false);
+    const whole = await ctx.ws.readFile(path);
+    return { head: whole, whole, rest: (async function* () {})(), close: async () => {} };
   }
-  // Large file: stream. The first chunk tells the encoding and whether it is text.
-  const iterator = ctx.ws.readStream(t.real)[Symbol.asyncIterator]();
+  const iterator = ctx.ws.readStream(path)[Symbol.asyncIterator]();
   const first = await iterator.next();
-  const head: Uint8Array = first.done ? new Uint8Array(0) : first.value;
-  const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => iterator };
-  const verdict = sniffBinary(head.subarray(0, SNIFF_BYTES));
-  if (verdict.binary) {
-    await iterator.return?.();
-    throw binaryError(t, size, verdict.reason ?? 'binary content');
+  return {
+    head: first.done ? new Uint8Array(0) : first.value,
+    whole: undefined,
+    rest: { [Symbol.asyncIterator]: () => iterator },
+    close: async () => {
+      await iterator.return?.();
+    },
+  };
+}
+
+function textRequest(input: ReadInput): TextRequest {
+  const offset = input.offset ?? 1;
+  const req: TextRequest = { offset, limit: Math.min(input.limit ?? MAX_READ_LINES, MAX_READ_LINES) };
+  if (input.mode === 'indentation' || input.indentation) {
+    const i = input.indentation ?? {};
+    req.indentation = {
+      anchorLine: i.anchor_line ?? offset,
+      maxLevels: i.max_levels,
+      includeSiblings: i.include_siblings,
+      includeHeader: i.include_header,
+      maxLines: i.max_lines,
+    };
   }
-  const { encoding, bomBytes } = detectBom(head);
-  const page = await pageFromUtf8Stream(utf8Chunks(rest, head, encoding, bomBytes), req, ctx.signal);
-  const shown = page.builder.lines.map((l) => l.text).join('\n');
-  return { page, encoding: encodingLabel(encoding), eol: detectEol(shown), version: textVersion(page.builder.rendered.join('\n')), scope: 'page', dirty: false, bytes: size };
+  return req;
+}
+
+async function readFile(ctx: ToolContext, t: Target, input: ReadInput, size: number): Promise<ToolResult> {
+  const file = await openFile(ctx, t.real, size);
+  let handedOver = false;
+  try {
+    const head = file.head;
+    const image = imageInfo(head.subarray(0, 64 * 1024));
+    if (image) {
+      if (size > ctx.settings.maxImageBytes) {
+        throw imageTooLarge(t.located.display, image, size, ctx.settings.maxImageBytes, 'agentFileTools.maxImageBytes');
+      }
+      const bytes = file.whole ?? (await ctx.ws.readFile(t.real));
+      return {
+        isError: false,
+        parts: [
+          { kind: 'text', text: `${describeImage(t.located.display, image, size)}\nThe image is attached.` },
+          { kind: 'data', mime: image.mime, data: bytes },
+        ],
+      };
+    }
+    const sniff = sniffBinary(head.subarray(0, SNIFF_BYTES));
+    if (sniff.binary || isBinaryExtension(t.real)) {
+      throw await binaryError(t, size, head.subarray(0, 64 * 1024), sniff.binary ? (sniff.reason ?? 'binary content') : `its .${extensionOf(t.real)} extension marks it as binary`);
+    }
+    const req = textRequest(input);
+    let src: TextSource;
+    if (file.whole) {
+      const { text, encoding } = decodeText(file.whole);
+      src = { kind: 'text', text, encoding: encodingLabel(encoding), dirty: false };
+    } else {
+      const { encoding, bomBytes } = detectBom(head);
+      src = { kind: 'stream', chunks: file.rest, head, encoding, bomBytes, fileBytes: size };
+      handedOver = true;
+    }
+    return { isError: false, parts: [{ kind: 'text', text: await readText(ctx, t, src, req) }] };
+  } finally {
+    if (!handedOver) {
+      await file.close();
+    }
+  }
 }
 
 export const readTool: ToolSpec<typeof readSchema> = {
@@ -146,59 +159,22 @@ export const readTool: ToolSpec<typeof readSchema> = {
 
   async invoke(input: ReadInput, ctx: ToolContext): Promise<ToolResult> {
     const t = await resolveTarget(ctx, input.path);
-    const req: PageRequest = { offset: input.offset ?? 1, limit: Math.min(input.limit ?? MAX_READ_LINES, MAX_READ_LINES) };
     throwIfCancelled(ctx.signal);
     const doc = openDocumentFor(ctx, t);
-    let decoded: Decoded;
-    try {
-      if (doc) {
-        decoded = fromText(doc.text, req, encodingLabel(doc.encoding as Encoding), doc.isDirty);
-      } else {
-        const st = await ctx.ws.stat(t.real);
-        if (!st || st.type === 'symlink') {
-          throw await notFound(ctx, t);
-        }
-        if (st.type === 'directory') {
-          throw new ToolError('not-a-file', `${t.located.display} is a directory. Use fs_list to see what it holds.`);
-        }
-        if (st.type !== 'file') {
-          throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be read.`);
-        }
-        if (isBinaryExtension(t.real)) {
-          throw binaryError(t, st.size, `.${extensionOf(t.real)} file`);
-        }
-        decoded = await readFileText(ctx, t, st.size, req);
-      }
-    } catch (e) {
-      if (e instanceof OffsetPastEnd) {
-        throw offsetError(t, e);
-      }
-      throw e;
+    if (doc) {
+      const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty };
+      return { isError: false, parts: [{ kind: 'text', text: await readText(ctx, t, src, textRequest(input)) }] };
     }
-    const { page } = decoded;
-    const lines = page.builder.lines;
-    ctx.ledger.record(t.real, {
-      version: decoded.version,
-      scope: decoded.scope,
-      first: lines[0]?.n,
-      last: lines[lines.length - 1]?.n,
-    });
-    return textResult(
-      renderFileEnvelope({
-        displayPath: t.located.display,
-        rendered: page.builder.rendered,
-        first: lines[0]?.n,
-        last: lines[lines.length - 1]?.n,
-        totalLines: page.totalLines,
-        fileBytes: decoded.bytes,
-        encoding: decoded.encoding,
-        eol: decoded.eol,
-        version: decoded.version,
-        dirty: decoded.dirty,
-        nextOffset: page.nextOffset,
-        stop: page.stop,
-        limit: req.limit,
-      }),
-    );
+    const st = await ctx.ws.stat(t.real);
+    if (!st || st.type === 'symlink') {
+      throw await notFound(ctx, t);
+    }
+    if (st.type === 'directory') {
+      throw new ToolError('not-a-file', `${t.located.display} is a directory. Use fs_list to see what it holds.`);
+    }
+    if (st.type !== 'file') {
+      throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be read.`);
+    }
+    return readFile(ctx, t, input, st.size);
   },
 };

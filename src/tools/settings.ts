@@ -11,10 +11,16 @@ export interface Settings {
   allowedOutsidePaths: readonly string[];
   /** Extra globs that list, glob and grep treat as ignored, on top of .gitignore and files.exclude. @default [] */
   ignoreGlobs: readonly string[];
+  /** Images larger than this many bytes are refused rather than attached. @default 5 MiB */
+  maxImageBytes: number;
+  /** Append AGENTS.md / CLAUDE.md of the file's folders to fs_read results. @default true */
+  instructionFiles: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   sensitiveFiles: DEFAULT_SENSITIVE_GLOBS,
   allowedOutsidePaths: [],
   ignoreGlobs: [],
+  maxImageBytes: 5 * 1024 * 1024,
+  instructionFiles: true,
 };

@@ -20,6 +20,15 @@ export interface ToolContext {
   signal: CancelSignal;
   ledger: ReadLedger;
   log: Logger;
+  /** Set when the caller gives `tokenizationOptions`: outputs are sized to fit it. */
+  budget?: TokenBudget;
+  /** Identifies the chat request the call belongs to, when there is one. */
+  requestKey?: string;
+}
+
+export interface TokenBudget {
+  tokenBudget: number;
+  countTokens(text: string): Promise<number>;
 }
 
 /** What VS Code shows before the call runs, and whether the user must approve it. */

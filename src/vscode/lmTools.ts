@@ -9,7 +9,13 @@ import { readSettings } from './settings';
 
 export function toLmResult(r: ToolResult): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult(
-    r.parts.map((p) => (p.kind === 'text' ? new vscode.LanguageModelTextPart(p.text) : new vscode.LanguageModelDataPart(p.data, p.mime))),
+    r.parts.map((p) =>
+      p.kind === 'text'
+        ? new vscode.LanguageModelTextPart(p.text)
+        : p.mime.startsWith('image/')
+          ? vscode.LanguageModelDataPart.image(p.data, p.mime)
+          : new vscode.LanguageModelDataPart(p.data, p.mime),
+    ),
   );
 }
 
@@ -17,7 +23,7 @@ export function toLmResult(r: ToolResult): vscode.LanguageModelToolResult {
 class LmTool implements vscode.LanguageModelTool<unknown> {
   constructor(
     private readonly spec: ToolSpec,
-    private readonly context: (token: vscode.CancellationToken) => ToolContext,
+    private readonly context: (token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>) => ToolContext,
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>, token: vscode.CancellationToken) {
@@ -33,13 +39,39 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
-    return toLmResult(await invokeTool(this.spec, options.input, this.context(token)));
+    return toLmResult(await invokeTool(this.spec, options.input, this.context(token, options)));
+  }
+}
+
+/**
+ * The invocation token is opaque and crosses process boundaries as data, so its
+ * serialised form is what stays the same for every tool call of one chat request.
+ */
+function requestKeyOf(token: unknown): string | undefined {
+  if (token === undefined || token === null) {
+    return undefined;
+  }
+  try {
+    return JSON.stringify(token);
+  } catch {
+    return undefined;
   }
 }
 
 /** Registers every tool of the registry; returns the disposables. */
 export function registerTools(ws: Workspace, log: Logger): vscode.Disposable[] {
   const ledger = new ReadLedger();
-  const context = (token: vscode.CancellationToken): ToolContext => ({ ws, settings: readSettings(), signal: token, ledger, log });
+  const context = (token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>): ToolContext => {
+    const tok = options?.tokenizationOptions;
+    return {
+      ws,
+      settings: readSettings(),
+      signal: token,
+      ledger,
+      log,
+      budget: tok ? { tokenBudget: tok.tokenBudget, countTokens: (text) => Promise.resolve(tok.countTokens(text, token)) } : undefined,
+      requestKey: requestKeyOf(options?.toolInvocationToken),
+    };
+  };
   return TOOLS.map((spec) => vscode.lm.registerTool(spec.name, new LmTool(spec, context)));
 }

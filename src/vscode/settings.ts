@@ -10,5 +10,7 @@ export function readSettings(): Settings {
     sensitiveFiles: c.get<string[]>('sensitiveFiles', [...DEFAULT_SETTINGS.sensitiveFiles]),
     allowedOutsidePaths: c.get<string[]>('allowedOutsidePaths', [...DEFAULT_SETTINGS.allowedOutsidePaths]),
     ignoreGlobs: c.get<string[]>('ignoreGlobs', [...DEFAULT_SETTINGS.ignoreGlobs]),
+    maxImageBytes: c.get<number>('maxImageBytes', DEFAULT_SETTINGS.maxImageBytes),
+    instructionFiles: c.get<boolean>('instructionFiles', DEFAULT_SETTINGS.instructionFiles),
   };
 }

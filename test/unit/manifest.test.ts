@@ -25,8 +25,29 @@ const REFERENCE_NAMES: Record<string, string> = {
  */
 export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> = {
   fs_read: {
-    valid: [{ path: 'a.txt' }, { path: 'src/a.ts', offset: 10, limit: 5 }, { path: '/abs/x', offset: 1 }, { path: 'a', limit: 5000 }],
-    invalid: [{}, { path: '' }, { path: 3 }, { path: 'a', offset: 0 }, { path: 'a', limit: -1 }, { path: 'a', offset: 1.5 }, { path: 'a', extra: true }, { file_path: 'a' }],
+    valid: [
+      { path: 'a.txt' },
+      { path: 'src/a.ts', offset: 10, limit: 5 },
+      { path: '/abs/x', offset: 1 },
+      { path: 'a', limit: 5000 },
+      { path: 'a.py', mode: 'indentation', indentation: { anchor_line: 12, max_levels: 1, include_siblings: false, include_header: true, max_lines: 80 } },
+      { path: 'a.py', mode: 'indentation' },
+      { path: 'a.py', indentation: { max_levels: 0 } },
+    ],
+    invalid: [
+      {},
+      { path: '' },
+      { path: 3 },
+      { path: 'a', offset: 0 },
+      { path: 'a', limit: -1 },
+      { path: 'a', offset: 1.5 },
+      { path: 'a', extra: true },
+      { file_path: 'a' },
+      { path: 'a', mode: 'lines' },
+      { path: 'a', mode: 'indentation', indentation: { anchor_line: 0 } },
+      { path: 'a', indentation: { max_levels: -1 } },
+      { path: 'a', indentation: { depth: 2 } },
+    ],
   },
 };
 

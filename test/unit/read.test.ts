@@ -121,7 +121,7 @@ describe('fs_read slice mode', () => {
     const r = await call(ctx, 'fs_read', { path: 'bin.raw' });
     assert.equal(r.isError, true);
     assert.match(r.text, /^Cannot read bin\.raw as text: it is a binary file \(it contains NUL bytes/);
-    assert.match((await call(ctx, 'fs_read', { path: 'pic.png' })).text, /binary file \(\.png file/);
+    assert.match((await call(ctx, 'fs_read', { path: 'pic.png' })).text, /binary file \(its \.png extension marks it as binary/);
   });
 
   it('decodes BOM and UTF-16 files and names the encoding', async () => {

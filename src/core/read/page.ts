@@ -12,7 +12,7 @@ export interface PageRequest {
 }
 
 /** Why a page stopped before the end of the file. */
-export type StopReason = 'limit' | 'bytes';
+export type StopReason = 'limit' | 'bytes' | 'tokens';
 
 /** One line as the model sees it, marker included when the line was cut. */
 export function renderLine(line: PageLine): string {

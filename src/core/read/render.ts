@@ -19,6 +19,10 @@ export interface FileEnvelope {
   stop: StopReason | undefined;
   /** Lines the caller asked for, to say why a page stopped. */
   limit: number;
+  /** The call that continues, when not plain `offset=N` (indentation mode). */
+  continueWith?: string;
+  /** Extra summary fields, e.g. the indentation block. */
+  summaryExtra?: string;
 }
 
 /** "Total: unknown (file is 1.00 GiB)" when the file was too large to count. */
@@ -32,9 +36,11 @@ function continuation(e: FileEnvelope): string {
       ? 'the page reached the 50 KiB output cap'
       : e.stop === 'limit'
         ? `the page reached the ${formatCount(e.limit)}-line limit`
-        : 'more lines follow';
+        : e.stop === 'tokens'
+          ? "the page was cut to fit this call's token budget"
+          : 'more lines follow';
   const of = e.totalLines === undefined ? ` of a ${formatBytes(e.fileBytes)} file whose line count was not computed` : ` of ${formatCount(e.totalLines)}`;
-  return `(Showing lines ${e.first}–${e.last}${of}; ${why}. Use offset=${e.nextOffset} to continue.)`;
+  return `(Showing lines ${e.first}–${e.last}${of}; ${why}. ${e.continueWith ?? `Use offset=${e.nextOffset} to continue.`})`;
 }
 
 /** The text envelope of the spec: path, type, meta, content, summary. */
@@ -65,6 +71,6 @@ export function renderFileEnvelope(e: FileEnvelope): string {
   }
   out.push('</content>');
   const showing = e.first === undefined ? 'none' : `${e.first}–${e.last}`;
-  out.push(`<summary>Total: ${totalText(e)} | Showing: ${showing} | Truncated: ${e.nextOffset !== undefined}</summary>`);
+  out.push(`<summary>Total: ${totalText(e)} | Showing: ${showing} | Truncated: ${e.nextOffset !== undefined}${e.summaryExtra ? ` | ${e.summaryExtra}` : ''}</summary>`);
   return out.join('\n');
 }

@@ -1,0 +1,154 @@
+import { ToolError } from '../core/errors';
+import { formatBytes, formatCount } from '../core/format';
+import { textVersion } from '../core/hash';
+import { FULL_READ_MAX_BYTES, MAX_READ_LINES } from '../core/limits';
+import { describeIndentationBlock, indentationBlock, type IndentationOptions } from '../core/read/indentation';
+import type { PageRequest, StopReason } from '../core/read/page';
+import { renderFileEnvelope } from '../core/read/render';
+import { pageFromUtf8Stream } from '../core/read/streamPage';
+import { OffsetPastEnd, pageFromLines, type Page } from '../core/read/textPage';
+import { decoderLabel, encodingLabel, type Encoding } from '../core/text/encoding';
+import { detectEol, splitLines } from '../core/text/lines';
+import { fitToBudget } from './budget';
+import type { Target } from './target';
+import type { ToolContext } from './types';
+
+/** Where the text comes from: decoded whole (an editor buffer or a small file), or a stream. */
+export type TextSource =
+  | { kind: 'text'; text: string; encoding: string; dirty: boolean }
+  | { kind: 'stream'; chunks: AsyncIterable<Uint8Array>; head: Uint8Array; encoding: Encoding; bomBytes: number; fileBytes: number };
+
+export interface TextRequest {
+  offset: number;
+  limit: number;
+  indentation?: IndentationOptions;
+}
+
+/** Bytes in, UTF-8 chunks out, after the BOM; UTF-16 is re-encoded so one line engine serves all. */
+async function* utf8Chunks(rest: AsyncIterable<Uint8Array>, head: Uint8Array, encoding: Encoding, bomBytes: number): AsyncGenerator<Uint8Array> {
+  if (encoding === 'utf-8' || encoding === 'utf-8-bom') {
+    if (head.length > bomBytes) {
+      yield head.subarray(bomBytes);
+    }
+    yield* rest;
+    return;
+  }
+  const decoder = new TextDecoder(decoderLabel(encoding), { ignoreBOM: true });
+  yield Buffer.from(decoder.decode(head.subarray(bomBytes), { stream: true }), 'utf8');
+  for await (const chunk of rest) {
+    yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
+  }
+  const tail = decoder.decode();
+  if (tail) {
+    yield Buffer.from(tail, 'utf8');
+  }
+}
+
+function offsetError(t: Target, e: OffsetPastEnd): ToolError {
+  const n = e.totalLines;
+  return new ToolError(
+    'offset-past-end',
+    n === 0
+      ? `offset=${e.offset} is past the end of ${t.located.display}: the file is empty (0 lines). Read it with offset=1.`
+      : `offset=${e.offset} is past the end of ${t.located.display}: the file has ${formatCount(n)} lines. Use an offset from 1 to ${n}.`,
+  );
+}
+
+interface Paged {
+  page: Page;
+  encoding: string;
+  /** The whole text's version, when the whole text was read; else the page's. */
+  fileVersion: string | undefined;
+  dirty: boolean;
+  bytes: number;
+  wholeText: string | undefined;
+  continueWith?: (next: number) => string;
+  summaryExtra?: string;
+}
+
+async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextRequest): Promise<Paged> {
+  const pageReq: PageRequest = { offset: req.offset, limit: Math.min(req.limit, MAX_READ_LINES) };
+  if (src.kind === 'stream') {
+    if (req.indentation) {
+      throw new ToolError(
+        'invalid-input',
+        `Indentation mode reads the whole file, and ${t.located.display} is ${formatBytes(src.fileBytes)} (over ${formatBytes(FULL_READ_MAX_BYTES)}). ` +
+          `Use mode="slice" with offset and limit around line ${req.indentation.anchorLine}, or fs_grep to find the block.`,
+      );
+    }
+    const page = await pageFromUtf8Stream(utf8Chunks(src.chunks, src.head, src.encoding, src.bomBytes), pageReq, ctx.signal);
+    return { page, encoding: encodingLabel(src.encoding), fileVersion: undefined, dirty: false, bytes: src.fileBytes, wholeText: undefined };
+  }
+  const bytes = Buffer.byteLength(src.text, 'utf8');
+  const lines = splitLines(src.text);
+  if (req.indentation) {
+    const block = indentationBlock(lines, req.indentation);
+    const count = block.last - block.first + 1;
+    // Page over the block only: lines past it are not part of this answer.
+    const page = pageFromLines(lines.slice(0, block.last), { offset: block.first, limit: Math.min(count, MAX_READ_LINES) });
+    return {
+      page: { ...page, totalLines: lines.length },
+      encoding: src.encoding,
+      fileVersion: textVersion(src.text),
+      dirty: src.dirty,
+      bytes,
+      wholeText: src.text,
+      continueWith: (next) => `Use mode="slice", offset=${next}, limit=${block.last - next + 1} to read the rest of the block.`,
+      summaryExtra: describeIndentationBlock(block),
+    };
+  }
+  const page = pageFromLines(lines, pageReq);
+  if (bytes > FULL_READ_MAX_BYTES && page.nextOffset !== undefined) {
+    // The same answer a streamed read of the file gives: no total, a version of the page.
+    return { page: { ...page, totalLines: undefined }, encoding: src.encoding, fileVersion: undefined, dirty: src.dirty, bytes, wholeText: undefined };
+  }
+  return { page, encoding: src.encoding, fileVersion: textVersion(src.text), dirty: src.dirty, bytes, wholeText: src.text };
+}
+
+/** Pages a text source into the envelope, sized to the token budget, and records what the model saw. */
+export async function readText(ctx: ToolContext, t: Target, src: TextSource, req: TextRequest): Promise<string> {
+  let paged: Paged;
+  try {
+    paged = await pageText(ctx, t, src, req);
+  } catch (e) {
+    throw e instanceof OffsetPastEnd ? offsetError(t, e) : e;
+  }
+  const { page } = paged;
+  const lines = page.builder.lines;
+  const eol = paged.wholeText !== undefined ? detectEol(paged.wholeText) : detectEol(lines.map((l) => l.text).join('\n'));
+  const envelope = (k: number): { text: string; version: string } => {
+    const shown = page.builder.rendered.slice(0, k);
+    const cutByBudget = k < lines.length;
+    const next = cutByBudget ? lines[k].n : page.nextOffset;
+    const stop: StopReason | undefined = cutByBudget ? 'tokens' : page.stop;
+    const version = paged.fileVersion ?? textVersion(shown.join('\n'));
+    const text = renderFileEnvelope({
+      displayPath: t.located.display,
+      rendered: shown,
+      first: lines[0]?.n,
+      last: lines[k - 1]?.n,
+      totalLines: page.totalLines,
+      fileBytes: paged.bytes,
+      encoding: paged.encoding,
+      eol,
+      version,
+      dirty: paged.dirty,
+      nextOffset: next,
+      stop,
+      limit: req.limit,
+      continueWith: next !== undefined && paged.continueWith ? paged.continueWith(next) : undefined,
+      summaryExtra: paged.summaryExtra,
+    });
+    return { text, version };
+  };
+  const fitted = await fitToBudget(ctx, Math.max(lines.length, 1), (k) => envelope(Math.min(k, lines.length)).text);
+  const k = Math.min(fitted.k, lines.length);
+  const { version } = envelope(k);
+  ctx.ledger.record(t.real, {
+    version,
+    scope: paged.fileVersion !== undefined ? 'file' : 'page',
+    first: lines[0]?.n,
+    last: lines[k - 1]?.n,
+  });
+  return fitted.text;
+}

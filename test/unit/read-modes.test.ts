@@ -1,0 +1,136 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { call, context, tempTree } from './helpers';
+
+const root = path.resolve(__dirname, '../../..');
+
+function zipBytes(): Buffer {
+  const h = Buffer.alloc(30);
+  h.writeUInt32LE(0x04034b50, 0);
+  h.writeUInt16LE(20, 4);
+  h.writeUInt16LE(5, 26);
+  return Buffer.concat([h, Buffer.from('a.txt'), Buffer.alloc(64)]);
+}
+
+const PY = [
+  'import os',
+  '',
+  '# Helpers for paths.',
+  'def first(p):',
+  '    if p:',
+  '        return p[0]',
+  '    return None',
+  '',
+  '',
+  'def second(p):',
+  '    return p[1]',
+  '',
+].join('\n');
+
+describe('fs_read modes and file kinds', () => {
+  let tree: ReturnType<typeof tempTree>;
+  before(() => {
+    tree = tempTree({
+      'mod.py': PY,
+      'logo.png': fs.readFileSync(path.join(root, 'media/icon.png')),
+      'disguised.txt': fs.readFileSync(path.join(root, 'media/icon.png')),
+      'archive.zip': zipBytes(),
+      'archive.data': zipBytes(),
+      'be.txt': Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('big\nendian\n', 'utf16le').swap16()]),
+      'drawing.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>\n',
+      'lines.txt': Array.from({ length: 300 }, (_, i) => `line number ${i + 1} with some words to count`).join('\n') + '\n',
+    });
+  });
+  after(() => tree.cleanup());
+
+  it('indentation mode returns the block around the anchor, with its header, and says its size', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'mod.py', mode: 'indentation', indentation: { anchor_line: 6 } });
+    assert.equal(r.isError, false, r.text);
+    const shown = r.text.split('\n').filter((l) => /^L\d+: /.test(l));
+    assert.deepEqual(shown, ['L3: # Helpers for paths.', 'L4: def first(p):', 'L5:     if p:', 'L6:         return p[0]', 'L7:     return None']);
+    assert.match(r.text, /<summary>Total: 11 lines \| Showing: 3–7 \| Truncated: false \| Block: lines 3–7 \(5 of 11 lines\) around line 6<\/summary>/);
+  });
+
+  it('indentation mode takes anchor_line from offset and refuses an anchor past the end', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'mod.py', offset: 11, indentation: { include_header: false } });
+    assert.match(r.text, /\nL10: def second\(p\):\nL11:     return p\[1\]\n/);
+    const bad = await call(ctx, 'fs_read', { path: 'mod.py', mode: 'indentation', indentation: { anchor_line: 40 } });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /40/);
+    assert.match(bad.text, /11 lines/);
+  });
+
+  it('refuses indentation options with mode "slice"', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'mod.py', mode: 'slice', indentation: { anchor_line: 2 } });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /`indentation`: indentation options apply only with mode "indentation"/);
+  });
+
+  it('attaches an image found by its magic number, with its type, pixel size and bytes', async () => {
+    const ctx = await context(tree.root);
+    for (const name of ['logo.png', 'disguised.txt']) {
+      const r = await call(ctx, 'fs_read', { path: name });
+      assert.equal(r.isError, false);
+      assert.equal(r.parts.length, 2);
+      assert.equal(r.parts[0].kind, 'text');
+      assert.match(r.text, new RegExp(`^Image: ${name.replace('.', '\\.')} · PNG \\(image/png\\) · 128×128 pixels · 575 bytes`));
+      const data = r.parts[1];
+      assert.ok(data.kind === 'data' && data.mime === 'image/png' && data.data.byteLength === 575);
+    }
+  });
+
+  it('refuses an image over the size limit, naming both sizes', async () => {
+    const ctx = await context(tree.root, { maxImageBytes: 100 });
+    const r = await call(ctx, 'fs_read', { path: 'logo.png' });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /575 bytes/);
+    assert.match(r.text, /100 bytes limit/);
+    assert.match(r.text, /agentFileTools\.maxImageBytes/);
+  });
+
+  it('names the detected type of a binary file, whatever its extension', async () => {
+    const ctx = await context(tree.root);
+    for (const name of ['archive.zip', 'archive.data']) {
+      const r = await call(ctx, 'fs_read', { path: name });
+      assert.equal(r.isError, true);
+      assert.match(r.text, new RegExp(`^Cannot read ${name.replace('.', '\\.')} as text: it is a ZIP file \\(application/zip\\)`));
+    }
+  });
+
+  it('reads UTF-16 BE and SVG as text', async () => {
+    const ctx = await context(tree.root);
+    const be = await call(ctx, 'fs_read', { path: 'be.txt' });
+    assert.match(be.text, /· utf-16be · LF ·/);
+    assert.match(be.text, /\nL2: endian\n/);
+    const svg = await call(ctx, 'fs_read', { path: 'drawing.svg' });
+    assert.match(svg.text, /\nL1: <svg xmlns=/);
+  });
+
+  it('sizes the page to a token budget and continues where it stopped', async () => {
+    const ctx = await context(tree.root);
+    const counted: number[] = [];
+    ctx.budget = {
+      tokenBudget: 400,
+      countTokens: async (text) => {
+        counted.push(text.length);
+        return Math.ceil(text.length / 4);
+      },
+    };
+    const r = await call(ctx, 'fs_read', { path: 'lines.txt' });
+    assert.ok(Math.ceil(r.text.length / 4) <= 400, `${r.text.length} chars fit 400 tokens`);
+    const m = /Use offset=(\d+) to continue/.exec(r.text);
+    assert.ok(m, r.text);
+    const shown = r.text.split('\n').filter((l) => /^L\d+: /.test(l)).length;
+    assert.ok(shown > 10, `${shown} lines shown`);
+    assert.equal(Number(m[1]), shown + 1);
+    assert.match(r.text, /cut to fit this call's token budget/);
+    assert.ok(counted.length < 20, `binary search, not a scan: ${counted.length} counts`);
+    // one more line would not have fitted
+    const next = await call(ctx, 'fs_read', { path: 'lines.txt', offset: Number(m[1]) });
+    assert.match(next.text, new RegExp(`\\nL${m[1]}: line number ${m[1]} `));
+  });
+});
