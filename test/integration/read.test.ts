@@ -71,6 +71,48 @@ describe('fs_read in the VS Code extension host', () => {
     assert.match(invalid.text, /^Invalid input for fs_read:\n- `offset`: expected a whole number/);
   });
 
+  it('attaches an image as a LanguageModelDataPart.image with a text part describing it', async () => {
+    const { text, result } = await invoke('fs_read', { path: 'media/logo.png' });
+    assert.match(text, /^Image: media\/logo\.png · PNG \(image\/png\) · 128×128 pixels · 575 bytes/);
+    const data = result.content.find((p): p is vscode.LanguageModelDataPart => p instanceof vscode.LanguageModelDataPart);
+    assert.ok(data, 'a data part');
+    assert.equal(data.mimeType, 'image/png');
+    assert.equal(data.data.byteLength, 575);
+    assert.equal(Buffer.from(data.data.subarray(0, 4)).toString('hex'), '89504e47');
+  });
+
+  it('fits the page to tokenizationOptions.tokenBudget, measured with its countTokens', async () => {
+    let counts = 0;
+    const result = await vscode.lm.invokeTool(
+      'fs_read',
+      {
+        input: { path: 'notes/long.txt' },
+        toolInvocationToken: undefined,
+        tokenizationOptions: {
+          tokenBudget: 300,
+          countTokens: async (t: string) => {
+            counts++;
+            return Math.ceil(t.length / 4);
+          },
+        },
+      },
+      new vscode.CancellationTokenSource().token,
+    );
+    const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.ok(counts > 1, 'countTokens was called');
+    assert.ok(Math.ceil(text.length / 4) <= 300, `${text.length} characters fit the budget`);
+    const shown = text.split('\n').filter((l) => /^L\d+: /.test(l)).length;
+    assert.ok(shown >= 5 && shown < 400, `${shown} lines`);
+    assert.match(text, new RegExp(`cut to fit this call's token budget\\. Use offset=${shown + 1} to continue`));
+  });
+
+  it('reads the block around a line in indentation mode', async () => {
+    const { text } = await invoke('fs_read', { path: 'src/app.ts', mode: 'indentation', indentation: { anchor_line: 6 } });
+    assert.match(text, /\nL5: export function farewell\(name: string\): string \{\nL6:   return `goodbye \$\{name\}`;\nL7: \}\n/);
+    assert.ok(!text.includes('L1: '));
+    assert.match(text, /Block: lines 5–7/);
+  });
+
   it('accepts absolute paths and reports workspace-relative ones', async () => {
     const { text } = await invoke('fs_read', { path: wsUri('src/app.ts').fsPath, limit: 1 });
     assert.match(text, /^<path>src\/app\.ts<\/path>/);
