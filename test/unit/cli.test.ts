@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TOOLS } from '../../src/tools/registry';
+import { tempTree } from './helpers';
+
+const root = path.resolve(__dirname, '../../..');
+const cli = path.join(root, 'dist/cli.js');
+
+function run(args: string[], stdin?: string): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], { input: stdin ?? '', encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('the CLI (dist/cli.js)', () => {
+  let tree: ReturnType<typeof tempTree>;
+  before(function () {
+    if (!fs.existsSync(cli)) {
+      throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+    }
+    tree = tempTree({ 'file.txt': 'one\ntwo\n', '.env': 'K=v\n', 'sub/a.md': '# a\n' });
+  });
+  after(() => tree.cleanup());
+
+  it('--list prints the tool names, one per line, and nothing else', () => {
+    const r = run(['--list']);
+    assert.equal(r.code, 0);
+    assert.equal(r.out, TOOLS.map((t) => t.name).join('\n') + '\n');
+    assert.equal(r.err, '');
+  });
+
+  it('prints the envelope for --input and exits 0', () => {
+    const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"file.txt"}']);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^<path>file\.txt<\/path>\n<type>file<\/type>\n<meta>lines 1-2 of 2 · utf-8 · LF · version [0-9a-f]{8}<\/meta>\n<content>\nL1: one\nL2: two\n<\/content>\n<summary>Total: 2 lines \| Showing: 1–2 \| Truncated: false<\/summary>\n$/);
+  });
+
+  it('takes input from a file or from stdin, and gives byte-identical output', () => {
+    const inputFile = path.join(tree.root, 'sub', 'input.json');
+    fs.writeFileSync(inputFile, '{"path":"file.txt","offset":2}');
+    const a = run(['fs_read', '--root', tree.root, '--input-file', inputFile]);
+    const b = run(['fs_read', '--root', tree.root], '{"path":"file.txt","offset":2}');
+    assert.equal(a.code, 0);
+    assert.equal(a.out, b.out);
+    assert.match(a.out, /\nL2: two\n/);
+  });
+
+  it('--json gives one object with ok, text and parts', () => {
+    const r = run(['fs_read', '--root', tree.root, '--json', '--input', '{"path":"file.txt"}']);
+    const o = JSON.parse(r.out);
+    assert.equal(o.ok, true);
+    assert.match(o.text, /L1: one/);
+    assert.equal(o.parts.length, 1);
+    assert.equal(o.parts[0].type, 'text');
+  });
+
+  it('exits 1 with the error text when the tool fails', () => {
+    const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"missing.txt"}']);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /^File not found: missing\.txt/);
+  });
+
+  it('exits 2 on usage errors: unknown tool, bad flag, invalid JSON', () => {
+    assert.equal(run(['fs_nothing', '--input', '{}']).code, 2);
+    assert.equal(run(['fs_read', '--bogus']).code, 2);
+    const bad = run(['fs_read', '--root', tree.root, '--input', '{path:']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /input is not valid JSON/);
+  });
+
+  it('refuses paths outside --root unless --allow-outside', () => {
+    const outside = path.join(root, 'package.json');
+    const r = run(['fs_read', '--root', tree.root, '--input', JSON.stringify({ path: outside, limit: 1 })]);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /outside the workspace folders.*--allow-outside/);
+    const ok = run(['fs_read', '--root', tree.root, '--allow-outside', '--input', JSON.stringify({ path: outside, limit: 1 })]);
+    assert.equal(ok.code, 0);
+    assert.match(ok.out, new RegExp(`^<path>${outside.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}</path>`));
+  });
+
+  it('asks approval (exit 3) for a sensitive file unless --yes', () => {
+    const r = run(['fs_read', '--root', tree.root, '--input', '{"path":".env"}']);
+    assert.equal(r.code, 3);
+    assert.match(r.out, /may hold secrets/);
+    const ok = run(['fs_read', '--root', tree.root, '--yes', '--input', '{"path":".env"}']);
+    assert.equal(ok.code, 0);
+    assert.match(ok.out, /\nL1: K=v\n/);
+  });
+});
