@@ -28,3 +28,34 @@ export const VERSION_HEX_CHARS = 8;
 export const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Lines scanned up from the end of a block comment for its start, in indentation mode's header. */
 export const INDENT_COMMENT_SCAN_MAX_LINES = 200;
+
+// Discovery tools: fs_list, fs_glob, fs_grep.
+
+/** Folder levels fs_list descends at most (depth=1 lists only the folder's own entries). */
+export const MAX_LIST_DEPTH_LEVELS = 10;
+/** Entries one fs_list page returns at most. */
+export const MAX_LIST_ENTRIES = 1000;
+/** Characters (UTF-16 code units) of one entry name fs_list prints before cutting it. */
+export const MAX_LIST_NAME_CHARS = 500;
+/** Bytes (UTF-8) of entry lines one fs_list page returns at most. */
+export const MAX_LIST_OUTPUT_BYTES = 64 * 1024;
+/** Paths one fs_glob page returns at most. */
+export const MAX_GLOB_RESULTS = 1000;
+/** Matches (lines, or blocks of lines in multiline mode) one fs_grep page returns at most. */
+export const MAX_GREP_MATCHES = 1000;
+/** Lines of context fs_grep shows around a match at most, on each side. */
+export const MAX_GREP_CONTEXT_LINES = 10;
+/** Bytes (UTF-8) of result lines one fs_glob or fs_grep page returns at most. */
+export const MAX_SEARCH_OUTPUT_BYTES = 64 * 1024;
+/** Globs one `{a,b}` pattern may expand to. */
+export const MAX_BRACE_EXPANSIONS = 256;
+/** Files larger than this are not searched by the JavaScript fallback (ripgrep streams them). */
+export const MAX_JS_SEARCH_FILE_BYTES = 64 * 1024 * 1024;
+/** Characters of file paths passed to one ripgrep process (Windows caps a command line at 32,767). */
+export const MAX_RG_PATH_ARG_CHARS = 16 * 1024;
+/** Ignored paths a footer names as examples. */
+export const MAX_IGNORED_EXAMPLES = 5;
+/** Bytes of `git ls-files` output fs_list accepts (about 2 million paths). */
+export const MAX_GIT_LIST_BYTES = 128 * 1024 * 1024;
+/** How often a running ripgrep is checked for cancellation, in milliseconds. */
+export const CANCEL_POLL_MS = 25;

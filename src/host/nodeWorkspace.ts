@@ -86,4 +86,12 @@ export class NodeWorkspace implements Workspace {
   bundledRipgrep(): string | undefined {
     return undefined;
   }
+
+  async readLink(p: string): Promise<string | undefined> {
+    try {
+      return await fs.readlink(p);
+    } catch {
+      return undefined;
+    }
+  }
 }

@@ -161,4 +161,16 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     }
     return this.ripgrep.path;
   }
+
+  /** workspace.fs has no readlink; a link is only read on disk (`file:` folders). */
+  async readLink(p: string): Promise<string | undefined> {
+    if (this.uriFor(p).scheme !== 'file') {
+      return undefined;
+    }
+    try {
+      return await fs.readlink(p);
+    } catch {
+      return undefined;
+    }
+  }
 }

@@ -53,4 +53,6 @@ export interface Workspace {
   excludeGlobs(purpose: 'files' | 'search', root: Root): readonly string[];
   /** The ripgrep executable shipped with the editor, if there is one. */
   bundledRipgrep(): string | undefined;
+  /** Where a symlink points, as stored in the link; undefined when it cannot be read. */
+  readLink(path: string): Promise<string | undefined>;
 }

@@ -1,3 +1,6 @@
+import { globTool } from './glob';
+import { grepTool } from './grep';
+import { listTool } from './list';
 import { readTool } from './read';
 import type { ToolSpec } from './types';
 
@@ -5,7 +8,12 @@ import type { ToolSpec } from './types';
  * The single table of tools. `package.json` `contributes.languageModelTools` must list
  * exactly these names (a unit test checks it, schemas included).
  */
-export const TOOLS: readonly ToolSpec[] = [readTool as unknown as ToolSpec];
+export const TOOLS: readonly ToolSpec[] = [
+  readTool as unknown as ToolSpec,
+  listTool as unknown as ToolSpec,
+  globTool as unknown as ToolSpec,
+  grepTool as unknown as ToolSpec,
+];
 
 export function findTool(name: string): ToolSpec | undefined {
   return TOOLS.find((t) => t.name === name);

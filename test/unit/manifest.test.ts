@@ -49,6 +49,42 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { path: 'a', indentation: { depth: 2 } },
     ],
   },
+  fs_list: {
+    valid: [
+      {},
+      { path: 'src' },
+      { path: 'src', depth: 10, limit: 1000, offset: 101 },
+      { path: '/abs', cursor: 'WzEsImEiLDEsIngiXQ', include_hidden: false, respect_ignore: false },
+      { ignore: ['*.snap', 'fixtures/'], source: 'git' },
+      { limit: 5000 },
+    ],
+    invalid: [
+      { path: '' },
+      { depth: 0 },
+      { depth: 11 },
+      { offset: 0 },
+      { limit: 0 },
+      { cursor: '' },
+      { include_hidden: 'yes' },
+      { ignore: 'dist' },
+      { ignore: [''] },
+      { source: 'disk' },
+      { dir_path: 'src' },
+    ],
+  },
+  fs_glob: {
+    valid: [{ pattern: '*.ts' }, { pattern: 'src/**/*.test.ts', path: 'src', limit: 10, offset: 11, sort: 'mtime', respect_ignore: false }, { pattern: 'a', limit: 5000 }],
+    invalid: [{}, { pattern: '' }, { pattern: 3 }, { pattern: '*', sort: 'size' }, { pattern: '*', limit: 0 }, { pattern: '*', offset: 0 }, { pattern: '*', include: '*.ts' }, { glob: '*.ts' }],
+  },
+  fs_grep: {
+    valid: [
+      { pattern: 'foo' },
+      { pattern: 'a\\(', path: 'src', include: '*.ts', fixed_strings: false, case_sensitive: true, context: 10, output: 'content', offset: 5, limit: 1000, multiline: true, respect_ignore: false },
+      { pattern: 'x', output: 'count', context: 0 },
+      { pattern: 'x', output: 'files', limit: 5000 },
+    ],
+    invalid: [{}, { pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }, { query: 'x' }],
+  },
 };
 
 describe('package.json and the tool registry', () => {

@@ -1,0 +1,232 @@
+import * as nodePath from 'node:path';
+import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { decodeText } from '../text/encoding';
+import { editorGlobToLines, rebaseLines } from './globs';
+import { childFrame, IGNORE_FILE_NAMES, Matcher, Overrides, RuleFile, type Frame, type IgnoreFileName } from './rules';
+
+/** The part of the workspace seam the ignore policy reads through. */
+export interface RuleReader {
+  readFile(path: string): Promise<Uint8Array>;
+}
+
+/**
+ * Everything that decides what a walk leaves out. One policy serves `fs_list`, `fs_glob`
+ * and `fs_grep`, and both search engines: ripgrep gets it as flags
+ * ({@link IgnorePolicy.ripgrepArgs}), the JavaScript walks as a {@link Matcher}.
+ */
+export interface IgnoreSpec {
+  /** Real path of the folder rules and output paths are relative to: the workspace folder, or the walked folder when outside any. */
+  root: string;
+  /** Real path of the folder walked: `root` or a folder below it. */
+  base: string;
+  /** Apply `.gitignore`, `.ignore`, `.rgignore`, the editor's excludes and the settings' globs. @default true */
+  respectIgnore: boolean;
+  /** Editor globs (`files.exclude`, plus `search.exclude` for searches) relative to `root`, VS Code syntax. @default [] */
+  editorExcludes: readonly string[];
+  /** Gitignore-style globs of the `agentFileTools.ignoreGlobs` setting, relative to `root`. @default [] */
+  settingGlobs: readonly string[];
+  /** Gitignore-style globs the call gave, relative to `base`; they apply even when `respectIgnore` is off. @default [] */
+  callGlobs: readonly string[];
+}
+
+/** Labels of the rule sources, as the footers name them. */
+export interface RuleSources {
+  ignoreFiles: boolean;
+  editor: boolean;
+  settings: boolean;
+  call: boolean;
+}
+
+export class IgnorePolicy {
+  /** `base` relative to `root` with "/" ("" when they are the same). */
+  readonly baseRel: string;
+  /** Rules of the ignore files in the folders between root and base, rebased onto root. */
+  readonly ancestorLines: readonly string[];
+  /** Exclusions in ripgrep `--glob` form ("!line"), in order. */
+  readonly excludeGlobs: readonly string[];
+  readonly sources: RuleSources;
+  private readonly explicit: RuleFile | undefined;
+
+  private constructor(
+    readonly spec: IgnoreSpec,
+    ancestorLines: string[],
+    private readonly reader: RuleReader,
+  ) {
+    this.baseRel = relPosix(spec.root, spec.base);
+    this.ancestorLines = ancestorLines;
+    this.explicit = ancestorLines.length ? new RuleFile('ignore files of the folders above', ancestorLines) : undefined;
+    const lines: string[] = [];
+    if (spec.respectIgnore) {
+      for (const g of spec.editorExcludes) {
+        lines.push(...editorGlobToLines(g));
+      }
+      lines.push(...cleanLines(spec.settingGlobs));
+    }
+    lines.push(...rebaseLines(cleanLines(spec.callGlobs), this.baseRel));
+    this.excludeGlobs = [...new Set(lines)].map((l) => `!${l}`);
+    this.sources = {
+      ignoreFiles: spec.respectIgnore,
+      editor: spec.respectIgnore && spec.editorExcludes.length > 0,
+      settings: spec.respectIgnore && spec.settingGlobs.length > 0,
+      call: spec.callGlobs.length > 0,
+    };
+  }
+
+  /** Reads the ignore files of the folders between root and base (the walk reads the rest). */
+  static async load(spec: IgnoreSpec, reader: RuleReader, signal?: CancelSignal): Promise<IgnorePolicy> {
+    const lines: string[] = [];
+    if (spec.respectIgnore) {
+      const rel = relPosix(spec.root, spec.base);
+      const parts = rel ? rel.split('/') : [];
+      // Shallow to deep and, within a folder, .gitignore < .ignore < .rgignore: in one
+      // gitignore list the later line wins, which gives deeper and stronger files the say.
+      for (let i = 0; i < parts.length; i++) {
+        const dirRel = parts.slice(0, i).join('/');
+        for (const name of [...IGNORE_FILE_NAMES].reverse()) {
+          throwIfCancelled(signal);
+          const text = await readText(reader, nodePath.join(spec.root, ...parts.slice(0, i), name));
+          if (text !== undefined) {
+            lines.push(...rebaseLines(text.split('\n'), dirRel));
+          }
+        }
+      }
+    }
+    return new IgnorePolicy(spec, lines, reader);
+  }
+
+  /**
+   * The matcher of a walk. `keeps` are ripgrep `--glob` whitelists (a search's include
+   * pattern); `trailingKeeps` go after the exclusions, so they win over them.
+   */
+  matcher(keeps: readonly string[] = [], trailingKeeps: readonly string[] = [], opts: { ignoreFiles?: boolean } = {}): Matcher {
+    const files = this.spec.respectIgnore && opts.ignoreFiles !== false;
+    return new Matcher(new Overrides([...keeps, ...this.excludeGlobs, '!.git', ...trailingKeeps]), files ? this.explicit : undefined, files);
+  }
+
+  /** The same policy as ripgrep flags; `explicitFile` is where {@link ancestorLines} were written, if any. */
+  ripgrepArgs(keeps: readonly string[] = [], trailingKeeps: readonly string[] = [], explicitFile?: string): string[] {
+    const args = ['--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-exclude'];
+    if (!this.spec.respectIgnore) {
+      args.push('--no-ignore');
+    } else if (explicitFile) {
+      args.push(`--ignore-file=${explicitFile}`);
+    }
+    for (const g of [...keeps, ...this.excludeGlobs, '!.git', ...trailingKeeps]) {
+      args.push(`--glob=${g}`);
+    }
+    return args;
+  }
+
+  /** The ignore files of one folder, read from those known to exist there. */
+  async frame(parent: Frame | undefined, dirRel: string, present: Iterable<string>): Promise<Frame | undefined> {
+    if (!this.spec.respectIgnore) {
+      return parent;
+    }
+    const files: Partial<Record<IgnoreFileName, RuleFile>> = {};
+    const names = new Set(present);
+    for (const name of IGNORE_FILE_NAMES) {
+      if (!names.has(name)) {
+        continue;
+      }
+      const text = await readText(this.reader, nodePath.join(this.spec.root, ...(dirRel ? dirRel.split('/') : []), name));
+      if (text !== undefined) {
+        files[name] = new RuleFile(dirRel ? `${dirRel}/${name}` : name, text.split('\n'));
+      }
+    }
+    return childFrame(parent, dirRel, files);
+  }
+
+  /** Words for "how to see what these rules hid". */
+  describeSources(): string {
+    const s: string[] = [];
+    if (this.sources.ignoreFiles) {
+      s.push('.gitignore/.ignore files');
+    }
+    if (this.sources.editor) {
+      s.push('the editor’s exclude settings');
+    }
+    if (this.sources.settings) {
+      s.push('agentFileTools.ignoreGlobs');
+    }
+    if (this.sources.call) {
+      s.push('the `ignore` globs of this call');
+    }
+    return s.join(', ');
+  }
+}
+
+/**
+ * Whether single paths are ignored, folder by folder from the base down, as a walk
+ * would have decided. Searches use it on what ripgrep returned when a whitelist glob
+ * may have brought back files the ignore files leave out.
+ */
+export class PathChecker {
+  private readonly dirs = new Map<string, Promise<{ ignored: boolean; frame: Frame | undefined }>>();
+  private readonly matcher: Matcher;
+
+  /**
+   * @param known ignore files known to exist, relative to root; when given, other
+   * folders are taken to have none (the walk that produced `known` saw every folder
+   * on the way to the paths checked). Otherwise each folder is probed.
+   */
+  constructor(
+    private readonly policy: IgnorePolicy,
+    private readonly known?: ReadonlySet<string>,
+  ) {
+    this.matcher = policy.matcher();
+  }
+
+  private dir(rel: string): Promise<{ ignored: boolean; frame: Frame | undefined }> {
+    let p = this.dirs.get(rel);
+    if (!p) {
+      p = this.computeDir(rel);
+      this.dirs.set(rel, p);
+    }
+    return p;
+  }
+
+  private async computeDir(rel: string): Promise<{ ignored: boolean; frame: Frame | undefined }> {
+    const base = this.policy.baseRel;
+    let parentFrame: Frame | undefined;
+    if (rel !== base) {
+      const parent = await this.dir(parentOf(rel));
+      if (parent.ignored) {
+        return parent;
+      }
+      parentFrame = parent.frame;
+      if (this.matcher.match(parentFrame, rel, true).verdict === 'ignore') {
+        return { ignored: true, frame: undefined };
+      }
+    }
+    const present = IGNORE_FILE_NAMES.filter((n) => !this.known || this.known.has(rel ? `${rel}/${n}` : n));
+    return { ignored: false, frame: await this.policy.frame(parentFrame, rel, present) };
+  }
+
+  /** `rel` is a file relative to root, at or below the base. */
+  async isIgnored(rel: string): Promise<boolean> {
+    const d = await this.dir(parentOf(rel));
+    return d.ignored || this.matcher.match(d.frame, rel, false).verdict === 'ignore';
+  }
+}
+
+function parentOf(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i < 0 ? '' : rel.slice(0, i);
+}
+
+function cleanLines(globs: readonly string[]): string[] {
+  return globs.map((g) => g.trim().replace(/\\/g, '/')).filter((g) => g && !g.startsWith('#') && !g.startsWith('!'));
+}
+
+export function relPosix(from: string, to: string): string {
+  const r = nodePath.relative(from, to);
+  return r.split(nodePath.sep).join('/');
+}
+
+async function readText(reader: RuleReader, path: string): Promise<string | undefined> {
+  try {
+    return decodeText(await reader.readFile(path)).text;
+  } catch {
+    return undefined;
+  }
+}

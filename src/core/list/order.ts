@@ -1,0 +1,176 @@
+/**
+ * The one order every discovery tool prints paths in: segment by segment, each segment
+ * by UTF-16 code units (locale-free, so the same on every machine). It equals a string
+ * comparison in which "/" sorts before every other character, which keeps a folder's
+ * contents right under it (`a/`, `a/z`, `a-b`) where plain string order would not.
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x === 47) {
+        return -1;
+      }
+      if (y === 47) {
+        return 1;
+      }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+/** Names within one folder: by UTF-16 code units. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Folders above which a sorted walk reads everything at once. */
+const SMALL_FOLDER_ENTRIES = 2048;
+/** Entries the first selection of a large folder takes; later ones grow fourfold. */
+const FIRST_CHUNK_ENTRIES = 256;
+
+/**
+ * A folder's entries in name order, produced lazily: a folder of a million entries of
+ * which a page needs a hundred costs one pass that keeps the smallest few (a bounded
+ * heap), not a sort of a million names. Entries below `lowerBound` are never produced,
+ * which lets a cursor skip what earlier pages showed.
+ */
+export class LazySorted<T extends { name: string }> {
+  private buf: T[] = [];
+  private i = 0;
+  private done = false;
+  private last: string | undefined;
+  private chunk = FIRST_CHUNK_ENTRIES;
+
+  constructor(
+    private readonly items: readonly T[],
+    private readonly lowerBound?: string,
+  ) {
+    if (items.length <= SMALL_FOLDER_ENTRIES) {
+      this.buf = (lowerBound === undefined ? items.slice() : items.filter((e) => e.name >= lowerBound)).sort((a, b) => compareNames(a.name, b.name));
+      this.done = true;
+    }
+  }
+
+  next(): T | undefined {
+    if (this.i < this.buf.length) {
+      return this.buf[this.i++];
+    }
+    if (this.done) {
+      return undefined;
+    }
+    this.refill();
+    return this.i < this.buf.length ? this.buf[this.i++] : undefined;
+  }
+
+  /** The `chunk` smallest names above the last one produced, by a max-heap over one pass. */
+  private refill(): void {
+    const k = this.chunk;
+    this.chunk *= 4;
+    const heap: T[] = [];
+    const last = this.last;
+    const lower = this.lowerBound;
+    for (const e of this.items) {
+      const name = e.name;
+      if (last !== undefined ? name <= last : lower !== undefined && name < lower) {
+        continue;
+      }
+      if (heap.length < k) {
+        heap.push(e);
+        siftUp(heap, heap.length - 1);
+      } else if (name < heap[0].name) {
+        heap[0] = e;
+        siftDown(heap, 0);
+      }
+    }
+    heap.sort((a, b) => compareNames(a.name, b.name));
+    this.buf = heap;
+    this.i = 0;
+    if (heap.length < k) {
+      this.done = true;
+    }
+    if (heap.length) {
+      this.last = heap[heap.length - 1].name;
+    }
+  }
+}
+
+function siftUp<T extends { name: string }>(h: T[], i: number): void {
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (h[p].name >= h[i].name) {
+      return;
+    }
+    [h[p], h[i]] = [h[i], h[p]];
+    i = p;
+  }
+}
+
+function siftDown<T extends { name: string }>(h: T[], i: number): void {
+  const n = h.length;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < n && h[l].name > h[m].name) {
+      m = l;
+    }
+    if (r < n && h[r].name > h[m].name) {
+      m = r;
+    }
+    if (m === i) {
+      return;
+    }
+    [h[m], h[i]] = [h[i], h[m]];
+    i = m;
+  }
+}
+
+/** The smallest `k` of `items` by `compare`, sorted (a bounded heap; `items` is not changed). */
+export function smallestSorted<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
+  const heap: T[] = [];
+  const up = (i: number) => {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (compare(heap[p], heap[i]) >= 0) {
+        return;
+      }
+      [heap[p], heap[i]] = [heap[i], heap[p]];
+      i = p;
+    }
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && compare(heap[l], heap[m]) > 0) {
+        m = l;
+      }
+      if (r < heap.length && compare(heap[r], heap[m]) > 0) {
+        m = r;
+      }
+      if (m === i) {
+        return;
+      }
+      [heap[m], heap[i]] = [heap[i], heap[m]];
+      i = m;
+    }
+  };
+  if (k <= 0) {
+    return [];
+  }
+  for (const x of items) {
+    if (heap.length < k) {
+      heap.push(x);
+      up(heap.length - 1);
+    } else if (compare(x, heap[0]) < 0) {
+      heap[0] = x;
+      down(0);
+    }
+  }
+  return heap.sort(compare);
+}

@@ -1,0 +1,95 @@
+import type { CancelSignal } from '../cancel';
+import { ToolError } from '../errors';
+import { MAX_RG_PATH_ARG_CHARS } from '../limits';
+import { jsCount, jsDetails, jsFiles, textDetails, type JsHost } from './jsEngine';
+import { compileQuery, RegexTranslationError, type CompiledQuery, type Query } from './regex';
+import { findRipgrep, rgCount, rgDetails, rgFiles, rgJsonCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
+import type { Scope } from './scope';
+import { looksBinary, type FileHits } from './textSearch';
+
+/**
+ * The two ways to walk and search, behind one interface so the tools cannot tell them
+ * apart: ripgrep, or the JavaScript emulation of it when no ripgrep is found. Paths in
+ * and out are relative to the scope's root.
+ */
+export interface SearchEngine {
+  readonly kind: 'ripgrep' | 'javascript';
+  /** For the footer: which engine ran. */
+  readonly label: string;
+  /** Files a walk keeps (`rg --files`). `boundary` gets what ignore rules left out, when `keeps` is empty. */
+  files(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], boundary?: string[]): Promise<string[]>;
+  /** Match records per file. */
+  count(scope: Scope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>>;
+  /** Records (the first `maxCount`) and lines around them, of chosen files. */
+  details(scope: Scope, q: Query, files: readonly string[], maxCount: number, context: number): Promise<Map<string, FileHits>>;
+  /** The same for a text (an unsaved buffer); undefined when it would be skipped as binary. */
+  textDetails(scope: Scope, q: Query, text: string, context: number): Promise<FileHits | undefined>;
+}
+
+function rgScope(found: RipgrepFound, scope: Scope, signal?: CancelSignal): RgScope {
+  return { rg: found.path, cwd: scope.rootPath, target: scope.isFile || scope.baseRel ? scope.baseRel : undefined, policy: scope.policy, signal };
+}
+
+export function ripgrepEngine(found: RipgrepFound, signal?: CancelSignal): SearchEngine {
+  const origin = found.origin === 'editor' ? 'bundled with the editor' : found.origin === 'PATH' ? 'rg on PATH' : `set by ${found.origin}`;
+  return {
+    kind: 'ripgrep',
+    label: `ripgrep (${origin})`,
+    files: (scope, keeps, trailing, boundary) => rgFiles(rgScope(found, scope, signal), keeps, trailing, boundary),
+    count: (scope, q, keeps, boundary) => (q.multiline ? rgJsonCount(rgScope(found, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, scope, signal), q, keeps, boundary)),
+    // In multiline mode `--max-count` counts matches, and several can make one record.
+    details: (scope, q, files, maxCount, context) => rgDetails(rgScope(found, scope, signal), q, files, q.multiline ? 1_000_000_000 : maxCount, context, MAX_RG_PATH_ARG_CHARS),
+    textDetails: async (scope, q, text, context) => (looksBinary(text) ? undefined : rgTextDetails(rgScope(found, scope, signal), q, text, undefined, context)),
+  };
+}
+
+/** Compiles for the JavaScript search, turning a pattern it cannot take into a model-readable error. */
+export function compileForJs(q: Query): CompiledQuery {
+  try {
+    return compileQuery(q);
+  } catch (e) {
+    if (e instanceof RegexTranslationError) {
+      throw new ToolError('invalid-input', `Invalid pattern for the built-in search: ${e.message}. Rewrite the pattern without it, or set "fixed_strings": true to search for the text literally.`);
+    }
+    const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
+    throw new ToolError('invalid-input', `Invalid pattern: ${why}\nFix the regular expression, or set "fixed_strings": true to search for the text literally.`);
+  }
+}
+
+export function javascriptEngine(host: JsHost, signal?: CancelSignal): SearchEngine {
+  const compiled = new Map<string, CompiledQuery>();
+  const compile = (q: Query) => {
+    const key = JSON.stringify(q);
+    let c = compiled.get(key);
+    if (!c) {
+      c = compileForJs(q);
+      compiled.set(key, c);
+    }
+    return c;
+  };
+  const js = (scope: Scope) => ({ host, rootPath: scope.rootPath, policy: scope.policy, file: scope.isFile ? scope.baseRel : undefined, signal });
+  return {
+    kind: 'javascript',
+    label: 'the built-in JavaScript search (no ripgrep was found)',
+    files: (scope, keeps, trailing, boundary) => jsFiles(js(scope), keeps, trailing, boundary),
+    count: (scope, q, keeps, boundary) => jsCount(js(scope), compile(q), keeps, boundary),
+    details: (scope, q, files, maxCount, context) => jsDetails(js(scope), compile(q), files, maxCount, context),
+    textDetails: async (_scope, q, text, context) => (looksBinary(text) ? undefined : textDetails(text, compile(q), undefined, context)),
+  };
+}
+
+const announced = new Set<string>();
+
+/**
+ * The editor's ripgrep, else `rg` on PATH, else the JavaScript search; the choice is
+ * logged once per process and engine, so the log tells which binary served the tools.
+ */
+export function pickEngine(bundled: string | undefined, host: JsHost, signal: CancelSignal | undefined, log: (message: string) => void): SearchEngine {
+  const found = findRipgrep(bundled);
+  const key = found ? `${found.origin}\0${found.path}` : 'javascript';
+  if (!announced.has(key)) {
+    announced.add(key);
+    log(found ? `Searching with ripgrep at ${found.path} (${found.origin === 'editor' ? 'bundled with the editor' : found.origin === 'PATH' ? 'found on PATH' : `set by ${found.origin}`})` : 'No ripgrep found (neither bundled with the editor nor on PATH): searching with the built-in JavaScript search');
+  }
+  return found ? ripgrepEngine(found, signal) : javascriptEngine(host, signal);
+}

@@ -1,0 +1,100 @@
+import * as nodePath from 'node:path';
+import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { IGNORE_FILE_NAMES } from '../ignore/rules';
+import { MAX_SEARCH_OUTPUT_BYTES } from '../limits';
+import { comparePaths } from '../list/order';
+import type { SearchEngine } from './engine';
+import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
+import { checkerFor, emptyReport, prunedTopFolders, reportable, type IgnoreReport, type StatHost } from './report';
+import type { Scope } from './scope';
+
+export interface GlobRequest {
+  pattern: string;
+  sort: 'path' | 'mtime';
+  skip: number;
+  limit: number;
+}
+
+export interface GlobEnv {
+  engine: SearchEngine;
+  scopes: Scope[];
+  host: Omit<StatHost, 'stat'> & { stat(path: string): Promise<{ type: string; mtimeMs: number } | undefined> };
+  signal?: CancelSignal;
+}
+
+export interface GlobResult {
+  /** Display paths of every match, in the order asked for. */
+  matches: string[];
+  reports: { scope: Scope; report: IgnoreReport }[];
+  lines: string[];
+  shown: number;
+  next?: number;
+  stop?: 'limit' | 'bytes';
+}
+
+/**
+ * The files under each scope whose path (relative to the searched folder) matches the
+ * glob. With a glob ripgrep reads like picomatch, ripgrep whitelists it (the fast path)
+ * and also whitelists the ignore files' names, so the same run tells where every ignore
+ * file is; the matches it brought back past those files' rules are then found in
+ * JavaScript and reported as hidden, not listed.
+ */
+export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobResult> {
+  const norm = normalizeGlob(req.pattern);
+  const test = globMatcher(norm);
+  const found: { display: string; abs: string }[] = [];
+  const reports: GlobResult['reports'] = [];
+  for (const scope of env.scopes) {
+    throwIfCancelled(env.signal);
+    const baseRel = scope.policy.baseRel;
+    const keeps = ripgrepKeeps(norm, baseRel) ?? [];
+    const respect = scope.policy.spec.respectIgnore;
+    const trailing = keeps.length && respect ? [...IGNORE_FILE_NAMES] : [];
+    const report = emptyReport(keeps.length > 0);
+    const boundary: string[] | undefined = keeps.length ? undefined : [];
+    const files = await env.engine.files(scope, keeps, trailing, boundary);
+    report.skipped = (boundary ?? []).filter(reportable);
+    const known = new Set(files.filter((f) => (IGNORE_FILE_NAMES as readonly string[]).includes(nodePath.posix.basename(f))));
+    const checker = checkerFor(scope, known);
+    for (const rel of files) {
+      const relToBase = baseRel ? rel.slice(baseRel.length + 1) : rel;
+      if (!test(relToBase)) {
+        continue;
+      }
+      if (keeps.length && respect && (await checker.isIgnored(rel))) {
+        report.hiddenMatches.push(rel);
+        continue;
+      }
+      found.push({ display: scope.display(rel), abs: nodePath.join(scope.rootPath, ...rel.split('/')) });
+    }
+    if (keeps.length) {
+      report.prunedTopFolders = await prunedTopFolders(env.host, scope);
+    }
+    reports.push({ scope, report });
+  }
+  if (req.sort === 'mtime') {
+    const times = new Map<string, number>();
+    for (const f of found) {
+      throwIfCancelled(env.signal);
+      times.set(f.display, (await env.host.stat(f.abs))?.mtimeMs ?? 0);
+    }
+    found.sort((a, b) => times.get(b.display)! - times.get(a.display)! || comparePaths(a.display, b.display));
+  } else {
+    found.sort((a, b) => comparePaths(a.display, b.display));
+  }
+  const matches = found.map((f) => f.display);
+  const lines: string[] = [];
+  let bytes = 0;
+  let stop: GlobResult['stop'];
+  for (const m of matches.slice(req.skip, req.skip + req.limit)) {
+    const b = Buffer.byteLength(m, 'utf8') + 1;
+    if (lines.length > 0 && bytes + b > MAX_SEARCH_OUTPUT_BYTES) {
+      stop = 'bytes';
+      break;
+    }
+    lines.push(m);
+    bytes += b;
+  }
+  const next = req.skip + lines.length;
+  return { matches, reports, lines, shown: lines.length, next: next < matches.length ? next : undefined, stop: next < matches.length ? (stop ?? 'limit') : undefined };
+}

@@ -1,0 +1,296 @@
+import * as nodePath from 'node:path';
+import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { formatCount, plural } from '../format';
+import { relPosix } from '../ignore/policy';
+import { MAX_SEARCH_OUTPUT_BYTES } from '../limits';
+import { comparePaths } from '../list/order';
+import { isWithin } from '../paths';
+import type { GlobSet } from '../policy';
+import { cutLine } from '../text/lines';
+import type { SearchEngine } from './engine';
+import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
+import type { Query } from './regex';
+import { checkerFor, emptyReport, examples, moreSuffix, prunedTopFolders, reportable, type IgnoreReport, type StatHost } from './report';
+import type { Scope } from './scope';
+import type { FileHits } from './textSearch';
+
+export type GrepOutput = 'content' | 'files' | 'count';
+
+export interface GrepRequest {
+  query: Query;
+  /** Glob of files to search, relative to the searched folder; a bare name matches at any depth. */
+  include?: string;
+  /** Lines of context on each side. @default 0 */
+  context: number;
+  /** @default "content" */
+  output: GrepOutput;
+  /** Records (content) or files (files, count) to skip. @default 0 */
+  skip: number;
+  /** Records (content) or files (files, count) to show. */
+  limit: number;
+}
+
+export interface GrepEnv {
+  engine: SearchEngine;
+  scopes: Scope[];
+  host: StatHost & { realpath(p: string): Promise<string> };
+  /** Unsaved editor buffers: their text is what is searched for their file. */
+  dirty: { path: string; text: string }[];
+  sensitive: GlobSet;
+  /** Root-relative paths of sensitive files the user already approved for this call. */
+  approved: ReadonlySet<string>;
+  signal?: CancelSignal;
+}
+
+interface Found {
+  scope: Scope;
+  rel: string;
+  display: string;
+  count: number;
+  hits?: FileHits;
+}
+
+export interface GrepResult {
+  files: Found[];
+  sensitive: Found[];
+  reports: { scope: Scope; report: IgnoreReport }[];
+}
+
+/**
+ * Which files match and how often. ripgrep counts (`--count`, cheap: no line text
+ * crosses the pipe), unsaved buffers replace their file's count, and files a whitelist
+ * brought back from ignore rules are set aside as hidden.
+ */
+export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepResult> {
+  const result: GrepResult = { files: [], sensitive: [], reports: [] };
+  const all: Found[] = [];
+  for (const scope of env.scopes) {
+    throwIfCancelled(env.signal);
+    const baseRel = scope.policy.baseRel;
+    const norm = req.include ? normalizeGlob(req.include) : undefined;
+    const inc = norm ? globMatcher(norm) : undefined;
+    const relToBase = (rel: string) => (baseRel ? rel.slice(baseRel.length + 1) : rel);
+    const keeps = norm && !scope.isFile ? (ripgrepKeeps(norm, baseRel) ?? []) : [];
+    const report = emptyReport(keeps.length > 0);
+    const boundary: string[] | undefined = keeps.length || scope.isFile ? undefined : [];
+    const counts = await env.engine.count(scope, req.query, keeps, boundary);
+    report.skipped = (boundary ?? []).filter(reportable);
+    const checker = checkerFor(scope);
+    const found = new Map<string, Found>();
+    for (const [rel, n] of counts) {
+      if (inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) {
+        continue;
+      }
+      if (keeps.length && scope.policy.spec.respectIgnore && (await checker.isIgnored(rel))) {
+        report.hiddenMatches.push(rel);
+        report.hiddenRecords += n;
+        continue;
+      }
+      found.set(rel, { scope, rel, display: scope.display(rel), count: n });
+    }
+    for (const doc of env.dirty) {
+      const real = await env.host.realpath(doc.path);
+      if (scope.isFile ? real !== scope.base : !isWithin(scope.base, real) || real === scope.base) {
+        continue;
+      }
+      const rel = relPosix(scope.rootPath, real);
+      if (rel.split('/').includes('.git') || (inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel)))) {
+        continue;
+      }
+      if (!scope.isFile && (await checker.isIgnored(rel))) {
+        continue;
+      }
+      found.delete(rel);
+      const hits = await env.engine.textDetails(scope, req.query, doc.text, req.context);
+      if (hits && hits.records.length) {
+        found.set(rel, { scope, rel, display: scope.display(rel), count: hits.records.length, hits });
+      }
+    }
+    if (keeps.length) {
+      report.prunedTopFolders = await prunedTopFolders(env.host, scope);
+    }
+    result.reports.push({ scope, report });
+    all.push(...found.values());
+  }
+  all.sort((a, b) => comparePaths(a.display, b.display));
+  for (const f of all) {
+    if (env.sensitive.test(f.rel) && !env.approved.has(f.rel)) {
+      result.sensitive.push(f);
+    } else {
+      result.files.push(f);
+    }
+  }
+  return result;
+}
+
+export interface GrepPage {
+  lines: string[];
+  /** Records (content) or files shown. */
+  shown: number;
+  /** Skip value of the next page, when more follow. */
+  next?: number;
+  stop?: 'limit' | 'bytes';
+}
+
+function renderHitLine(n: number, text: string, kind: ':' | '-'): string {
+  const cut = cutLine(n, text.replace(/\r$/, ''));
+  const body = cut.fullLength === undefined ? cut.text : `${cut.text}… [line cut: ${formatCount(cut.fullLength)} characters in all; read it with fs_read]`;
+  return `  L${n}${kind} ${body}`;
+}
+
+/**
+ * The lines of one file's chosen records with their context, record by record: each
+ * element holds what that record adds (lines already printed for an earlier record are
+ * not repeated; a gap is marked "--").
+ */
+export function renderFileHits(hits: FileHits, from: number, to: number, context: number): string[][] {
+  const records = hits.records.slice(from, to);
+  const matchLines = new Set<number>();
+  for (const r of records) {
+    for (let n = r.first; n <= r.last; n++) {
+      matchLines.add(n);
+    }
+  }
+  const out: string[][] = [];
+  let last = 0;
+  for (const r of records) {
+    const block: string[] = [];
+    for (let n = Math.max(1, r.first - context, last + 1); n <= r.last + context; n++) {
+      if (!hits.lines.has(n)) {
+        continue;
+      }
+      if (last > 0 && n > last + 1) {
+        block.push('  --');
+      }
+      block.push(renderHitLine(n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-'));
+      last = n;
+    }
+    out.push(block);
+  }
+  return out;
+}
+
+/** The page of a content search: records `skip`..`skip+limit`, grouped by file, within the output cap. */
+export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]): Promise<GrepPage> {
+  const end = req.skip + req.limit;
+  const chosen: { f: Found; from: number; to: number }[] = [];
+  let cum = 0;
+  for (const f of files) {
+    const from = Math.max(0, req.skip - cum);
+    const to = Math.min(f.count, end - cum);
+    if (from < to) {
+      chosen.push({ f, from, to });
+    }
+    cum += f.count;
+    if (cum >= end) {
+      break;
+    }
+  }
+  // The lines of the chosen files: one engine call per scope.
+  const byScope = new Map<Scope, Found[]>();
+  for (const c of chosen) {
+    if (!c.f.hits) {
+      byScope.set(c.f.scope, [...(byScope.get(c.f.scope) ?? []), c.f]);
+    }
+  }
+  const maxCount = Math.max(0, ...chosen.map((c) => c.to));
+  for (const [scope, fs] of byScope) {
+    throwIfCancelled(env.signal);
+    const got = await env.engine.details(
+      scope,
+      req.query,
+      fs.map((f) => f.rel),
+      maxCount,
+      req.context,
+    );
+    for (const f of fs) {
+      f.hits = got.get(f.rel) ?? { records: [], lines: new Map() };
+    }
+  }
+  const lines: string[] = [];
+  let bytes = 0;
+  let shown = 0;
+  let stop: GrepPage['stop'];
+  outer: for (const c of chosen) {
+    const hits = c.f.hits!;
+    const to = Math.min(c.to, hits.records.length);
+    const headText = (upto: number) =>
+      `${c.f.display} (${c.from === 0 && upto === c.f.count ? plural(c.f.count, 'match', 'matches') : `matches ${formatCount(c.from + 1)}–${formatCount(upto)} of ${formatCount(c.f.count)}`})`;
+    const blocks = renderFileHits(hits, c.from, to, req.context);
+    const headAt = lines.length;
+    let fileShown = 0;
+    for (const block of blocks) {
+      const add = fileShown === 0 ? [headText(to), ...block] : block;
+      const addBytes = add.reduce((sum, l) => sum + Buffer.byteLength(l, 'utf8') + 1, 0);
+      if (shown > 0 && bytes + addBytes > MAX_SEARCH_OUTPUT_BYTES) {
+        stop = 'bytes';
+        if (fileShown > 0) {
+          lines[headAt] = headText(c.from + fileShown);
+        }
+        break outer;
+      }
+      lines.push(...add);
+      bytes += addBytes;
+      shown++;
+      fileShown++;
+    }
+  }
+  const total = files.reduce((sum, f) => sum + f.count, 0);
+  const nextSkip = req.skip + shown;
+  return { lines, shown, next: nextSkip < total ? nextSkip : undefined, stop: nextSkip < total ? (stop ?? 'limit') : undefined };
+}
+
+/** The page of a files or count search: files `skip`..`skip+limit`. */
+export function filesPage(req: GrepRequest, files: Found[]): GrepPage {
+  const lines: string[] = [];
+  let bytes = 0;
+  let shown = 0;
+  let stop: GrepPage['stop'];
+  for (const f of files.slice(req.skip, req.skip + req.limit)) {
+    const line = req.output === 'count' ? `${f.display}: ${formatCount(f.count)}` : f.display;
+    const b = Buffer.byteLength(line, 'utf8') + 1;
+    if (shown > 0 && bytes + b > MAX_SEARCH_OUTPUT_BYTES) {
+      stop = 'bytes';
+      break;
+    }
+    lines.push(line);
+    bytes += b;
+    shown++;
+  }
+  const nextSkip = req.skip + shown;
+  return { lines, shown, next: nextSkip < files.length ? nextSkip : undefined, stop: nextSkip < files.length ? (stop ?? 'limit') : undefined };
+}
+
+/** Footer lines about what ignore rules hid, shared by fs_grep and fs_glob. */
+export async function ignoreNotes(host: StatHost, reports: { scope: Scope; report: IgnoreReport }[], noun: { one: string; many: string; unit?: [string, string] }, verb: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const { scope, report } of reports) {
+    if (!scope.policy.spec.respectIgnore) {
+      continue;
+    }
+    const sources = scope.policy.describeSources();
+    const where = reports.length > 1 ? ` in ${scope.display(scope.policy.baseRel)}` : '';
+    if (!report.whitelisted) {
+      if (report.skipped.length === 0) {
+        out.push(`Ignore rules skipped nothing${where}.`);
+        continue;
+      }
+      const ex = await examples(host, scope, report.skipped);
+      out.push(`Ignore rules (${sources}) skipped ${plural(report.skipped.length, 'path')}${where}, not ${verb}: ${ex.join(', ')}${moreSuffix(report.skipped.length, ex.length)}. Add "respect_ignore": false to include them.`);
+      continue;
+    }
+    const parts: string[] = [];
+    if (report.hiddenMatches.length) {
+      const ex = await examples(host, scope, report.hiddenMatches);
+      const unit = noun.unit ? ` (${plural(report.hiddenRecords, noun.unit[0], noun.unit[1])})` : '';
+      parts.push(`${plural(report.hiddenMatches.length, noun.one, noun.many)}${unit} left out by ignore rules (${sources}) not shown${where}: ${ex.join(', ')}${moreSuffix(report.hiddenMatches.length, ex.length)}`);
+    } else {
+      parts.push(`No ${noun.many} left out by ignore rules in the folders ${verb}${where}`);
+    }
+    const top = report.prunedTopFolders;
+    const folders = top.length ? ` (such as ${top.slice(0, 5).map((r) => `${scope.display(r)}/`).join(', ')}${moreSuffix(top.length, Math.min(top.length, 5))})` : '';
+    parts.push(`folders that ignore rules leave out${folders} were not ${verb}`);
+    out.push(`${parts.join('; ')}. Add "respect_ignore": false to include them.`);
+  }
+  return out;
+}

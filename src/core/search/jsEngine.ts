@@ -1,0 +1,142 @@
+import * as nodePath from 'node:path';
+import { throwIfCancelled, type CancelSignal } from '../cancel';
+import type { IgnorePolicy } from '../ignore/policy';
+import { IGNORE_FILE_NAMES, type Frame } from '../ignore/rules';
+import { MAX_JS_SEARCH_FILE_BYTES } from '../limits';
+import { decodeText } from '../text/encoding';
+import type { CompiledQuery } from './regex';
+import { findRecords, linesFor, looksBinary, type FileHits } from './textSearch';
+
+/** The part of the workspace seam the JavaScript search reads through. */
+export interface JsHost {
+  readDirectory(path: string): Promise<{ name: string; type: string }[]>;
+  readFile(path: string): Promise<Uint8Array>;
+}
+
+export interface JsScope {
+  host: JsHost;
+  /** Real path the rules and returned paths are relative to. */
+  rootPath: string;
+  policy: IgnorePolicy;
+  /** A single file to search (root-relative) instead of walking the policy's base. */
+  file?: string;
+  signal?: CancelSignal;
+}
+
+const abs = (s: JsScope, rel: string) => (rel ? nodePath.join(s.rootPath, ...rel.split('/')) : s.rootPath);
+
+/**
+ * `rg --files` in JavaScript: the same walk decisions (see {@link Matcher}), regular
+ * files only (ripgrep lists neither symlinks, which it does not follow, nor devices).
+ * `boundary` receives the paths ignore rules left out, as ripgrep's `--debug` would log
+ * them, when no whitelist is given.
+ */
+export async function jsFiles(s: JsScope, keeps: readonly string[], trailingKeeps: readonly string[], boundary?: string[]): Promise<string[]> {
+  if (s.file !== undefined) {
+    return [s.file];
+  }
+  const matcher = s.policy.matcher(keeps, trailingKeeps);
+  const collect = keeps.length === 0 && trailingKeeps.length === 0 ? boundary : undefined;
+  const files: string[] = [];
+  const queue: { rel: string; frame: Frame | undefined }[] = [{ rel: s.policy.baseRel, frame: undefined }];
+  while (queue.length) {
+    throwIfCancelled(s.signal);
+    const { rel, frame: parentFrame } = queue.shift()!;
+    let entries: { name: string; type: string }[];
+    try {
+      entries = await s.host.readDirectory(abs(s, rel));
+    } catch {
+      // unreadable folder: ripgrep reports it on stderr (silenced) and goes on
+      continue;
+    }
+    const present = entries.filter((e) => e.type !== 'directory' && (IGNORE_FILE_NAMES as readonly string[]).includes(e.name)).map((e) => e.name);
+    const frame = await s.policy.frame(parentFrame, rel, present);
+    for (const e of entries) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      const isDir = e.type === 'directory';
+      if (matcher.match(frame, child, isDir).verdict === 'ignore') {
+        collect?.push(child);
+        continue;
+      }
+      if (isDir) {
+        queue.push({ rel: child, frame });
+      } else if (e.type === 'file') {
+        files.push(child);
+      }
+    }
+  }
+  return files;
+}
+
+/** Decoded text of a file as ripgrep searches it (BOM-sniffed), or undefined when it would skip it. */
+export async function searchableText(host: JsHost, path: string): Promise<string | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await host.readFile(path);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length > MAX_JS_SEARCH_FILE_BYTES) {
+    return undefined;
+  }
+  const { text } = decodeText(bytes);
+  return looksBinary(text) ? undefined : text;
+}
+
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (x: T) => Promise<void>, signal?: CancelSignal): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      throwIfCancelled(signal);
+      await fn(items[next++]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Parallel reads keep a slow disk busy without flooding it. */
+const READ_CONCURRENCY = 8;
+
+/** Records per file, like `rg --count` (line by line) or counted `--json` records (across lines). */
+export async function jsCount(s: JsScope, q: CompiledQuery, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
+  const files = await jsFiles(s, keeps, [], boundary);
+  const counts = new Map<string, number>();
+  await eachLimited(
+    files,
+    READ_CONCURRENCY,
+    async (rel) => {
+      const text = await searchableText(s.host, abs(s, rel));
+      if (text === undefined) {
+        return;
+      }
+      const n = findRecords(text, q).records.length;
+      if (n) {
+        counts.set(rel, n);
+      }
+    },
+    s.signal,
+  );
+  return counts;
+}
+
+/** Records (the first `maxCount`) and the lines around them, of chosen files. */
+export async function jsDetails(s: JsScope, q: CompiledQuery, files: readonly string[], maxCount: number, context: number): Promise<Map<string, FileHits>> {
+  const out = new Map<string, FileHits>();
+  await eachLimited(
+    files,
+    READ_CONCURRENCY,
+    async (rel) => {
+      const text = await searchableText(s.host, abs(s, rel));
+      if (text !== undefined) {
+        out.set(rel, textDetails(text, q, maxCount, context));
+      }
+    },
+    s.signal,
+  );
+  return out;
+}
+
+export function textDetails(text: string, q: CompiledQuery, maxCount: number | undefined, context: number): FileHits {
+  const records = findRecords(text, q).records.slice(0, maxCount);
+  return { records, lines: linesFor(text, records, context) };
+}

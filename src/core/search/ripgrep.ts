@@ -1,0 +1,287 @@
+import { accessSync, constants as fsConstants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { CancelSignal } from '../cancel';
+import { ToolError } from '../errors';
+import type { IgnorePolicy } from '../ignore/policy';
+import { runProcess, SpawnError, type RunResult } from './process';
+import type { Query } from './regex';
+import type { FileHits, MatchRecord } from './textSearch';
+
+/**
+ * Environment variable naming the ripgrep to use instead of the editor's or the one on
+ * PATH; `none` makes the tools use the JavaScript search (for tests and comparisons).
+ */
+export const RIPGREP_ENV = 'AGENT_FILE_TOOLS_RG';
+
+export interface RipgrepFound {
+  path: string;
+  /** Where it was found, for the log and the footer. */
+  origin: 'editor' | 'PATH' | typeof RIPGREP_ENV;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, process.platform === 'win32' ? fsConstants.F_OK : fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The editor's ripgrep, else `rg` on PATH, else none (the JavaScript search runs). */
+export function findRipgrep(bundled: string | undefined, env: NodeJS.ProcessEnv = process.env): RipgrepFound | undefined {
+  const forced = env[RIPGREP_ENV];
+  if (forced) {
+    return forced === 'none' ? undefined : { path: forced, origin: RIPGREP_ENV };
+  }
+  if (bundled && isExecutable(bundled)) {
+    return { path: bundled, origin: 'editor' };
+  }
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE').split(';').filter(Boolean) : [''];
+  for (const dir of (env.PATH ?? '').split(nodePath.delimiter)) {
+    if (!dir) {
+      continue;
+    }
+    for (const ext of exts) {
+      const p = nodePath.join(dir, `rg${ext.toLowerCase()}`);
+      if (isExecutable(p)) {
+        return { path: p, origin: 'PATH' };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Where ripgrep runs and what it walks: cwd is the rules' root, so its paths come out root-relative. */
+export interface RgScope {
+  rg: string;
+  cwd: string;
+  /** Folder or file to search, relative to cwd; undefined for cwd itself. */
+  target: string | undefined;
+  policy: IgnorePolicy;
+  signal?: CancelSignal;
+}
+
+function queryArgs(q: Query): string[] {
+  const a: string[] = [];
+  if (q.fixedStrings) {
+    a.push('--fixed-strings');
+  }
+  a.push(q.caseMode === 'smart' ? '--smart-case' : q.caseMode === 'sensitive' ? '--case-sensitive' : '--ignore-case');
+  if (q.multiline) {
+    a.push('--multiline');
+  }
+  a.push('--regexp', q.pattern);
+  return a;
+}
+
+/**
+ * The rules of the folders above the walk go to ripgrep as an `--ignore-file`, which it
+ * matches relative to its working folder, the root; the file lives only for the run.
+ */
+async function withExplicitFile<T>(policy: IgnorePolicy, run: (file: string | undefined) => Promise<T>): Promise<T> {
+  if (!policy.spec.respectIgnore || policy.ancestorLines.length === 0) {
+    return run(undefined);
+  }
+  const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'aft-rg-'));
+  const file = nodePath.join(dir, 'parents.ignore');
+  writeFileSync(file, policy.ancestorLines.join('\n') + '\n');
+  try {
+    return await run(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What `--debug` logs for each path the walk left out: `ignoring <path>: Ignore(IgnoreMatch(<kind>(`. */
+const IGNORING = /\|ignore::walk\|.*?: ignoring (.+): Ignore\(IgnoreMatch\((Override|Gitignore)\(/;
+
+function relOut(p: string): string {
+  return p.startsWith('./') ? p.slice(2) : p;
+}
+
+async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) => void; separator?: '\n' | '\0'; boundary?: string[]; stdin?: string }): Promise<RunResult> {
+  let result: RunResult;
+  const errLines: string[] = [];
+  try {
+    result = await runProcess(scope.rg, args, {
+      cwd: scope.cwd,
+      signal: scope.signal,
+      onLine: opts.onLine,
+      separator: opts.separator,
+      stdin: opts.stdin,
+      onErrLine: (l) => {
+        const m = IGNORING.exec(l);
+        if (m) {
+          opts.boundary?.push(relOut(m[1]));
+        } else if (!l.includes('DEBUG|') && errLines.length < 50) {
+          errLines.push(l.replace(/^rg: /, ''));
+        }
+      },
+    });
+  } catch (e) {
+    if (e instanceof SpawnError) {
+      throw new ToolError('io', `ripgrep at ${scope.rg} could not be started (${e.code ?? e.message}). Check that it exists and can run, or unset ${RIPGREP_ENV}.`);
+    }
+    throw e;
+  }
+  // With --no-messages, per-file read errors are silent; what is left on stderr is fatal.
+  const stderr = errLines.join('\n').trim();
+  if (result.code !== null && result.code >= 2 && stderr) {
+    if (/regex parse error|error parsing regex|the literal .* is not allowed|look-around|backreference/i.test(stderr)) {
+      throw new ToolError('invalid-input', `Invalid pattern: ${stderr}\nFix the regular expression (ripgrep syntax), or set "fixed_strings": true to search for the text literally.`);
+    }
+    throw new ToolError('io', `ripgrep failed: ${stderr}`);
+  }
+  return { ...result, stderr };
+}
+
+function targetArgs(scope: RgScope): string[] {
+  return scope.target === undefined ? [] : ['--', scope.target];
+}
+
+/** `rg --files`: paths relative to the root. `boundary` collects what ignore rules left out (only when `keeps` is empty: with whitelists ripgrep logs every file). */
+export async function rgFiles(scope: RgScope, keeps: readonly string[], trailingKeeps: readonly string[], boundary?: string[]): Promise<string[]> {
+  const files: string[] = [];
+  const debug = boundary !== undefined && keeps.length === 0 && trailingKeeps.length === 0;
+  await withExplicitFile(scope.policy, (explicit) =>
+    rg(scope, ['--files', '--null', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, trailingKeeps, explicit), ...targetArgs(scope)], {
+      separator: '\0',
+      onLine: (l) => {
+        if (l) {
+          files.push(relOut(l));
+        }
+      },
+      boundary: debug ? boundary : undefined,
+    }),
+  );
+  return files;
+}
+
+/** `rg --count`: matching lines per file (root-relative), the unit of a search line by line. */
+export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const debug = boundary !== undefined && keeps.length === 0;
+  await withExplicitFile(scope.policy, (explicit) =>
+    rg(scope, ['--count', '--null', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...queryArgs(q), ...targetArgs(scope)], {
+      onLine: (l) => {
+        const z = l.lastIndexOf('\0');
+        if (z > 0) {
+          counts.set(relOut(l.slice(0, z)), Number(l.slice(z + 1)));
+        } else if (/^\d+$/.test(l) && scope.target !== undefined) {
+          counts.set(relOut(scope.target), Number(l));
+        }
+      },
+      boundary: debug ? boundary : undefined,
+    }),
+  );
+  return counts;
+}
+
+interface JsonText {
+  text?: string;
+  bytes?: string;
+}
+
+function jsonText(t: JsonText | undefined): string {
+  if (!t) {
+    return '';
+  }
+  return t.text ?? Buffer.from(t.bytes ?? '', 'base64').toString('utf8');
+}
+
+/** Folds ripgrep `--json` lines into per-file records and line texts. */
+export class JsonCollector {
+  readonly files = new Map<string, FileHits>();
+
+  constructor(private readonly pathFor: (p: string) => string) {}
+
+  line(l: string): void {
+    // Only three message kinds matter; the prefix test keeps JSON.parse off the rest.
+    if (!l.startsWith('{"type":"match"') && !l.startsWith('{"type":"context"') && !l.startsWith('{"type":"begin"')) {
+      return;
+    }
+    const msg = JSON.parse(l) as { type: string; data: { path?: JsonText; lines?: JsonText; line_number?: number } };
+    const path = this.pathFor(jsonText(msg.data.path));
+    let f = this.files.get(path);
+    if (!f) {
+      f = { records: [], lines: new Map() };
+      this.files.set(path, f);
+    }
+    if (msg.type === 'begin' || msg.data.line_number === undefined) {
+      return;
+    }
+    const text = jsonText(msg.data.lines);
+    const parts = text.split('\n');
+    if (parts[parts.length - 1] === '') {
+      parts.pop();
+    }
+    const first = msg.data.line_number;
+    parts.forEach((p, i) => f.lines.set(first + i, p));
+    if (msg.type === 'match') {
+      const r: MatchRecord = { first, last: first + Math.max(parts.length, 1) - 1 };
+      f.records.push(r);
+    }
+  }
+}
+
+/** `rg --json` over chosen files: their records (at most `maxCount` each) and the lines around them. */
+export async function rgDetails(scope: RgScope, q: Query, files: readonly string[], maxCount: number, context: number, batchChars: number): Promise<Map<string, FileHits>> {
+  const collector = new JsonCollector(relOut);
+  const batches: string[][] = [];
+  let cur: string[] = [];
+  let len = 0;
+  for (const f of files) {
+    if (cur.length && len + f.length > batchChars) {
+      batches.push(cur);
+      cur = [];
+      len = 0;
+    }
+    cur.push(f);
+    len += f.length + 1;
+  }
+  if (cur.length) {
+    batches.push(cur);
+  }
+  for (const batch of batches) {
+    // Named files are searched as given: no ignore rules, no walk.
+    await rg({ ...scope, target: undefined }, ['--json', '--no-config', '--no-messages', '--max-count', String(maxCount), '--context', String(context), ...queryArgs(q), '--', ...batch], {
+      onLine: (l) => collector.line(l),
+    });
+  }
+  return collector.files;
+}
+
+/** `rg --json` over a text given on standard input (an unsaved editor buffer). */
+export async function rgTextDetails(scope: RgScope, q: Query, text: string, maxCount: number | undefined, context: number): Promise<FileHits> {
+  const collector = new JsonCollector(() => '-');
+  await rg({ ...scope, target: undefined }, ['--json', '--no-config', ...(maxCount !== undefined ? ['--max-count', String(maxCount)] : []), '--context', String(context), ...queryArgs(q), '-'], {
+    onLine: (l) => collector.line(l),
+    stdin: text,
+  });
+  return collector.files.get('-') ?? { records: [], lines: new Map() };
+}
+
+/** Multiline searches count records, which `--count` does not: one `--json` pass gives them. */
+export async function rgJsonCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
+  const collector = new JsonCollector(relOut);
+  const debug = boundary !== undefined && keeps.length === 0;
+  await withExplicitFile(scope.policy, (explicit) =>
+    rg(scope, ['--json', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...queryArgs(q), ...targetArgs(scope)], {
+      onLine: (l) => {
+        if (l.startsWith('{"type":"match"') || l.startsWith('{"type":"begin"')) {
+          collector.line(l);
+        }
+      },
+      boundary: debug ? boundary : undefined,
+    }),
+  );
+  const counts = new Map<string, number>();
+  for (const [p, f] of collector.files) {
+    if (f.records.length) {
+      counts.set(p, f.records.length);
+    }
+  }
+  return counts;
+}

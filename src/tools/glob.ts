@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { throwIfCancelled } from '../core/cancel';
+import { ToolError } from '../core/errors';
+import { formatCount, plural } from '../core/format';
+import { MAX_GLOB_RESULTS } from '../core/limits';
+import { pickEngine } from '../core/search/engine';
+import { normalizeGlob } from '../core/search/glob';
+import { globSearch } from '../core/search/globSearch';
+import { ignoreNotes } from '../core/search/grep';
+import { scopesFor } from './grep';
+import { boolField, intField } from './input';
+import { textResult, type ToolResult } from './result';
+import { preparationFor, readDecision, resolveTarget } from './target';
+import type { ToolContext, ToolSpec } from './types';
+
+/** Paths per page by default. */
+const DEFAULT_LIMIT = 100;
+
+export const globSchema = z.strictObject({
+  pattern: z.string({ error: 'expected a glob (string), e.g. "**/*.ts"' }).min(1, { error: 'must not be empty' }),
+  path: z.string({ error: 'expected a folder path (string)' }).min(1, { error: 'must not be empty' }).optional(),
+  limit: intField(1).optional(),
+  offset: intField(1).optional(),
+  sort: z.enum(['path', 'mtime'], { error: 'expected "path" or "mtime"' }).optional(),
+  respect_ignore: boolField().optional(),
+});
+
+export type GlobInput = z.output<typeof globSchema>;
+
+function continuation(input: GlobInput, offset: number): string {
+  const next: Record<string, unknown> = {};
+  for (const key of ['pattern', 'path', 'limit', 'sort', 'respect_ignore'] as const) {
+    if (input[key] !== undefined) {
+      next[key] = input[key];
+    }
+  }
+  next.offset = offset;
+  return `fs_glob ${JSON.stringify(next)}`;
+}
+
+export const globTool: ToolSpec<typeof globSchema> = {
+  name: 'fs_glob',
+  mutates: false,
+  schema: globSchema,
+  example: '{"pattern": "**/*.test.ts", "path": "src"}',
+
+  async prepare(input, ctx) {
+    if (input.path === undefined) {
+      return { invocationMessage: `Finding files matching ${input.pattern}` };
+    }
+    const t = await resolveTarget(ctx, input.path);
+    return preparationFor(readDecision(ctx, t, 'fs_glob', 'search'), `Finding files matching ${input.pattern} in ${t.located.display}`);
+  },
+
+  async invoke(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
+    const respectIgnore = input.respect_ignore ?? true;
+    const limit = Math.min(input.limit ?? DEFAULT_LIMIT, MAX_GLOB_RESULTS);
+    const skip = (input.offset ?? 1) - 1;
+    const sort = input.sort ?? 'path';
+    const scopes = await scopesFor(ctx, input.path, respectIgnore, 'files', 'fs_glob', 'folder');
+    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m));
+    throwIfCancelled(ctx.signal);
+    const r = await globSearch({ pattern: input.pattern, sort, skip, limit }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
+    const total = r.matches.length;
+    if (total > 0 && skip >= total) {
+      throw new ToolError('offset-past-end', `offset=${skip + 1} is past the end: ${plural(total, 'file')} match. Use an offset from 1 to ${total}, or omit it.`);
+    }
+    const where = input.path !== undefined ? scopes[0].display(scopes[0].baseRel) : scopes.length > 1 ? 'the workspace folders' : scopes[0].display('');
+    const norm = normalizeGlob(input.pattern);
+    const out: string[] = [...r.lines];
+    if (total === 0) {
+      out.push(`No files match ${norm} in ${where}.`);
+    }
+    out.push('');
+    const order = sort === 'mtime' ? 'newest first' : 'sorted by path';
+    if (total > 0) {
+      const range = skip === 0 && r.next === undefined ? `all ${plural(total, 'file')}` : `files ${formatCount(skip + 1)}–${formatCount(skip + r.shown)} of ${formatCount(total)}`;
+      out.push(`(Showing ${range} matching ${norm} in ${where}, ${order}.${r.next !== undefined ? ' More exist.' : ' No more.'})`);
+    }
+    if (r.next !== undefined) {
+      const why = r.stop === 'bytes' ? 'the page reached the 64 KiB output cap' : `the limit of ${formatCount(limit)} paths was reached`;
+      out.push(`Truncated: ${why}. Continue with: ${continuation(input, r.next + 1)}`);
+    }
+    out.push(...(await ignoreNotes(ctx.ws, r.reports, { one: 'matching file', many: 'matching files' }, 'searched')));
+    return textResult(out.join('\n'));
+  },
+};

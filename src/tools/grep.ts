@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { throwIfCancelled } from '../core/cancel';
+import { ToolError } from '../core/errors';
+import { formatCount, plural } from '../core/format';
+import { MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES } from '../core/limits';
+import { locate } from '../core/paths';
+import { globSet } from '../core/policy';
+import { pickEngine } from '../core/search/engine';
+import { contentPage, filesPage, grepCounts, ignoreNotes, type GrepOutput, type GrepRequest } from '../core/search/grep';
+import type { CaseMode } from '../core/search/regex';
+import { moreSuffix } from '../core/search/report';
+import { openScope, type Scope } from '../core/search/scope';
+import { boolField, intField } from './input';
+import { textResult, type ToolResult } from './result';
+import { preparationFor, readDecision, resolveTarget } from './target';
+import type { ToolContext, ToolSpec } from './types';
+
+/** Matches (content) or files (files, count) per page by default. */
+const DEFAULT_LIMIT = 100;
+
+export const grepSchema = z.strictObject({
+  pattern: z.string({ error: 'expected a regular expression (string)' }).min(1, { error: 'must not be empty' }),
+  path: z.string({ error: 'expected a folder or file path (string)' }).min(1, { error: 'must not be empty' }).optional(),
+  include: z.string({ error: 'expected a glob (string), e.g. "*.ts"' }).min(1, { error: 'must not be empty' }).optional(),
+  fixed_strings: boolField().optional(),
+  case_sensitive: boolField().optional(),
+  context: intField(0).pipe(z.number().max(MAX_GREP_CONTEXT_LINES, { error: `must be ${MAX_GREP_CONTEXT_LINES} or less` })).optional(),
+  output: z.enum(['content', 'files', 'count'], { error: 'expected "content", "files" or "count"' }).optional(),
+  offset: intField(1).optional(),
+  limit: intField(1).optional(),
+  multiline: boolField().optional(),
+  respect_ignore: boolField().optional(),
+});
+
+export type GrepInput = z.output<typeof grepSchema>;
+
+/** Where the search runs: the given path, or every workspace folder. */
+export async function scopesFor(ctx: ToolContext, path: string | undefined, respectIgnore: boolean, purpose: 'files' | 'search', toolName: string, accept: 'folder' | 'folder-or-file'): Promise<Scope[]> {
+  const roots = ctx.ws.roots();
+  const targets = path !== undefined ? [await resolveTarget(ctx, path)] : roots.map((r) => ({ real: r.path, located: locate(r.path, roots) }));
+  if (targets.length === 0) {
+    throw new ToolError('invalid-input', `No workspace folder is open, so ${toolName} has nowhere to search by default. Give an absolute path.`);
+  }
+  const scopes: Scope[] = [];
+  for (const t of targets) {
+    scopes.push(await openScope(ctx.ws, t, { purpose, respectIgnore, settingGlobs: ctx.settings.ignoreGlobs, accept, toolName, signal: ctx.signal }));
+  }
+  return scopes;
+}
+
+function continuation(input: GrepInput, offset: number): string {
+  const next: Record<string, unknown> = {};
+  for (const key of ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'] as const) {
+    if (input[key] !== undefined) {
+      next[key] = input[key];
+    }
+  }
+  next.offset = offset;
+  return `fs_grep ${JSON.stringify(next)}`;
+}
+
+export const grepTool: ToolSpec<typeof grepSchema> = {
+  name: 'fs_grep',
+  mutates: false,
+  schema: grepSchema,
+  example: '{"pattern": "function \\\\w+Handler", "path": "src", "include": "*.ts"}',
+
+  async prepare(input, ctx) {
+    if (input.path === undefined) {
+      return { invocationMessage: `Searching for ${JSON.stringify(input.pattern)}` };
+    }
+    const t = await resolveTarget(ctx, input.path);
+    return preparationFor(readDecision(ctx, t, 'fs_grep', 'search'), `Searching ${t.located.display} for ${JSON.stringify(input.pattern)}`);
+  },
+
+  async invoke(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
+    const output: GrepOutput = input.output ?? 'content';
+    const respectIgnore = input.respect_ignore ?? true;
+    const caseMode: CaseMode = input.case_sensitive === undefined ? 'smart' : input.case_sensitive ? 'sensitive' : 'insensitive';
+    const req: GrepRequest = {
+      query: { pattern: input.pattern, fixedStrings: input.fixed_strings ?? false, caseMode, multiline: input.multiline ?? false },
+      include: input.include,
+      context: output === 'content' ? (input.context ?? 0) : 0,
+      output,
+      skip: (input.offset ?? 1) - 1,
+      limit: Math.min(input.limit ?? DEFAULT_LIMIT, MAX_GREP_MATCHES),
+    };
+    const scopes = await scopesFor(ctx, input.path, respectIgnore, 'search', 'fs_grep', 'folder-or-file');
+    // A sensitive file named as the path was approved in the confirmation before this call ran.
+    const approved = new Set<string>();
+    if (input.path !== undefined) {
+      const t = await resolveTarget(ctx, input.path);
+      const d = readDecision(ctx, t, 'fs_grep', 'search');
+      if (d.kind === 'confirm' && d.reason === 'sensitive' && t.located.relative) {
+        approved.add(t.located.relative);
+      }
+    }
+    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m));
+    throwIfCancelled(ctx.signal);
+    const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: globSet(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
+    const result = await grepCounts(req, env);
+    const files = result.files;
+    const records = files.reduce((s, f) => s + f.count, 0);
+    const unit: [string, string] = req.query.multiline ? ['match', 'matches'] : ['matching line', 'matching lines'];
+    const where = input.path !== undefined ? scopes[0].display(scopes[0].baseRel) : scopes.length > 1 ? 'the workspace folders' : scopes[0].display('');
+    const out: string[] = [];
+    const totalItems = output === 'content' ? records : files.length;
+    if (totalItems > 0 && req.skip >= totalItems) {
+      throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files.length, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
+    }
+    if (files.length === 0) {
+      out.push(`No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`);
+    } else {
+      out.push(`Found ${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`);
+    }
+    let page;
+    if (files.length > 0) {
+      page = output === 'content' ? await contentPage(req, env, files) : filesPage(req, files);
+      const what = output === 'content' ? (req.query.multiline ? 'matches' : 'matching lines') : 'files';
+      const all = req.skip === 0 && page.next === undefined;
+      out.push(all ? `Showing all ${what}${output === 'content' ? ', grouped by file in path order' : ' in path order'}:` : `Showing ${what} ${formatCount(req.skip + 1)}–${formatCount(req.skip + page.shown)} of ${formatCount(totalItems)}${output === 'content' ? ', grouped by file in path order' : ' in path order'}:`);
+      out.push(...page.lines);
+    }
+    out.push('');
+    if (page?.next !== undefined) {
+      const why = page.stop === 'bytes' ? 'the page reached the 64 KiB output cap' : `the limit of ${formatCount(req.limit)} ${output === 'content' ? 'matches' : 'files'} was reached`;
+      out.push(`Truncated: ${why}. Continue with: ${continuation(input, page.next + 1)} (or narrow the search with path or include).`);
+    }
+    if (result.sensitive.length) {
+      const n = result.sensitive.reduce((s, f) => s + f.count, 0);
+      const names = result.sensitive.slice(0, 5).map((f) => f.display);
+      out.push(`${plural(n, unit[0], unit[1])} in ${plural(result.sensitive.length, 'sensitive file')} not shown (${names.join(', ')}${moreSuffix(result.sensitive.length, names.length)}): they may hold secrets; read them with fs_read to be asked for approval.`);
+    }
+    out.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
+    out.push(`Searched with ${engine.label}.`);
+    return textResult(out.join('\n'));
+  },
+};

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { throwIfCancelled } from '../core/cancel';
+import { ToolError } from '../core/errors';
+import { formatCount } from '../core/format';
+import { MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES } from '../core/limits';
+import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
+import { entryLine, renderListing } from '../core/list/render';
+import { fileSystemSource, gitSource } from '../core/list/sources';
+import { listPage } from '../core/list/walk';
+import { openScope } from '../core/search/scope';
+import { boolField, intField } from './input';
+import { textResult, type ToolResult } from './result';
+import { preparationFor, readDecision, resolveTarget } from './target';
+import type { ToolContext, ToolSpec } from './types';
+
+/** Default levels listed. */
+const DEFAULT_DEPTH = 2;
+/** Default entries per page. */
+const DEFAULT_LIMIT = 100;
+
+export const listSchema = z.strictObject({
+  path: z.string({ error: 'expected a folder path (string)' }).min(1, { error: 'must not be empty' }).optional(),
+  depth: intField(1).pipe(z.number().max(MAX_LIST_DEPTH_LEVELS, { error: `must be ${MAX_LIST_DEPTH_LEVELS} or less` })).optional(),
+  offset: intField(1).optional(),
+  cursor: z.string({ error: 'expected the cursor text a previous fs_list page gave' }).min(1, { error: 'must not be empty' }).optional(),
+  limit: intField(1).optional(),
+  include_hidden: boolField().optional(),
+  respect_ignore: boolField().optional(),
+  ignore: z
+    .array(
+      z
+        .string({ error: 'expected a glob (string)' })
+        .min(1, { error: 'must not be empty' })
+        .refine((g) => !g.startsWith('!'), { error: 'negations ("!glob") are not supported; use respect_ignore=false to see ignored entries' }),
+      { error: 'expected a list of globs' },
+    )
+    .optional(),
+  source: z.enum(['filesystem', 'git'], { error: 'expected "filesystem" or "git"' }).optional(),
+});
+
+export type ListInput = z.output<typeof listSchema>;
+
+/** The call that continues a listing: the same input, with the cursor in place of any offset. */
+function continuation(input: ListInput, cursor: string): string {
+  const next: Record<string, unknown> = {};
+  for (const key of ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'] as const) {
+    if (input[key] !== undefined) {
+      next[key] = input[key];
+    }
+  }
+  next.cursor = cursor;
+  return `fs_list ${JSON.stringify(next)}`;
+}
+
+export const listTool: ToolSpec<typeof listSchema> = {
+  name: 'fs_list',
+  mutates: false,
+  schema: listSchema,
+  example: '{"path": "src", "depth": 2, "limit": 100}',
+
+  async prepare(input, ctx) {
+    const t = await resolveTarget(ctx, input.path ?? (ctx.ws.roots()[0]?.path ?? '.'));
+    return preparationFor(readDecision(ctx, t, 'fs_list', 'list'), `Listing ${t.located.display}`);
+  },
+
+  async invoke(input: ListInput, ctx: ToolContext): Promise<ToolResult> {
+    if (input.offset !== undefined && input.cursor !== undefined) {
+      throw new ToolError('invalid-input', 'Give offset or cursor, not both: cursor continues after the last entry a page showed, offset counts entries from the start. Repeat the call with only the cursor the previous page gave.');
+    }
+    const roots = ctx.ws.roots();
+    if (!input.path && roots.length === 0) {
+      throw new ToolError('invalid-input', 'No workspace folder is open, so there is no default folder to list. Give an absolute path.');
+    }
+    const t = await resolveTarget(ctx, input.path ?? roots[0].path);
+    const depth = input.depth ?? DEFAULT_DEPTH;
+    const limit = Math.min(input.limit ?? DEFAULT_LIMIT, MAX_LIST_ENTRIES);
+    const includeHidden = input.include_hidden ?? true;
+    const respectIgnore = input.respect_ignore ?? true;
+    const source = input.source ?? 'filesystem';
+    const scope = await openScope(ctx.ws, t, {
+      purpose: 'files',
+      respectIgnore,
+      settingGlobs: ctx.settings.ignoreGlobs,
+      callGlobs: input.ignore ?? [],
+      accept: 'folder',
+      toolName: 'fs_list',
+      signal: ctx.signal,
+    });
+    const fingerprint = callFingerprint([t.real, depth, includeHidden, respectIgnore, input.ignore ?? [], source]);
+    let after: string | undefined;
+    let before = (input.offset ?? 1) - 1;
+    if (input.cursor !== undefined) {
+      const c = decodeCursor(input.cursor);
+      if (!c) {
+        throw new ToolError('invalid-input', 'cursor is not one fs_list gave: copy it exactly from the "Continue with" line of the previous page, or page with offset instead.');
+      }
+      if (c.call !== fingerprint) {
+        throw new ToolError('invalid-input', 'This cursor belongs to a different listing (path, depth, include_hidden, respect_ignore, ignore or source differ). Repeat the exact call the previous page gave, or start again without a cursor.');
+      }
+      after = c.after;
+      before = c.shown;
+    }
+    throwIfCancelled(ctx.signal);
+    const src = source === 'git' ? await gitSource(ctx.ws, t.real, ctx.signal) : fileSystemSource(ctx.ws, t.real, scope.policy);
+    const matcher = scope.policy.matcher([], [], { ignoreFiles: source !== 'git' });
+    const page = await listPage(src, matcher, scope.baseRel, {
+      depth,
+      limit,
+      skip: after === undefined ? before : 0,
+      after,
+      includeHidden,
+      maxBytes: MAX_LIST_OUTPUT_BYTES,
+      lineBytes: (e) => Buffer.byteLength(entryLine(e), 'utf8') + 1,
+      signal: ctx.signal,
+    });
+    if (page.entries.length === 0 && after === undefined && before > 0) {
+      const n = page.total ?? 0;
+      throw new ToolError('offset-past-end', `offset=${before + 1} is past the end of the listing of ${t.located.display}: it has ${formatCount(n)} entries at depth ${depth}. Use an offset from 1 to ${Math.max(n, 1)}, or omit it.`);
+    }
+    let continueCall: string | undefined;
+    let continueOffset: number | undefined;
+    if (page.more) {
+      const last = page.entries[page.entries.length - 1];
+      const shown = before + page.entries.length;
+      continueCall = continuation(input, encodeCursor({ after: last.rel, shown, call: fingerprint }));
+      continueOffset = shown + 1;
+    }
+    return textResult(
+      renderListing({
+        absolutePath: t.real,
+        page,
+        before,
+        total: page.more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
+        continueCall,
+        continueOffset,
+        ignoreSources: scope.policy.describeSources(),
+        respectIgnore,
+      }),
+    );
+  },
+};
