@@ -28,6 +28,12 @@ export const VERSION_HEX_CHARS = 8;
 export const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Lines scanned up from the end of a block comment for its start, in indentation mode's header. */
 export const INDENT_COMMENT_SCAN_MAX_LINES = 200;
+/** Bytes of a PDF above which fs_read does not extract its text (pdf.js holds it all in memory). */
+export const MAX_PDF_BYTES = 64 * 1024 * 1024;
+/** Pages of a PDF one fs_read call returns at most. */
+export const MAX_PDF_PAGES_PER_READ = 100;
+/** Characters (UTF-16 code units) of one PDF page's text before it is cut. */
+export const MAX_PDF_PAGE_CHARS = 50 * 1024;
 
 // Discovery tools: fs_list, fs_glob, fs_grep.
 

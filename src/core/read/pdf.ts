@@ -1,0 +1,315 @@
+import type * as PdfJsApi from 'pdfjs-dist';
+import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
+import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { ToolError } from '../errors';
+import { formatBytes, formatCount, plural } from '../format';
+import { MAX_PDF_BYTES, MAX_PDF_PAGE_CHARS, MAX_PDF_PAGES_PER_READ, MAX_READ_BYTES } from '../limits';
+import { cutLine } from '../text/lines';
+
+/**
+ * Text of a PDF, page by page, with pdf.js (`pdfjs-dist`, legacy build: it carries the
+ * polyfills Node 20 needs). pdf.js runs in this thread through its "fake worker": the
+ * worker module is imported and handed to it as `globalThis.pdfjsWorker`, so there
+ * is no worker thread and no file URL to resolve, which also holds once bundled.
+ * Both modules are imported on the first PDF only.
+ */
+
+export interface PdfPage {
+  /** 1-based page number. */
+  n: number;
+  text: string;
+  /** Characters of the page's whole text, set only when it was cut to {@link MAX_PDF_PAGE_CHARS}. */
+  fullLength?: number;
+}
+
+export interface PdfExtract {
+  pageCount: number;
+  pages: PdfPage[];
+  /** Set when pages remain after the last one returned: the page to continue from. */
+  nextPage?: number;
+  /** Why pages stopped before the end: the page count asked for, or the text budget. */
+  stop?: 'limit' | 'bytes';
+}
+
+export interface PdfPageRequest {
+  /** 1-based first page. */
+  firstPage: number;
+  /** Pages wanted; capped at {@link MAX_PDF_PAGES_PER_READ}. */
+  maxPages: number;
+  /**
+   * UTF-8 bytes of page text after which no further page is taken (the first page
+   * always is).
+   * @default MAX_READ_BYTES
+   */
+  maxBytes?: number;
+  /**
+   * How messages name the file.
+   * @default "the PDF"
+   */
+  displayPath?: string;
+}
+
+type PdfJs = typeof PdfJsApi;
+
+let loading: Promise<PdfJs> | undefined;
+
+/** pdf.js and its worker, loaded once; a failed load is retried on the next call. */
+function pdfjs(): Promise<PdfJs> {
+  loading ??= (async () => {
+    const restore = preparePdfjsImport();
+    try {
+      const [lib, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = { WorkerMessageHandler: worker.WorkerMessageHandler };
+      return lib as PdfJs;
+    } finally {
+      restore();
+    }
+  })().catch((e: unknown) => {
+    loading = undefined;
+    throw e;
+  });
+  return loading;
+}
+
+/** An identity matrix: all pdf.js needs of `DOMMatrix` to load. */
+class DOMMatrixStandIn {
+  a = 1;
+  b = 0;
+  c = 0;
+  d = 1;
+  e = 0;
+  f = 0;
+}
+
+/**
+ * pdf.js's canvas code builds a `DOMMatrix` when it loads, and Node has none; pdf.js
+ * would take one from a native canvas package, which a bundle does not ship and
+ * text extraction does not need. A stand-in serves for the load and is removed
+ * after, so no half-made DOMMatrix stays visible to other code in the process. The
+ * same load prints "Warning: cannot polyfill ..." lines on the console: noise on the
+ * CLI's stderr for a text-only use, dropped while the modules load.
+ */
+function preparePdfjsImport(): () => void {
+  const g = globalThis as { DOMMatrix?: unknown };
+  const standIn = g.DOMMatrix === undefined;
+  if (standIn) {
+    g.DOMMatrix = DOMMatrixStandIn;
+  }
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('Warning: ')) {
+      return;
+    }
+    warn.apply(console, args);
+  };
+  return () => {
+    console.warn = warn;
+    if (standIn && g.DOMMatrix === DOMMatrixStandIn) {
+      delete g.DOMMatrix;
+    }
+  };
+}
+
+function isTextItem(item: TextItem | TextMarkedContent): item is TextItem {
+  return typeof (item as TextItem).str === 'string';
+}
+
+/**
+ * Lines from pdf.js text items: an item that ends a line (`hasEOL`) or a move to
+ * another baseline starts a new line. Trailing blanks go, runs of empty lines
+ * shrink to one.
+ */
+export function textFromItems(items: readonly (TextItem | TextMarkedContent)[]): string {
+  let out = '';
+  let lastY: number | undefined;
+  let lastHeight = 0;
+  for (const item of items) {
+    if (!isTextItem(item)) {
+      continue;
+    }
+    const y = item.transform[5];
+    if (lastY !== undefined && !out.endsWith('\n') && Math.abs(y - lastY) > Math.max(lastHeight, item.height, 1) / 2) {
+      out += '\n';
+    }
+    out += item.str;
+    if (item.hasEOL) {
+      out += '\n';
+    }
+    lastY = y;
+    lastHeight = item.height;
+  }
+  return out
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+|\n+$/g, '');
+}
+
+function pdfError(e: unknown, where: string): ToolError {
+  const name = (e as { name?: string } | undefined)?.name;
+  const detail = (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
+  if (name === 'PasswordException') {
+    return new ToolError(
+      'binary',
+      `Cannot read ${where}: it is encrypted and needs a password to open, so its text cannot be extracted. Ask the user for an unprotected copy or for the part you need.`,
+    );
+  }
+  return new ToolError(
+    'binary',
+    `Cannot read ${where}: it is not a readable PDF (${detail}). The file may be damaged or not a PDF at all. ` +
+      'Ask the user about it, or look for the document in another format.',
+  );
+}
+
+/**
+ * Extracts the text of pages `firstPage` onwards: at most `maxPages` pages, and no
+ * page after the text reaches `maxBytes`. Throws a ToolError for a PDF that is too
+ * big, encrypted or damaged, and for a first page past the end.
+ */
+export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, signal?: CancelSignal): Promise<PdfExtract> {
+  const where = opts.displayPath ?? 'the PDF';
+  if (!Number.isInteger(opts.firstPage) || opts.firstPage < 1 || !Number.isInteger(opts.maxPages) || opts.maxPages < 1) {
+    throw new ToolError('invalid-input', `offset and limit count pages in a PDF and must be whole numbers, 1 or more; got offset=${opts.firstPage}, limit=${opts.maxPages}.`);
+  }
+  if (bytes.length > MAX_PDF_BYTES) {
+    throw new ToolError(
+      'binary',
+      `Cannot read ${where}: it is ${formatBytes(bytes.length)}, over the ${formatBytes(MAX_PDF_BYTES)} limit for extracting PDF text. Ask the user for the pages you need as a smaller file.`,
+    );
+  }
+  const lib = await pdfjs();
+  throwIfCancelled(signal);
+  // pdf.js takes ownership of (detaches) the buffer it is given, and refuses a Node
+  // Buffer: hand it a plain copy.
+  let task: ReturnType<typeof lib.getDocument> | undefined;
+  let doc: Awaited<ReturnType<typeof lib.getDocument>['promise']>;
+  try {
+    task = lib.getDocument({
+      data: new Uint8Array(bytes),
+      verbosity: lib.VerbosityLevel.ERRORS,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      stopAtErrors: false,
+    });
+    doc = await task.promise;
+  } catch (e) {
+    await task?.destroy();
+    throw pdfError(e, where);
+  }
+  try {
+    const pageCount = doc.numPages;
+    if (opts.firstPage > pageCount) {
+      throw new ToolError('offset-past-end', `offset=${opts.firstPage} is past the end of ${where}: it has ${plural(pageCount, 'page')}. Use an offset from 1 to ${pageCount}.`);
+    }
+    const maxPages = Math.min(opts.maxPages, MAX_PDF_PAGES_PER_READ);
+    const budget = Math.min(opts.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
+    const pages: PdfPage[] = [];
+    let used = 0;
+    let n = opts.firstPage;
+    let stop: PdfExtract['stop'];
+    for (; n <= pageCount; n++) {
+      if (pages.length >= maxPages) {
+        stop = 'limit';
+        break;
+      }
+      if (pages.length > 0 && used >= budget) {
+        stop = 'bytes';
+        break;
+      }
+      throwIfCancelled(signal);
+      let text: string;
+      try {
+        const page = await doc.getPage(n);
+        text = textFromItems((await page.getTextContent()).items);
+        page.cleanup();
+      } catch (e) {
+        if (e instanceof ToolError) {
+          throw e;
+        }
+        throw pdfError(e, `page ${n} of ${where}`);
+      }
+      const entry: PdfPage = { n, text };
+      if (text.length > MAX_PDF_PAGE_CHARS) {
+        entry.text = text.slice(0, MAX_PDF_PAGE_CHARS);
+        entry.fullLength = text.length;
+      }
+      pages.push(entry);
+      used += Buffer.byteLength(entry.text, 'utf8');
+    }
+    return n <= pageCount ? { pageCount, pages, nextPage: n, stop } : { pageCount, pages };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+export interface PdfEnvelope {
+  /** Workspace-relative path with "/" (absolute outside the workspace). */
+  displayPath: string;
+  fileBytes: number;
+  extract: PdfExtract;
+  /** Content hash of the text shown, when the caller keeps one. */
+  version?: string;
+}
+
+/** A page's text as lines, each cut at the line cap like any read. */
+function pageLines(page: PdfPage): string[] {
+  if (page.text === '') {
+    return ['(No text on this page: it may be a scanned image or a drawing.)'];
+  }
+  const lines = page.text.split('\n').map((l, i) => {
+    const cut = cutLine(i + 1, l);
+    return cut.fullLength === undefined ? cut.text : `${cut.text}… [line cut: ${formatCount(cut.fullLength)} characters in all]`;
+  });
+  if (page.fullLength !== undefined) {
+    lines.push(`… [page cut: ${formatCount(page.fullLength)} characters of text in all, the first ${formatCount(page.text.length)} shown]`);
+  }
+  return lines;
+}
+
+/**
+ * The fs_read envelope of a PDF, pages headed with their number:
+ *
+ * ```
+ * <path>docs/guide.pdf</path>
+ * <type>pdf</type>
+ * <meta>pages 1-2 of 12 · 245.1 KiB</meta>
+ * <content>
+ * === Page 1 of 12 ===
+ * Introduction
+ * ...
+ *
+ * (Showing pages 1–2 of 12; ... Use offset=3 to continue.)
+ * </content>
+ * <summary>Total: 12 pages | Showing: 1–2 | Truncated: true</summary>
+ * ```
+ */
+export function renderPdfEnvelope(e: PdfEnvelope): string {
+  const { extract } = e;
+  const first = extract.pages[0]?.n;
+  const last = extract.pages[extract.pages.length - 1]?.n;
+  const total = extract.pageCount;
+  const meta = [first === undefined ? 'no pages' : `pages ${first}-${last} of ${formatCount(total)}`, formatBytes(e.fileBytes)];
+  if (e.version) {
+    meta.push(`version ${e.version}`);
+  }
+  const out = [`<path>${e.displayPath}</path>`, '<type>pdf</type>', `<meta>${meta.join(' · ')}</meta>`, '<content>'];
+  extract.pages.forEach((p, i) => {
+    if (i > 0) {
+      out.push('');
+    }
+    out.push(`=== Page ${p.n} of ${formatCount(total)} ===`, ...pageLines(p));
+  });
+  if (extract.pages.length === 0) {
+    out.push('(The PDF has no pages.)');
+  }
+  if (extract.nextPage !== undefined) {
+    const why = extract.stop === 'bytes' ? 'the text reached the 50 KiB output cap' : `the limit of ${plural(extract.pages.length, 'page')} per read was reached`;
+    out.push('', `(Showing pages ${first}–${last} of ${formatCount(total)}; ${why}. Use offset=${extract.nextPage} to continue.)`);
+  }
+  out.push('</content>');
+  const showing = first === undefined ? 'none' : `${first}–${last}`;
+  out.push(`<summary>Total: ${plural(total, 'page')} | Showing: ${showing} | Truncated: ${extract.nextPage !== undefined}</summary>`);
+  return out.join('\n');
+}
