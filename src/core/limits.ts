@@ -34,6 +34,10 @@ export const MAX_PDF_BYTES = 64 * 1024 * 1024;
 export const MAX_PDF_PAGES_PER_READ = 100;
 /** Characters (UTF-16 code units) of one PDF page's text before it is cut. */
 export const MAX_PDF_PAGE_CHARS = 50 * 1024;
+/** Lines of one notebook output shown (the first and last ones) before the rest is counted, not shown. */
+export const MAX_NOTEBOOK_OUTPUT_LINES = 10;
+/** Characters (UTF-16 code units) of one notebook output line before it is cut. */
+export const MAX_NOTEBOOK_OUTPUT_LINE_CHARS = 500;
 
 // Discovery tools: fs_list, fs_glob, fs_grep.
 
