@@ -38,6 +38,12 @@ export const MAX_PDF_PAGE_CHARS = 50 * 1024;
 export const MAX_NOTEBOOK_OUTPUT_LINES = 10;
 /** Characters (UTF-16 code units) of one notebook output line before it is cut. */
 export const MAX_NOTEBOOK_OUTPUT_LINE_CHARS = 500;
+/** Bytes (UTF-8) of one AGENTS.md / CLAUDE.md shown after a read before it is cut. */
+export const MAX_INSTRUCTION_FILE_BYTES = 16 * 1024;
+/** Bytes (UTF-8) of all instruction files shown after one read. */
+export const MAX_INSTRUCTIONS_TOTAL_BYTES = 32 * 1024;
+/** Chat requests whose instruction files given are remembered; the least recent are forgotten. */
+export const MAX_INSTRUCTION_REQUESTS = 64;
 
 // Discovery tools: fs_list, fs_glob, fs_grep.
 
@@ -69,3 +75,5 @@ export const MAX_IGNORED_EXAMPLES = 5;
 export const MAX_GIT_LIST_BYTES = 128 * 1024 * 1024;
 /** How often a running ripgrep is checked for cancellation, in milliseconds. */
 export const CANCEL_POLL_MS = 25;
+/** Bytes of a .ipynb file fs_read parses at most (its JSON is read whole). */
+export const MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;

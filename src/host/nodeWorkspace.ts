@@ -2,7 +2,9 @@ import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Root } from '../core/paths';
+import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
+import { iterateLocalDirectory } from './localDirectory';
 import { realpathLenient } from './realpath';
 import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
 
@@ -63,6 +65,10 @@ export class NodeWorkspace implements Workspace {
     return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
   }
 
+  iterateDirectory(p: string): AsyncIterable<DirEntry> {
+    return iterateLocalDirectory(p);
+  }
+
   async readFile(p: string): Promise<Uint8Array> {
     return fs.readFile(p);
   }
@@ -72,6 +78,10 @@ export class NodeWorkspace implements Workspace {
   }
 
   openDocument(_path: string): OpenDocument | undefined {
+    return undefined;
+  }
+
+  openNotebook(_path: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
     return undefined;
   }
 

@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import type { Root } from '../core/paths';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
+import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
+import { iterateLocalDirectory } from './localDirectory';
 import { realpathLenient } from './realpath';
 import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
 
@@ -87,6 +89,15 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     return entries.map(([name, t]) => ({ name, type: typeOf(t, true) }));
   }
 
+  async *iterateDirectory(p: string): AsyncIterable<DirEntry> {
+    const uri = this.uriFor(p);
+    if (uri.scheme === 'file') {
+      yield* iterateLocalDirectory(p);
+      return;
+    }
+    yield* await this.readDirectory(p);
+  }
+
   async readFile(p: string): Promise<Uint8Array> {
     return vscode.workspace.fs.readFile(this.uriFor(p));
   }
@@ -116,6 +127,31 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       encoding: encodingFromEditorId(doc.encoding),
       eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
     };
+  }
+
+  openNotebook(p: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
+    const key = this.uriFor(p).toString();
+    const nb = vscode.workspace.notebookDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
+    if (!nb) {
+      return undefined;
+    }
+    const decoder = new TextDecoder();
+    const cells = nb.getCells().map((c): NotebookCell => ({
+      kind: c.kind === vscode.NotebookCellKind.Markup ? 'markdown' : 'code',
+      language: c.document.languageId,
+      source: c.document.getText(),
+      executionCount: c.executionSummary?.executionOrder,
+      outputs: c.outputs.flatMap((o) =>
+        pickOutputItems(
+          o.items.map((item): NotebookOutputItem =>
+            /^(text\/|application\/(json|javascript|vnd\.code\.notebook\.(stdout|stderr|error)))/.test(item.mime)
+              ? { mime: item.mime, text: decoder.decode(item.data) }
+              : { mime: item.mime, bytes: item.data.byteLength },
+          ),
+        ),
+      ),
+    }));
+    return { cells, isDirty: nb.isDirty };
   }
 
   dirtyDocuments(): { path: string; text: string }[] {

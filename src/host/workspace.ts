@@ -1,4 +1,5 @@
 import type { Root } from '../core/paths';
+import type { NotebookCell } from '../core/read/notebook';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -39,11 +40,15 @@ export interface Workspace {
   /** Follows symlinks; undefined when nothing is there. */
   stat(path: string): Promise<FileStat | undefined>;
   readDirectory(path: string): Promise<DirEntry[]>;
+  /** The entries one by one, as the file system gives them: stopping early reads no more. */
+  iterateDirectory(path: string): AsyncIterable<DirEntry>;
   readFile(path: string): Promise<Uint8Array>;
   /** The file's bytes from `start`, in chunks; stopping the iteration closes the file. */
   readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
   /** The open editor document for the path, if any (dirty or not). */
   openDocument(path: string): OpenDocument | undefined;
+  /** The open notebook for the path, if any: its cells as the editor holds them. */
+  openNotebook(path: string): { cells: NotebookCell[]; isDirty: boolean } | undefined;
   /** Absolute paths and texts of every open document with unsaved changes. */
   dirtyDocuments(): { path: string; text: string }[];
   /**

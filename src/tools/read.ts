@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
-import { FULL_READ_MAX_BYTES, MAX_READ_LINES, SNIFF_BYTES } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_NOTEBOOK_BYTES, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES } from '../core/limits';
+import { textVersion } from '../core/hash';
+import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
+import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
+import { extractPdfPages, renderPdfEnvelope } from '../core/read/pdf';
+import { fitToBudget } from './budget';
 import { locate } from '../core/paths';
 import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { rankSimilar } from '../core/suggest';
@@ -89,6 +94,80 @@ async function openFile(ctx: ToolContext, path: string, size: number): Promise<{
   };
 }
 
+async function readDirectory(ctx: ToolContext, t: Target, input: ReadInput): Promise<ToolResult> {
+  if (input.mode === 'indentation' || input.indentation) {
+    throw new ToolError('invalid-input', `${t.located.display} is a folder; indentation mode reads files. Read it without mode, or use fs_list for a tree.`);
+  }
+  const read = await readDirectoryBounded(ctx.ws.iterateDirectory(t.real), MAX_DIR_ENTRIES);
+  const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1, limit: input.limit };
+  const page = renderDirectory(base);
+  const shown = page.first === undefined ? 0 : page.last! - page.first + 1;
+  const fitted = await fitToBudget(ctx, Math.max(shown, 1), (k) => renderDirectory({ ...base, limit: Math.min(k, input.limit ?? k) }).text);
+  return { isError: false, parts: [{ kind: 'text', text: fitted.text }] };
+}
+
+function isPdf(head: Uint8Array): boolean {
+  return head.length >= 5 && Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-';
+}
+
+async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, size: number, bytes: Uint8Array | undefined): Promise<ToolResult> {
+  if (input.mode === 'indentation' || input.indentation) {
+    throw new ToolError('invalid-input', `${t.located.display} is a PDF; indentation mode reads source files. Read it without mode: offset and limit count pages.`);
+  }
+  if (size > MAX_PDF_BYTES) {
+    throw new ToolError('binary', `${t.located.display} is a ${formatBytes(size)} PDF, over the ${formatBytes(MAX_PDF_BYTES)} that fs_read extracts text from. Ask the user for the pages that matter, or for a text export.`);
+  }
+  const data = bytes ?? (await ctx.ws.readFile(t.real));
+  const extract = await extractPdfPages(data, { firstPage: input.offset ?? 1, maxPages: Math.min(input.limit ?? MAX_PDF_PAGES_PER_READ, MAX_PDF_PAGES_PER_READ), displayPath: t.located.display }, ctx.signal);
+  const render = (k: number) => {
+    const pages = extract.pages.slice(0, k);
+    const cut = k < extract.pages.length;
+    const part = cut ? { pageCount: extract.pageCount, pages, nextPage: extract.pages[k].n, stop: 'limit' as const } : extract;
+    const version = textVersion(pages.map((p) => p.text).join('\f'));
+    return { text: renderPdfEnvelope({ displayPath: t.located.display, fileBytes: size, extract: part, version }), version, pages };
+  };
+  const fitted = await fitToBudget(ctx, Math.max(extract.pages.length, 1), (k) => render(k).text);
+  const shown = render(fitted.k);
+  ctx.ledger.record(t.real, { version: shown.version, scope: 'page', first: shown.pages[0]?.n, last: shown.pages[shown.pages.length - 1]?.n });
+  return { isError: false, parts: [{ kind: 'text', text: fitted.text }] };
+}
+
+async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size: number | undefined): Promise<ToolResult> {
+  if (input.mode === 'indentation' || input.indentation) {
+    throw new ToolError('invalid-input', `${t.located.display} is a notebook; indentation mode reads source files. Read it without mode: offset and limit count cells.`);
+  }
+  let cells: NotebookCell[];
+  let language: string | undefined;
+  let nbformat: string | undefined;
+  let version: string;
+  let dirty = false;
+  const open = ctx.ws.openNotebook(t.abs) ?? (t.real !== t.abs ? ctx.ws.openNotebook(t.real) : undefined);
+  if (open) {
+    cells = open.cells;
+    dirty = open.isDirty;
+    version = textVersion(JSON.stringify(open.cells.map((c) => [c.kind, c.language, c.source])));
+  } else {
+    if (size !== undefined && size > MAX_NOTEBOOK_BYTES) {
+      throw new ToolError('binary', `${t.located.display} is a ${formatBytes(size)} notebook, over the ${formatBytes(MAX_NOTEBOOK_BYTES)} fs_read parses (its outputs are probably large). Use fs_grep on it to find the cells you need.`);
+    }
+    const doc = openDocumentFor(ctx, t);
+    dirty = doc?.isDirty ?? false;
+    const json = doc ? doc.text : decodeText(await ctx.ws.readFile(t.real)).text;
+    const parsed = parseNotebook(json, t.located.display);
+    cells = parsed.cells;
+    language = parsed.language;
+    nbformat = parsed.nbformat;
+    version = textVersion(json);
+  }
+  const base = { displayPath: t.located.display, offset: input.offset ?? 1, limit: input.limit, version, dirty };
+  const nb = { cells, language, nbformat };
+  const page = renderNotebook(nb, base);
+  const shown = page.first === undefined ? 0 : page.last! - page.first + 1;
+  const fitted = await fitToBudget(ctx, Math.max(shown, 1), (k) => renderNotebook(nb, { ...base, limit: Math.min(k, input.limit ?? k) }).text);
+  ctx.ledger.record(t.real, { version, scope: 'file' });
+  return { isError: false, parts: [{ kind: 'text', text: fitted.text }] };
+}
+
 function textRequest(input: ReadInput): TextRequest {
   const offset = input.offset ?? 1;
   const req: TextRequest = { offset, limit: Math.min(input.limit ?? MAX_READ_LINES, MAX_READ_LINES) };
@@ -123,6 +202,9 @@ async function readFile(ctx: ToolContext, t: Target, input: ReadInput, size: num
           { kind: 'data', mime: image.mime, data: bytes },
         ],
       };
+    }
+    if (isPdf(head)) {
+      return await readPdf(ctx, t, input, size, file.whole);
     }
     const sniff = sniffBinary(head.subarray(0, SNIFF_BYTES));
     if (sniff.binary || isBinaryExtension(t.real)) {
@@ -160,6 +242,12 @@ export const readTool: ToolSpec<typeof readSchema> = {
   async invoke(input: ReadInput, ctx: ToolContext): Promise<ToolResult> {
     const t = await resolveTarget(ctx, input.path);
     throwIfCancelled(ctx.signal);
+    if (extensionOf(t.real) === 'ipynb') {
+      const st = await ctx.ws.stat(t.real);
+      if (st?.type === 'file' || ctx.ws.openNotebook(t.abs) || ctx.ws.openNotebook(t.real)) {
+        return readNotebook(ctx, t, input, st?.size);
+      }
+    }
     const doc = openDocumentFor(ctx, t);
     if (doc) {
       const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty };
@@ -170,7 +258,7 @@ export const readTool: ToolSpec<typeof readSchema> = {
       throw await notFound(ctx, t);
     }
     if (st.type === 'directory') {
-      throw new ToolError('not-a-file', `${t.located.display} is a directory. Use fs_list to see what it holds.`);
+      return readDirectory(ctx, t, input);
     }
     if (st.type !== 'file') {
       throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be read.`);

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { NodeWorkspace } from '../../src/host/nodeWorkspace';
 import type { OpenDocument } from '../../src/host/workspace';
+import type { NotebookCell } from '../../src/core/read/notebook';
 import { ReadLedger } from '../../src/tools/ledger';
 import { resultText, type ToolResult } from '../../src/tools/result';
 import { invokeTool, prepareTool } from '../../src/tools/run';
@@ -25,8 +26,15 @@ export function tempTree(files: Record<string, string | Uint8Array> = {}): { roo
 /** A Node workspace whose editor documents can be faked, for buffer-aware code paths. */
 export class TestWorkspace extends NodeWorkspace {
   docs = new Map<string, OpenDocument>();
+  notebooks = new Map<string, { cells: NotebookCell[]; isDirty: boolean }>();
   override openDocument(p: string): OpenDocument | undefined {
     return this.docs.get(p);
+  }
+  override openNotebook(p: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
+    return this.notebooks.get(p);
+  }
+  override dirtyDocuments(): { path: string; text: string }[] {
+    return [...this.docs].filter(([, d]) => d.isDirty).map(([p, d]) => ({ path: p, text: d.text }));
   }
 }
 

@@ -134,3 +134,66 @@ describe('fs_read modes and file kinds', () => {
     assert.match(next.text, new RegExp(`\\nL${m[1]}: line number ${m[1]} `));
   });
 });
+
+describe('fs_read on folders and notebooks', () => {
+  let tree: ReturnType<typeof tempTree>;
+  const notebook = JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { language_info: { name: 'python' } },
+    cells: [
+      { cell_type: 'markdown', metadata: {}, source: ['# Title\n', 'Some text'] },
+      { cell_type: 'code', metadata: {}, execution_count: 2, source: 'print(1)\nprint(2)', outputs: [{ output_type: 'stream', name: 'stdout', text: ['1\n', '2\n'] }] },
+      { cell_type: 'code', metadata: {}, execution_count: 3, source: 'plot()', outputs: [{ output_type: 'display_data', metadata: {}, data: { 'image/png': 'iVBORw0KGgo=', 'text/plain': '<Figure>' } }] },
+    ],
+  });
+  before(() => {
+    tree = tempTree({ 'dir/b.txt': 'b', 'dir/a.txt': 'a', 'dir/sub/x.txt': 'x', 'nb.ipynb': notebook, 'broken.ipynb': '{"cells": [' });
+    fs.symlinkSync(path.join(tree.root, 'dir/a.txt'), path.join(tree.root, 'dir/link'));
+  });
+  after(() => tree.cleanup());
+
+  it('lists a folder in the directory envelope, sorted, folders with / and links with @', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'dir' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.text, '<path>dir</path>\n<type>directory</type>\n<entries>\na.txt\nb.txt\nlink@\nsub/\n</entries>\n<summary>Total: 4 entries | Showing: 1–4 | Truncated: false</summary>');
+    const paged = await call(ctx, 'fs_read', { path: 'dir', offset: 2, limit: 2 });
+    assert.match(paged.text, /<entries>\nb\.txt\nlink@\n/);
+    assert.match(paged.text, /offset=4/);
+    assert.match(paged.text, /Truncated: true/);
+  });
+
+  it('renders a notebook as numbered cells with summarised outputs, never raw JSON', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'nb.ipynb' });
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, /<type>notebook<\/type>/);
+    assert.match(r.text, /<cell index="1" kind="markdown"[^>]*>\nL1: # Title\nL2: Some text\n<\/cell>/);
+    assert.match(r.text, /<cell index="2" kind="code" language="python"[^>]*>\nL1: print\(1\)\nL2: print\(2\)\n<outputs>/);
+    assert.match(r.text, /\[image\/png output, \d+ bytes\]/);
+    assert.ok(!r.text.includes('"cell_type"'), 'no raw JSON');
+    assert.match(r.text, /Total: 3 cells/);
+    const second = await call(ctx, 'fs_read', { path: 'nb.ipynb', offset: 2, limit: 1 });
+    assert.match(second.text, /<cell index="2"/);
+    assert.ok(!second.text.includes('<cell index="3"'));
+    assert.match(second.text, /offset=3/);
+  });
+
+  it('says a notebook that is not valid JSON cannot be parsed', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'broken.ipynb' });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /broken\.ipynb/);
+    assert.match(r.text, /fs_grep/);
+  });
+
+  it('uses the open notebook document when there is one', async () => {
+    const ctx = await context(tree.root);
+    ctx.ws.notebooks.set(path.join(tree.root, 'nb.ipynb'), { cells: [{ kind: 'code', language: 'python', source: 'edited = True', outputs: [] }], isDirty: true });
+    const r = await call(ctx, 'fs_read', { path: 'nb.ipynb' });
+    assert.match(r.text, /L1: edited = True/);
+    assert.match(r.text, /Total: 1 cell/);
+    assert.match(r.text, /unsaved changes/);
+  });
+});
