@@ -95,12 +95,22 @@ export class IgnorePolicy {
   }
 
   /**
+   * ripgrep's `--glob` list, in order (the last match wins): the exclusions, then the
+   * whitelist of a search's pattern, which so brings back excluded files it names just
+   * as it does files the ignore files leave out, for the search to report them as hidden
+   * rather than lose count of them; `.git` is never brought back; `trailingKeeps` last.
+   */
+  private overrideGlobs(keeps: readonly string[], trailingKeeps: readonly string[]): string[] {
+    return [...this.excludeGlobs, ...keeps, '!.git', ...trailingKeeps];
+  }
+
+  /**
    * The matcher of a walk. `keeps` are ripgrep `--glob` whitelists (a search's include
-   * pattern); `trailingKeeps` go after the exclusions, so they win over them.
+   * pattern); `trailingKeeps` are kept whatever the rules say.
    */
   matcher(keeps: readonly string[] = [], trailingKeeps: readonly string[] = [], opts: { ignoreFiles?: boolean } = {}): Matcher {
     const files = this.spec.respectIgnore && opts.ignoreFiles !== false;
-    return new Matcher(new Overrides([...keeps, ...this.excludeGlobs, '!.git', ...trailingKeeps]), files ? this.explicit : undefined, files);
+    return new Matcher(new Overrides(this.overrideGlobs(keeps, trailingKeeps)), files ? this.explicit : undefined, files);
   }
 
   /** The same policy as ripgrep flags; `explicitFile` is where {@link ancestorLines} were written, if any. */
@@ -111,7 +121,7 @@ export class IgnorePolicy {
     } else if (explicitFile) {
       args.push(`--ignore-file=${explicitFile}`);
     }
-    for (const g of [...keeps, ...this.excludeGlobs, '!.git', ...trailingKeeps]) {
+    for (const g of this.overrideGlobs(keeps, trailingKeeps)) {
       args.push(`--glob=${g}`);
     }
     return args;

@@ -7,12 +7,45 @@ export type Verdict = 'ignore' | 'keep' | undefined;
 export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
 export type IgnoreFileName = (typeof IGNORE_FILE_NAMES)[number];
 
+interface RawResult {
+  ignored: boolean;
+  unignored: boolean;
+}
+type RawTest = (path: string) => RawResult;
+
 /**
- * Rules in gitignore syntax anchored at one folder. Matching is the `ignore` package's;
- * this only maps its answer onto a verdict.
+ * A gitignore rule list that answers for a path itself, last matching rule winning.
+ * The `ignore` package's public `test()` also lets an ignored parent folder decide for
+ * everything below it (git's rule). ripgrep does not: it never asks about a folder it
+ * did not walk, and a folder named as the search path, or one a stronger rule kept, is
+ * walked even if a weaker rule names it. So the rule list's own matcher is used when the
+ * package exposes it (checked against a known answer), and the public call otherwise.
  */
+function ownTest(lines: readonly string[]): RawTest {
+  const ig = ignore({ allowRelativePaths: true }).add(lines as string[]);
+  const raw = rawRules(ig);
+  return raw ? (p) => raw.test(p, 'regex') : (p) => ig.test(p);
+}
+
+type RawRules = { test(path: string, mode: string): RawResult };
+
+function rawRules(ig: Ignore): RawRules | undefined {
+  const r = (ig as unknown as { _rules?: RawRules })._rules;
+  return r && typeof r.test === 'function' && RAW_RULES_WORK ? r : undefined;
+}
+
+const RAW_RULES_WORK = (() => {
+  try {
+    const probe = (ignore().add('a') as unknown as { _rules: RawRules })._rules;
+    return probe.test('a/b', 'regex').ignored === false && probe.test('a/', 'regex').ignored === true && probe.test('x/a', 'regex').ignored === true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Rules in gitignore syntax anchored at one folder; matching is the `ignore` package's. */
 export class RuleFile {
-  private readonly ig: Ignore;
+  private readonly test0: RawTest;
   readonly size: number;
 
   constructor(
@@ -21,7 +54,7 @@ export class RuleFile {
     lines: readonly string[],
   ) {
     const kept = lines.filter((l) => l.trim() !== '' && !l.startsWith('#'));
-    this.ig = ignore({ allowRelativePaths: true }).add(kept as string[]);
+    this.test0 = ownTest(kept);
     this.size = kept.length;
   }
 
@@ -30,7 +63,7 @@ export class RuleFile {
     if (!rel) {
       return undefined;
     }
-    const r = this.ig.test(isDir ? `${rel}/` : rel);
+    const r = this.test0(isDir ? `${rel}/` : rel);
     return r.ignored ? 'ignore' : r.unignored ? 'keep' : undefined;
   }
 }
@@ -54,28 +87,26 @@ export function childFrame(parent: Frame | undefined, dir: string, files: Partia
  * that matches none of them is left out. Folders are never left out for not matching.
  */
 export class Overrides {
-  /**
-   * One matcher per glob, tried from the last: the `ignore` package lets a folder's match
-   * decide for everything below it, which ripgrep's overrides do not (`src/**` kept then
-   * node_modules left out must still leave out `src/a/node_modules`).
-   */
-  private readonly rules: { ig: Ignore; keep: boolean }[];
+  private readonly test0: RawTest | undefined;
   readonly keeps: number;
 
   constructor(readonly globs: readonly string[]) {
-    this.rules = globs.map((g) => ({ ig: ignore({ allowRelativePaths: true }).add(g.startsWith('!') ? g.slice(1) : g), keep: !g.startsWith('!') }));
-    this.keeps = this.rules.filter((r) => r.keep).length;
+    this.keeps = globs.filter((g) => !g.startsWith('!')).length;
+    this.test0 = globs.length ? ownTest(globs) : undefined;
   }
 
   get empty(): boolean {
-    return this.rules.length === 0;
+    return this.test0 === undefined;
   }
 
   test(rel: string, isDir: boolean): Verdict {
-    const p = isDir ? `${rel}/` : rel;
-    for (let i = this.rules.length - 1; i >= 0; i--) {
-      if (this.rules[i].ig.test(p).ignored) {
-        return this.rules[i].keep ? 'keep' : 'ignore';
+    if (this.test0) {
+      const r = this.test0(isDir ? `${rel}/` : rel);
+      if (r.ignored) {
+        return 'keep';
+      }
+      if (r.unignored) {
+        return 'ignore';
       }
     }
     return this.keeps > 0 && !isDir ? 'ignore' : undefined;

@@ -51,7 +51,7 @@ export function compileForJs(q: Query): CompiledQuery {
     if (e instanceof RegexTranslationError) {
       throw new ToolError('invalid-input', `Invalid pattern for the built-in search: ${e.message}. Rewrite the pattern without it, or set "fixed_strings": true to search for the text literally.`);
     }
-    const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
+    const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(e);
     throw new ToolError('invalid-input', `Invalid pattern: ${why}\nFix the regular expression, or set "fixed_strings": true to search for the text literally.`);
   }
 }

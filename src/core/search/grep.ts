@@ -159,7 +159,8 @@ export function renderFileHits(hits: FileHits, from: number, to: number, context
       if (!hits.lines.has(n)) {
         continue;
       }
-      if (last > 0 && n > last + 1) {
+      // Without context every line stands alone; with it, "--" tells groups apart as in rg -C.
+      if (context > 0 && last > 0 && n > last + 1) {
         block.push('  --');
       }
       block.push(renderHitLine(n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-'));
