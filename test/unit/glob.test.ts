@@ -1,0 +1,159 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { normalizeGlob, ripgrepKeeps } from '../../src/core/search/glob';
+import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
+import { call, context, prepare, tempTree } from './helpers';
+
+async function withEngine<T>(engine: string, fn: () => Promise<T>): Promise<T> {
+  const prev = process.env[RIPGREP_ENV];
+  process.env[RIPGREP_ENV] = engine;
+  try {
+    return await fn();
+  } finally {
+    if (prev === undefined) {
+      delete process.env[RIPGREP_ENV];
+    } else {
+      process.env[RIPGREP_ENV] = prev;
+    }
+  }
+}
+
+function rgOnPath(): string {
+  const found = findRipgrep(undefined, { ...process.env, [RIPGREP_ENV]: '' });
+  if (!found) {
+    throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
+  }
+  return found.path;
+}
+
+/** The result paths: the lines before the blank line. */
+function paths(text: string): string[] {
+  const lines = text.split('\n');
+  return lines.slice(0, lines.indexOf('')).filter((l) => !l.startsWith('No files match'));
+}
+
+describe('fs_glob patterns', () => {
+  it('lets a pattern without "/" match at any depth and anchors ripgrep whitelists at the root', () => {
+    assert.equal(normalizeGlob('*.ts'), '**/*.ts');
+    assert.equal(normalizeGlob('./src/*.ts'), 'src/*.ts');
+    assert.equal(normalizeGlob('src\\lib\\util.ts'), 'src/lib/util.ts');
+    assert.equal(normalizeGlob('a\\*b'), '**/a\\*b', 'a backslash before a glob character escapes it');
+    assert.deepEqual(ripgrepKeeps('**/*.{ts,tsx}', 'pkg/a'), ['pkg/a/**/*.ts', 'pkg/a/**/*.tsx']);
+    assert.equal(ripgrepKeeps('**/*.[jt]s', ''), undefined, 'a class goes to picomatch alone');
+  });
+});
+
+for (const [engineName, engine] of [
+  ['ripgrep', rgOnPath],
+  ['javascript', () => 'none'],
+] as [string, () => string][]) {
+  describe(`fs_glob (${engineName})`, () => {
+    let tree: ReturnType<typeof tempTree>;
+    before(() => {
+      tree = tempTree({
+        'src/app.ts': 'a',
+        'src/app.test.ts': 'a',
+        'src/lib/util.ts': 'u',
+        'src/lib/util.tsx': 'u',
+        'src/.config.ts': 'c',
+        'README.md': 'r',
+        'docs/README.md': 'r',
+        'build/out.ts': 'o',
+        'src/gen/g.ts': 'g',
+        'src/.gitignore': 'gen/\n',
+        'notes.log': 'l',
+        '.gitignore': 'build/\n*.log\n',
+      });
+      fs.symlinkSync('app.ts', path.join(tree.root, 'src', 'link.ts'));
+      const old = new Date('2020-01-01T00:00:00Z');
+      const mid = new Date('2022-01-01T00:00:00Z');
+      const recent = new Date('2024-01-01T00:00:00Z');
+      fs.utimesSync(path.join(tree.root, 'src', 'app.ts'), old, old);
+      fs.utimesSync(path.join(tree.root, 'src', 'lib', 'util.ts'), recent, recent);
+      fs.utimesSync(path.join(tree.root, 'src', 'app.test.ts'), mid, mid);
+      fs.utimesSync(path.join(tree.root, 'src', '.config.ts'), mid, mid);
+      fs.utimesSync(path.join(tree.root, 'src', 'lib', 'util.tsx'), old, old);
+    });
+    after(() => tree.cleanup());
+
+    const run = (input: Record<string, unknown>, tweak?: (ctx: Awaited<ReturnType<typeof context>>) => void, root = tree.root) =>
+      withEngine(engine(), async () => {
+        const ctx = await context(root);
+        tweak?.(ctx);
+        return call(ctx, 'fs_glob', input);
+      });
+
+    it('finds files at any depth for a bare pattern, dotfiles included, symlinks not', async () => {
+      const r = await run({ pattern: '*.ts' });
+      assert.equal(r.isError, false, r.text);
+      assert.deepEqual(paths(r.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/lib/util.ts']);
+      assert.match(r.text, /\(Showing all 4 files matching \*\*\/\*\.ts in \., sorted by path\. No more\.\)/);
+    });
+
+    it('matches path patterns and braces relative to path', async () => {
+      assert.deepEqual(paths((await run({ pattern: 'lib/*.{ts,tsx}', path: 'src' })).text), ['src/lib/util.ts', 'src/lib/util.tsx']);
+      assert.deepEqual(paths((await run({ pattern: 'README.md' })).text), ['README.md', 'docs/README.md']);
+      assert.deepEqual(paths((await run({ pattern: '**/util.[jt]s' })).text), ['src/lib/util.ts']);
+      assert.deepEqual(paths((await run({ pattern: '*.ts', path: 'src/lib' })).text), ['src/lib/util.ts']);
+    });
+
+    it('sorts by modification time, newest first, on request', async () => {
+      assert.deepEqual(paths((await run({ pattern: 'src/**/*.{ts,tsx}', sort: 'mtime' })).text), ['src/lib/util.ts', 'src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/lib/util.tsx']);
+    });
+
+    it('pages with limit and offset, saying whether more exist and how to continue', async () => {
+      const first = await run({ pattern: '*.ts', limit: 3 });
+      assert.deepEqual(paths(first.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts']);
+      assert.match(first.text, /\(Showing files 1–3 of 4 matching \*\*\/\*\.ts in \., sorted by path\. More exist\.\)\nTruncated: the limit of 3 paths was reached\. Continue with: fs_glob \{"pattern":"\*\.ts","limit":3,"offset":4\}/);
+      const next = await run({ pattern: '*.ts', limit: 3, offset: 4 });
+      assert.deepEqual(paths(next.text), ['src/lib/util.ts']);
+      assert.match(next.text, /No more\.\)/);
+    });
+
+    it('says how many matches ignore rules hid and how to include them', async () => {
+      const r = await run({ pattern: '*.log' });
+      assert.deepEqual(paths(r.text), []);
+      assert.match(r.text, /^No files match \*\*\/\*\.log in \./);
+      assert.match(r.text, /1 matching file left out by ignore rules \(\.gitignore\/\.ignore files\) not shown: notes\.log; folders that ignore rules leave out \(such as build\/\) were not searched\. Add "respect_ignore": false to include them\./);
+      const ts = await run({ pattern: '**/*.ts', respect_ignore: false });
+      assert.deepEqual(paths(ts.text), ['build/out.ts', 'src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/gen/g.ts', 'src/lib/util.ts']);
+      const cls = await run({ pattern: '*.[l]og' });
+      assert.match(cls.text, /Ignore rules \(\.gitignore\/\.ignore files\) skipped 3 paths, not searched: build\/, notes\.log, src\/gen\/\./);
+    });
+
+    it('applies the editor exclude globs and the ignoreGlobs setting', async () => {
+      const r = await run({ pattern: '*.ts' }, (ctx) => {
+        ctx.ws.excludeGlobs = () => ['**/lib'];
+        ctx.settings = { ...ctx.settings, ignoreGlobs: ['*.test.ts'] };
+      });
+      assert.deepEqual(paths(r.text), ['src/.config.ts', 'src/app.ts']);
+      // the excluded file is counted; the excluded folder src/lib is not walked, so its files are not
+      assert.match(r.text, /1 matching file left out by ignore rules \(\.gitignore\/\.ignore files, the editor’s exclude settings, agentFileTools\.ignoreGlobs\) not shown: src\/app\.test\.ts;/);
+    });
+
+    it('refuses a file as path and an offset past the end; asks outside the workspace', async () => {
+      const f = await run({ pattern: '*', path: 'README.md' });
+      assert.match(f.text, /README\.md is a file, not a folder/);
+      const past = await run({ pattern: '*.ts', offset: 9 });
+      assert.match(past.text, /offset=9 is past the end: 4 files match/);
+      const prep = await withEngine(engine(), async () => prepare(await context(path.join(tree.root, 'docs')), 'fs_glob', { pattern: '*', path: path.join(tree.root, 'src') }));
+      assert.equal(prep?.confirmation?.reason, 'outside');
+    });
+
+    it('searches every workspace folder when no path is given', async () => {
+      const other = tempTree({ 'x.ts': 'x' });
+      try {
+        const ctx = await withEngine(engine(), async () => {
+          const c = await context([tree.root, other.root]);
+          return call(c, 'fs_glob', { pattern: '*.ts', limit: 1000 });
+        });
+        const names = paths(ctx.text);
+        assert.ok(names.includes(`${path.basename(other.root)}/x.ts`));
+        assert.ok(names.includes(`${path.basename(tree.root)}/src/app.ts`));
+      } finally {
+        other.cleanup();
+      }
+    });
+  });
+}

@@ -1,0 +1,315 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
+import { compileQuery, hasUppercaseLiteral } from '../../src/core/search/regex';
+import { findRecords } from '../../src/core/search/textSearch';
+import { call, context, prepare, tempTree } from './helpers';
+
+/** Runs `fn` with the search engine forced: a ripgrep path, or "none" for the JavaScript search. */
+async function withEngine<T>(engine: string, fn: () => Promise<T>): Promise<T> {
+  const prev = process.env[RIPGREP_ENV];
+  process.env[RIPGREP_ENV] = engine;
+  try {
+    return await fn();
+  } finally {
+    if (prev === undefined) {
+      delete process.env[RIPGREP_ENV];
+    } else {
+      process.env[RIPGREP_ENV] = prev;
+    }
+  }
+}
+
+function rgOnPath(): string {
+  const found = findRipgrep(undefined, { ...process.env, [RIPGREP_ENV]: '' });
+  if (!found) {
+    throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
+  }
+  return found.path;
+}
+
+/** Both engines: every test of this file runs on each. */
+const ENGINES: [string, () => string][] = [
+  ['ripgrep', rgOnPath],
+  ['javascript', () => 'none'],
+];
+
+function body(text: string): string {
+  return text
+    .split('\n')
+    .filter((l) => !l.startsWith('Searched with '))
+    .join('\n');
+}
+
+for (const [engineName, engine] of ENGINES) {
+  describe(`fs_grep (${engineName})`, () => {
+    let tree: ReturnType<typeof tempTree>;
+    before(() => {
+      tree = tempTree({
+        'src/app.ts': 'import { needle } from "./lib";\nconst a = 1;\nconst b = 2;\nexport const c = needle(a);\n',
+        'src/lib.ts': 'export function needle(x: number) {\n  return x;\n}\n',
+        'src/notes.md': 'A Needle in prose.\n',
+        'ctx/gap.ts': 'needle\na\nb\nc\nd\nneedle\n',
+        'src/deep/more.ts': '// needle here\n',
+        'docs/crlf.txt': 'needle one\r\nplain\r\nneedle two\r\n',
+        'docs/long.txt': `needle ${'x'.repeat(2500)}\n`,
+        'docs/bin.dat': Buffer.concat([Buffer.from('needle\n'), Buffer.from([0, 1, 2, 3])]),
+        'docs/regex.txt': 'a.b(c)\naxb(c)\n',
+        'docs/multi.txt': 'begin\nneedle\nend\nbegin\nend\n',
+        'node_modules/pkg/index.js': 'needle\n',
+        'logs/run.log': 'needle\n',
+        '.gitignore': 'node_modules/\n*.log\n',
+        '.env': 'TOKEN_needle=1\n',
+        'many.txt': Array.from({ length: 250 }, (_, i) => `row ${i + 1} needle`).join('\n') + '\n',
+      });
+    });
+    after(() => tree.cleanup());
+
+    const run = async (input: Record<string, unknown>, ctxFn?: (ctx: Awaited<ReturnType<typeof context>>) => void) =>
+      withEngine(engine(), async () => {
+        const ctx = await context(tree.root);
+        ctxFn?.(ctx);
+        return call(ctx, 'fs_grep', input);
+      });
+
+    it('groups matching lines by file in path order under a header with totals', async () => {
+      const r = await run({ pattern: 'needle', path: 'src' });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(
+        body(r.text),
+        [
+          'Found 5 matching lines in 4 files for "needle" in src.',
+          'Showing all matching lines, grouped by file in path order:',
+          'src/app.ts (2 matches)',
+          '  L1: import { needle } from "./lib";',
+          '  L4: export const c = needle(a);',
+          'src/deep/more.ts (1 match)',
+          '  L1: // needle here',
+          'src/lib.ts (1 match)',
+          '  L1: export function needle(x: number) {',
+          'src/notes.md (1 match)',
+          '  L1: A Needle in prose.',
+          '',
+          'Ignore rules skipped nothing.',
+        ].join('\n'),
+      );
+      assert.match(r.text, engineName === 'ripgrep' ? /\nSearched with ripgrep \(set by AGENT_FILE_TOOLS_RG\)\.$/ : /\nSearched with the built-in JavaScript search/);
+    });
+
+    it('marks context lines apart from matches and gaps with "--"', async () => {
+      const r = await run({ pattern: 'needle', path: 'ctx/gap.ts', context: 1 });
+      assert.match(body(r.text), /ctx\/gap\.ts \(2 matches\)\n {2}L1: needle\n {2}L2- a\n {2}--\n {2}L5- d\n {2}L6: needle\n\n/);
+      const joined = await run({ pattern: 'needle', path: 'ctx/gap.ts', context: 2 });
+      assert.match(body(joined.text), /\n {2}L1: needle\n {2}L2- a\n {2}L3- b\n {2}L4- c\n {2}L5- d\n {2}L6: needle\n\n/);
+    });
+
+    it('lists files or counts per file', async () => {
+      const files = await run({ pattern: 'needle', path: 'src', output: 'files' });
+      assert.match(body(files.text), /Showing all files in path order:\nsrc\/app\.ts\nsrc\/deep\/more\.ts\nsrc\/lib\.ts\nsrc\/notes\.md\n/);
+      const count = await run({ pattern: 'needle', path: 'src', output: 'count' });
+      assert.match(body(count.text), /src\/app\.ts: 2\nsrc\/deep\/more\.ts: 1\nsrc\/lib\.ts: 1\nsrc\/notes\.md: 1\n/);
+    });
+
+    it('narrows with include globs: a bare glob at any depth, a path glob, braces', async () => {
+      const bare = await run({ pattern: 'needle', include: '*.ts', output: 'files' });
+      assert.match(body(bare.text), /:\nctx\/gap\.ts\nsrc\/app\.ts\nsrc\/deep\/more\.ts\nsrc\/lib\.ts\n\n/);
+      const deep = await run({ pattern: 'needle', include: 'src/*/*.ts', output: 'files' });
+      assert.match(body(deep.text), /:\nsrc\/deep\/more\.ts\n\n/);
+      const braces = await run({ pattern: 'needle', path: 'src', include: '*.{md,txt}', output: 'files' });
+      assert.match(body(braces.text), /:\nsrc\/notes\.md\n\n/);
+      const cls = await run({ pattern: 'needle', path: 'src', include: '[al]*.ts', output: 'files' });
+      assert.match(body(cls.text), /:\nsrc\/app\.ts\nsrc\/lib\.ts\n\n/);
+    });
+
+    it('uses smart case unless told, and fixed strings literally', async () => {
+      assert.match((await run({ pattern: 'Needle', path: 'src', output: 'files' })).text, /:\nsrc\/notes\.md\n\n/);
+      assert.match((await run({ pattern: 'needle', path: 'src', case_sensitive: true, output: 'count' })).text, /Found 4 matching lines in 3 files/);
+      assert.match((await run({ pattern: 'NEEDLE', path: 'src', case_sensitive: 'false', output: 'count' })).text, /Found 5 matching lines in 4 files/);
+      const fixed = await run({ pattern: 'a.b(c)', path: 'docs/regex.txt', fixed_strings: true });
+      assert.match(body(fixed.text), /Found 1 matching line in 1 file[^\n]*\n[^\n]*\ndocs\/regex\.txt \(1 match\)\n {2}L1: a\.b\(c\)\n/);
+      const regex = await run({ pattern: 'a.b\\(c\\)', path: 'docs/regex.txt' });
+      assert.match(regex.text, /Found 2 matching lines in 1 file/);
+    });
+
+    it('searches across lines with multiline', async () => {
+      const r = await run({ pattern: 'begin\\nneedle', path: 'docs/multi.txt', multiline: true });
+      assert.match(body(r.text), /Found 1 match in 1 file[^\n]*\n[^\n]*\ndocs\/multi\.txt \(1 match\)\n {2}L1: begin\n {2}L2: needle\n/);
+      const refused = await run({ pattern: 'begin\\nneedle', path: 'docs/multi.txt' });
+      assert.equal(refused.isError, true);
+      assert.match(refused.text, /literal .*\\n.* not allowed|not allowed in a regex/);
+    });
+
+    it('pages with limit and offset; the continuation is the exact next call', async () => {
+      const first = await run({ pattern: 'needle', path: 'many.txt' });
+      assert.match(first.text, /^Found 250 matching lines in 1 file for "needle" in many\.txt\.\nShowing matching lines 1–100 of 250, grouped by file in path order:\nmany\.txt \(matches 1–100 of 250\)\n {2}L1: row 1 needle\n/);
+      assert.ok(!first.text.includes('L101:'));
+      const m = /Continue with: fs_grep (\{.*\}) \(or narrow/.exec(first.text);
+      assert.ok(m, first.text);
+      assert.deepEqual(JSON.parse(m[1]), { pattern: 'needle', path: 'many.txt', offset: 101 });
+      const second = await run(JSON.parse(m[1]));
+      assert.match(second.text, /Showing matching lines 101–200 of 250[^\n]*\nmany\.txt \(matches 101–200 of 250\)\n {2}L101: row 101 needle\n/);
+      const last = await run({ pattern: 'needle', path: 'many.txt', offset: 201, limit: 1000 });
+      assert.ok(last.text.includes('L250: row 250 needle') && !last.text.includes('Truncated'));
+      const past = await run({ pattern: 'needle', path: 'many.txt', offset: 251 });
+      assert.equal(past.isError, true);
+      assert.match(past.text, /offset=251 is past the end: there are 250 matching lines/);
+      const files = await run({ pattern: 'needle', output: 'files', limit: 2 });
+      assert.match(files.text, /Continue with: fs_grep \{"pattern":"needle","output":"files","limit":2,"offset":3\}/);
+    });
+
+    it('cuts lines over 2000 characters, strips CR, skips binary files', async () => {
+      const r = await run({ pattern: 'needle', path: 'docs' });
+      const t = body(r.text);
+      assert.match(t, /docs\/crlf\.txt \(2 matches\)\n {2}L1: needle one\n {2}L3: needle two\n/);
+      assert.match(t, /docs\/multi\.txt \(1 match\)\n {2}L2: needle\n/);
+      assert.ok(!t.includes('\r'));
+      assert.match(t, new RegExp(`L1: needle ${'x'.repeat(1993)}… \\[line cut: 2,507 characters in all; read it with fs_read\\]`));
+      assert.ok(!t.includes('bin.dat'));
+    });
+
+    it('names the problem of an invalid regex', async () => {
+      const r = await run({ pattern: 'foo(' });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^Invalid pattern[\s\S]*(unclosed group|Unterminated group)/i);
+      assert.match(r.text, /fixed_strings/);
+    });
+
+    it('searches unsaved editor buffers instead of their files', async () => {
+      const dirty = (ctx: Awaited<ReturnType<typeof context>>) => {
+        ctx.ws.dirtyDocuments = () => [
+          { path: path.join(tree.root, 'src', 'lib.ts'), text: 'no match left\nbut an unsavedNeedle here\n' },
+          { path: path.join(tree.root, 'src', 'notes.md'), text: 'nothing\n' },
+          { path: path.join(tree.root, 'node_modules', 'pkg', 'index.js'), text: 'unsavedNeedle\n' },
+        ];
+      };
+      const r = await run({ pattern: 'unsavedNeedle' }, dirty);
+      assert.match(body(r.text), /Found 1 matching line in 1 file[^\n]*\n[^\n]*\nsrc\/lib\.ts \(1 match\)\n {2}L2: but an unsaved/);
+      const gone = await run({ pattern: 'Needle', path: 'src', output: 'files' }, dirty);
+      assert.match(body(gone.text), /:\nsrc\/lib\.ts\n\n/, 'the buffer of notes.md no longer matches; its file on disk does');
+    });
+
+    it('counts matches in sensitive files without showing them, unless that file was approved', async () => {
+      const r = await run({ pattern: 'TOKEN' });
+      assert.match(r.text, /^No matching lines for "TOKEN" in \./);
+      assert.match(r.text, /1 matching line in 1 sensitive file not shown \(\.env\): they may hold secrets; read them with fs_read to be asked for approval\./);
+      assert.ok(!r.text.includes('TOKEN_needle=1'));
+      const approved = await run({ pattern: 'TOKEN', path: '.env' });
+      assert.match(approved.text, /L1: TOKEN_needle=1/);
+      const prep = await withEngine(engine(), async () => prepare(await context(tree.root), 'fs_grep', { pattern: 'x', path: '.env' }));
+      assert.equal(prep?.confirmation?.reason, 'sensitive');
+    });
+
+    it('says what ignore rules skipped, and searches it on request', async () => {
+      const r = await run({ pattern: 'needle', output: 'files' });
+      assert.match(r.text, /Ignore rules \(\.gitignore\/\.ignore files\) skipped 2 paths, not searched: logs\/run\.log, node_modules\/\. Add "respect_ignore": false to include them\./);
+      const all = await run({ pattern: 'needle', output: 'files', respect_ignore: false });
+      assert.match(all.text, /\nlogs\/run\.log\n/);
+      assert.match(all.text, /\nnode_modules\/pkg\/index\.js\n/);
+      const inc = await run({ pattern: 'needle', include: '*.{log,js}', output: 'files' });
+      assert.match(inc.text, /1 matching file \(1 matching line\) left out by ignore rules \(\.gitignore\/\.ignore files\) not shown: logs\/run\.log; folders that ignore rules leave out \(such as node_modules\/\) were not searched/);
+    });
+
+    it('gives byte-identical output for the same tree and input', async () => {
+      const a = await run({ pattern: 'needle|const', context: 2 });
+      const b = await run({ pattern: 'needle|const', context: 2 });
+      assert.equal(a.text, b.text);
+    });
+  });
+}
+
+describe('fs_grep engine', () => {
+  it('logs which ripgrep it uses, once', async () => {
+    const t = tempTree({ 'a.txt': 'x\n' });
+    try {
+      const logged: string[] = [];
+      const ctx = await context(t.root);
+      ctx.log = { info: (m) => logged.push(m), warn() {}, error() {} };
+      const rg = rgOnPath();
+      const fake = path.join(t.root, 'bin-rg');
+      fs.symlinkSync(rg, fake);
+      await withEngine(fake, async () => {
+        await call(ctx, 'fs_grep', { pattern: 'x' });
+        await call(ctx, 'fs_grep', { pattern: 'x' });
+      });
+      assert.equal(logged.filter((l) => l.startsWith('Searching with ripgrep at')).length, 1);
+      assert.ok(logged.includes(`Searching with ripgrep at ${fake} (set by AGENT_FILE_TOOLS_RG)`));
+      ctx.ws.bundledRipgrep = () => fake;
+      const prev = process.env[RIPGREP_ENV];
+      delete process.env[RIPGREP_ENV];
+      try {
+        const r = await call(ctx, 'fs_grep', { pattern: 'x' });
+        assert.match(r.text, /Searched with ripgrep \(bundled with the editor\)\./);
+      } finally {
+        if (prev !== undefined) {
+          process.env[RIPGREP_ENV] = prev;
+        }
+      }
+      assert.ok(logged.includes(`Searching with ripgrep at ${fake} (bundled with the editor)`));
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('kills ripgrep when the call is cancelled', async () => {
+    const t = tempTree({ 'a.txt': 'x\n' });
+    try {
+      const pidFile = path.join(t.root, 'pid');
+      const slow = path.join(t.root, 'slow-rg');
+      fs.writeFileSync(slow, `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 30\n`, { mode: 0o755 });
+      const signal = { isCancellationRequested: false };
+      const ctx = { ...(await context(t.root)), signal };
+      const t0 = Date.now();
+      const pending = withEngine(slow, () => call(ctx, 'fs_grep', { pattern: 'x' }));
+      while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      signal.isCancellationRequested = true;
+      const r = await pending;
+      assert.equal(r.isError, true);
+      assert.match(r.text, /cancelled/);
+      assert.ok(Date.now() - t0 < 5000, 'returned promptly');
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the ripgrep process is gone');
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('fs_grep regex translation for the JavaScript search', () => {
+  const q = (pattern: string, extra: Partial<{ multiline: boolean; fixedStrings: boolean }> = {}) =>
+    compileQuery({ pattern, fixedStrings: false, caseMode: 'smart', multiline: false, ...extra });
+
+  it('keeps Rust meanings: Unicode \\w and \\b, "." matching CR, $ only before LF', () => {
+    assert.equal(findRecords('größe\n', q('^\\w+$')).records.length, 1);
+    assert.equal(findRecords('x größe y\n', q('\\bgröße\\b')).records.length, 1);
+    assert.equal(findRecords('ab\r\n', q('b.')).records.length, 1);
+    assert.equal(findRecords('ab\r\n', q('b$')).records.length, 0);
+    assert.equal(findRecords('x\n', q('(?P<name>x)')).records.length, 1);
+    assert.equal(findRecords('A\n', q('(?i)a')).records.length, 1);
+    assert.equal(findRecords('a#b\n', q('a\\#b')).records.length, 1);
+    assert.equal(findRecords('a\n', q('[[:alpha:]]')).records.length, 1);
+  });
+
+  it('applies smart case like ripgrep', () => {
+    assert.equal(hasUppercaseLiteral('foo\\W\\p{Lu}', false), false);
+    assert.equal(hasUppercaseLiteral('Foo', false), true);
+    assert.equal(hasUppercaseLiteral('(?P<Name>x)', false), false);
+  });
+
+  it('merges touching multiline matches into one record and counts by record', () => {
+    const text = 'foo\nbar foo\nbar\nx\nfoo\n\nbar\n';
+    assert.deepEqual(findRecords(text, q('foo\\nbar', { multiline: true })).records, [{ first: 1, last: 3 }]);
+    assert.deepEqual(findRecords(text, q('foo\\n', { multiline: true })).records, [
+      { first: 1, last: 2 },
+      { first: 5, last: 5 },
+    ]);
+    assert.deepEqual(findRecords(text, q('foo|bar', { multiline: true })).records.length, 5, 'a pattern that cannot match a newline stays line by line');
+  });
+
+  it('refuses what it cannot translate, naming it', () => {
+    assert.throws(() => q('a(?i)b'), /inline flags inside the pattern/);
+    assert.throws(() => q('[a&&b]'), /class operator &&/);
+  });
+});
