@@ -113,6 +113,31 @@ describe('fs_read in the VS Code extension host', () => {
     assert.match(text, /Block: lines 5–7/);
   });
 
+  it('reads a notebook as cells, from the open notebook editor with its unsaved edit', async () => {
+    const plain = await invoke('fs_read', { path: 'notebooks/analysis.ipynb' });
+    assert.match(plain.text, /<type>notebook<\/type>/);
+    assert.match(plain.text, /<cell index="2" kind="code" language="python"[^>]*>\nL1: rows = \[1, 2, 3\]\nL2: print\(len\(rows\)\)\n<outputs>\n[^<]*3\n/);
+    const nb = await vscode.workspace.openNotebookDocument(wsUri('notebooks/analysis.ipynb'));
+    await vscode.window.showNotebookDocument(nb);
+    const cell = nb.cellAt(1);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(cell.document.uri, new vscode.Range(0, 0, 0, cell.document.lineAt(0).text.length), 'rows = [1, 2, 3, 4]');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const { text } = await invoke('fs_read', { path: 'notebooks/analysis.ipynb' });
+      assert.match(text, /L1: rows = \[1, 2, 3, 4\]/);
+      assert.match(text, /unsaved changes/);
+      assert.ok(!text.includes('"cell_type"'));
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+
+  it('lists a folder in the directory envelope', async () => {
+    const { text } = await invoke('fs_read', { path: 'src' });
+    assert.equal(text, '<path>src</path>\n<type>directory</type>\n<entries>\napp.ts\n</entries>\n<summary>Total: 1 entry | Showing: 1–1 | Truncated: false</summary>');
+  });
+
   it('accepts absolute paths and reports workspace-relative ones', async () => {
     const { text } = await invoke('fs_read', { path: wsUri('src/app.ts').fsPath, limit: 1 });
     assert.match(text, /^<path>src\/app\.ts<\/path>/);
