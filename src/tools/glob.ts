@@ -61,7 +61,7 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m));
     throwIfCancelled(ctx.signal);
     const r = await globSearch({ pattern: input.pattern, sort, skip, limit }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
-    const total = r.matches.length;
+    const total = r.total;
     if (total > 0 && skip >= total) {
       throw new ToolError('offset-past-end', `offset=${skip + 1} is past the end: ${plural(total, 'file')} match. Use an offset from 1 to ${total}, or omit it.`);
     }

@@ -4,9 +4,8 @@ import { ToolError } from '../core/errors';
 import { formatCount, plural } from '../core/format';
 import { MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES } from '../core/limits';
 import { locate } from '../core/paths';
-import { globSet } from '../core/policy';
 import { pickEngine } from '../core/search/engine';
-import { contentPage, filesPage, grepCounts, ignoreNotes, type GrepOutput, type GrepRequest } from '../core/search/grep';
+import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, sensitiveTester, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import type { CaseMode } from '../core/search/regex';
 import { moreSuffix } from '../core/search/report';
 import { openScope, type Scope } from '../core/search/scope';
@@ -97,7 +96,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     }
     const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m));
     throwIfCancelled(ctx.signal);
-    const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: globSet(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
+    const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveTester(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
     const result = await grepCounts(req, env);
     const files = result.files;
     const records = files.reduce((s, f) => s + f.count, 0);
@@ -115,7 +114,8 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     }
     let page;
     if (files.length > 0) {
-      page = output === 'content' ? await contentPage(req, env, files) : filesPage(req, files);
+      const ordered = inPathOrder(files, req.skip + req.limit);
+      page = output === 'content' ? await contentPage(req, env, ordered, records) : filesPage(req, ordered, files.length);
       const what = output === 'content' ? (req.query.multiline ? 'matches' : 'matching lines') : 'files';
       const all = req.skip === 0 && page.next === undefined;
       out.push(all ? `Showing all ${what}${output === 'content' ? ', grouped by file in path order' : ' in path order'}:` : `Showing ${what} ${formatCount(req.skip + 1)}–${formatCount(req.skip + page.shown)} of ${formatCount(totalItems)}${output === 'content' ? ', grouped by file in path order' : ' in path order'}:`);

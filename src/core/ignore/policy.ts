@@ -86,7 +86,9 @@ export class IgnorePolicy {
           throwIfCancelled(signal);
           const text = await readText(reader, nodePath.join(spec.root, ...parts.slice(0, i), name));
           if (text !== undefined) {
-            lines.push(...rebaseLines(text.split('\n'), dirRel));
+            for (const l of rebaseLines(text.split('\n'), dirRel)) {
+              lines.push(l);
+            }
           }
         }
       }
@@ -168,16 +170,20 @@ export class IgnorePolicy {
 /**
  * Whether single paths are ignored, folder by folder from the base down, as a walk
  * would have decided. Searches use it on what ripgrep returned when a whitelist glob
- * may have brought back files the ignore files leave out.
+ * may have brought back files the ignore rules leave out.
  */
 export class PathChecker {
-  private readonly dirs = new Map<string, Promise<{ ignored: boolean; frame: Frame | undefined }>>();
+  /** Ignore files read per folder (root-relative); a folder absent here has none, once loaded. */
+  private readonly files = new Map<string, Partial<Record<IgnoreFileName, RuleFile>> | null>();
+  private readonly frames = new Map<string, Frame | undefined>();
+  private readonly ignoredDirs = new Map<string, boolean>();
   private readonly matcher: Matcher;
 
   /**
    * @param known ignore files known to exist, relative to root; when given, other
    * folders are taken to have none (the walk that produced `known` saw every folder
-   * on the way to the paths checked). Otherwise each folder is probed.
+   * on the way to the paths checked) and {@link preload} reads them all at once.
+   * Otherwise each folder is probed when first met.
    */
   constructor(
     private readonly policy: IgnorePolicy,
@@ -186,36 +192,69 @@ export class PathChecker {
     this.matcher = policy.matcher();
   }
 
-  private dir(rel: string): Promise<{ ignored: boolean; frame: Frame | undefined }> {
-    let p = this.dirs.get(rel);
-    if (!p) {
-      p = this.computeDir(rel);
-      this.dirs.set(rel, p);
+  /** Reads every known ignore file, after which {@link isIgnoredNow} needs no I/O. */
+  async preload(): Promise<void> {
+    const dirs = new Set<string>();
+    for (const f of this.known ?? []) {
+      dirs.add(parentOf(f));
     }
-    return p;
+    for (const d of dirs) {
+      await this.loadDir(d);
+    }
   }
 
-  private async computeDir(rel: string): Promise<{ ignored: boolean; frame: Frame | undefined }> {
-    const base = this.policy.baseRel;
-    let parentFrame: Frame | undefined;
-    if (rel !== base) {
-      const parent = await this.dir(parentOf(rel));
-      if (parent.ignored) {
-        return parent;
-      }
-      parentFrame = parent.frame;
-      if (this.matcher.match(parentFrame, rel, true).verdict === 'ignore') {
-        return { ignored: true, frame: undefined };
-      }
+  private async loadDir(dir: string): Promise<void> {
+    if (this.files.has(dir)) {
+      return;
     }
-    const present = IGNORE_FILE_NAMES.filter((n) => !this.known || this.known.has(rel ? `${rel}/${n}` : n));
-    return { ignored: false, frame: await this.policy.frame(parentFrame, rel, present) };
+    const names = IGNORE_FILE_NAMES.filter((n) => !this.known || this.known.has(dir ? `${dir}/${n}` : n));
+    const frame = names.length ? await this.policy.frame(undefined, dir, names) : undefined;
+    this.files.set(dir, frame ? frame.files : null);
   }
 
-  /** `rel` is a file relative to root, at or below the base. */
+  private frameOf(dir: string): Frame | undefined {
+    if (this.frames.has(dir)) {
+      return this.frames.get(dir);
+    }
+    const parent = dir === this.policy.baseRel || dir === '' ? undefined : this.frameOf(parentOf(dir));
+    const files = this.files.get(dir);
+    const frame = files ? { dir, files, parent } : parent;
+    this.frames.set(dir, frame);
+    return frame;
+  }
+
+  private dirIgnored(dir: string): boolean {
+    let v = this.ignoredDirs.get(dir);
+    if (v === undefined) {
+      if (dir === this.policy.baseRel || dir === '') {
+        v = false;
+      } else {
+        const parent = parentOf(dir);
+        v = this.dirIgnored(parent) || this.matcher.match(this.frameOf(parent), dir, true).verdict === 'ignore';
+      }
+      this.ignoredDirs.set(dir, v);
+    }
+    return v;
+  }
+
+  /** With known ignore files preloaded: `rel` is a file relative to root, at or below the base. */
+  isIgnoredNow(rel: string): boolean {
+    const dir = parentOf(rel);
+    return this.dirIgnored(dir) || this.matcher.match(this.frameOf(dir), rel, false).verdict === 'ignore';
+  }
+
+  /** Probing each folder on the way (once): `rel` is a file relative to root, at or below the base. */
   async isIgnored(rel: string): Promise<boolean> {
-    const d = await this.dir(parentOf(rel));
-    return d.ignored || this.matcher.match(d.frame, rel, false).verdict === 'ignore';
+    const base = this.policy.baseRel;
+    const dir = parentOf(rel);
+    if (!this.files.has(dir)) {
+      const parts = dir.split('/');
+      const start = base ? base.split('/').length : 0;
+      for (let i = start; i <= parts.length; i++) {
+        await this.loadDir(parts.slice(0, i).join('/'));
+      }
+    }
+    return this.isIgnoredNow(rel);
   }
 }
 

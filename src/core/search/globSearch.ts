@@ -2,7 +2,7 @@ import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { MAX_SEARCH_OUTPUT_BYTES } from '../limits';
-import { comparePaths } from '../list/order';
+import { comparePaths, smallestSorted } from '../list/order';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
 import { checkerFor, emptyReport, prunedTopFolders, reportable, type IgnoreReport, type StatHost } from './report';
@@ -23,8 +23,8 @@ export interface GlobEnv {
 }
 
 export interface GlobResult {
-  /** Display paths of every match, in the order asked for. */
-  matches: string[];
+  /** Files that match (and are not hidden). */
+  total: number;
   reports: { scope: Scope; report: IgnoreReport }[];
   lines: string[];
   shown: number;
@@ -42,7 +42,7 @@ export interface GlobResult {
 export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobResult> {
   const norm = normalizeGlob(req.pattern);
   const test = globMatcher(norm);
-  const found: { display: string; abs: string }[] = [];
+  const found: { display: string; scope: Scope; rel: string }[] = [];
   const reports: GlobResult['reports'] = [];
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
@@ -56,37 +56,43 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     report.skipped = (boundary ?? []).filter(reportable);
     const known = new Set(files.filter((f) => (IGNORE_FILE_NAMES as readonly string[]).includes(nodePath.posix.basename(f))));
     const checker = checkerFor(scope, known);
+    const check = keeps.length > 0 && respect;
+    if (check) {
+      await checker.preload();
+    }
     for (const rel of files) {
       const relToBase = baseRel ? rel.slice(baseRel.length + 1) : rel;
       if (!test(relToBase)) {
         continue;
       }
-      if (keeps.length && respect && (await checker.isIgnored(rel))) {
+      if (check && checker.isIgnoredNow(rel)) {
         report.hiddenMatches.push(rel);
         continue;
       }
-      found.push({ display: scope.display(rel), abs: nodePath.join(scope.rootPath, ...rel.split('/')) });
+      found.push({ display: scope.display(rel), scope, rel });
     }
     if (keeps.length) {
       report.prunedTopFolders = await prunedTopFolders(env.host, scope);
     }
     reports.push({ scope, report });
   }
+  let ordered: typeof found;
   if (req.sort === 'mtime') {
     const times = new Map<string, number>();
     for (const f of found) {
       throwIfCancelled(env.signal);
-      times.set(f.display, (await env.host.stat(f.abs))?.mtimeMs ?? 0);
+      times.set(f.display, (await env.host.stat(nodePath.join(f.scope.rootPath, ...f.rel.split('/'))))?.mtimeMs ?? 0);
     }
-    found.sort((a, b) => times.get(b.display)! - times.get(a.display)! || comparePaths(a.display, b.display));
+    ordered = found.sort((a, b) => times.get(b.display)! - times.get(a.display)! || comparePaths(a.display, b.display));
   } else {
-    found.sort((a, b) => comparePaths(a.display, b.display));
+    // a page needs only the first skip+limit paths in order, not all of them sorted
+    ordered = smallestSorted(found, req.skip + req.limit, (a, b) => comparePaths(a.display, b.display));
   }
-  const matches = found.map((f) => f.display);
+  const total = found.length;
   const lines: string[] = [];
   let bytes = 0;
   let stop: GlobResult['stop'];
-  for (const m of matches.slice(req.skip, req.skip + req.limit)) {
+  for (const m of ordered.slice(req.skip, req.skip + req.limit).map((f) => f.display)) {
     const b = Buffer.byteLength(m, 'utf8') + 1;
     if (lines.length > 0 && bytes + b > MAX_SEARCH_OUTPUT_BYTES) {
       stop = 'bytes';
@@ -96,5 +102,5 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     bytes += b;
   }
   const next = req.skip + lines.length;
-  return { matches, reports, lines, shown: lines.length, next: next < matches.length ? next : undefined, stop: next < matches.length ? (stop ?? 'limit') : undefined };
+  return { total, reports, lines, shown: lines.length, next: next < total ? next : undefined, stop: next < total ? (stop ?? 'limit') : undefined };
 }

@@ -3,9 +3,9 @@ import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { formatCount, plural } from '../format';
 import { relPosix } from '../ignore/policy';
 import { MAX_SEARCH_OUTPUT_BYTES } from '../limits';
-import { comparePaths } from '../list/order';
+import { comparePaths, smallestSorted } from '../list/order';
 import { isWithin } from '../paths';
-import type { GlobSet } from '../policy';
+import { globSet, type GlobSet } from '../policy';
 import { cutLine } from '../text/lines';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
@@ -51,7 +51,9 @@ interface Found {
 }
 
 export interface GrepResult {
+  /** Matching files that may be shown, in no particular order (see {@link inPathOrder}). */
   files: Found[];
+  /** Matching sensitive files, in path order: counted, not shown. */
   sensitive: Found[];
   reports: { scope: Scope; report: IgnoreReport }[];
 }
@@ -77,6 +79,8 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     report.skipped = (boundary ?? []).filter(reportable);
     const checker = checkerFor(scope);
     const found = new Map<string, Found>();
+    // ripgrep cannot say which files its whitelist brought back past ignore rules, so with a
+    // whitelist every matching file is checked; each folder is probed for ignore files once.
     for (const [rel, n] of counts) {
       if (inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) {
         continue;
@@ -110,9 +114,10 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
       report.prunedTopFolders = await prunedTopFolders(env.host, scope);
     }
     result.reports.push({ scope, report });
-    all.push(...found.values());
+    for (const f of found.values()) {
+      all.push(f);
+    }
   }
-  all.sort((a, b) => comparePaths(a.display, b.display));
   for (const f of all) {
     if (env.sensitive.test(f.rel) && !env.approved.has(f.rel)) {
       result.sensitive.push(f);
@@ -120,7 +125,43 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
       result.files.push(f);
     }
   }
+  result.sensitive.sort(byDisplay);
   return result;
+}
+
+const byDisplay = (a: { display: string }, b: { display: string }) => comparePaths(a.display, b.display);
+
+/**
+ * The first `k` files in path order. A page never needs more than skip+limit files (each
+ * holds at least one match), so tens of thousands of matching files are not all sorted.
+ */
+export function inPathOrder<T extends { display: string }>(files: readonly T[], k: number): T[] {
+  return smallestSorted(files, k, byDisplay);
+}
+
+/**
+ * The sensitive-file globs as a test that, when every glob only names a file at any depth,
+ * decides once per distinct file name: a search can return tens of thousands of files,
+ * and a name like index.ts recurs in most folders.
+ */
+export function sensitiveTester(globs: readonly string[]): GlobSet {
+  const set = globSet(globs);
+  const byName = globs.every((g) => /^!?\*\*\/[^/]+$/.test(g));
+  if (!byName) {
+    return set;
+  }
+  const memo = new Map<string, boolean>();
+  return {
+    test: (rel) => {
+      const name = rel.slice(rel.lastIndexOf('/') + 1);
+      let v = memo.get(name);
+      if (v === undefined) {
+        v = set.test(name);
+        memo.set(name, v);
+      }
+      return v;
+    },
+  };
 }
 
 export interface GrepPage {
@@ -171,8 +212,11 @@ export function renderFileHits(hits: FileHits, from: number, to: number, context
   return out;
 }
 
-/** The page of a content search: records `skip`..`skip+limit`, grouped by file, within the output cap. */
-export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]): Promise<GrepPage> {
+/**
+ * The page of a content search: records `skip`..`skip+limit`, grouped by file, within the
+ * output cap. `files` are in path order and hold at least the files the page reaches.
+ */
+export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[], totalRecords: number): Promise<GrepPage> {
   const end = req.skip + req.limit;
   const chosen: { f: Found; from: number; to: number }[] = [];
   let cum = 0;
@@ -236,13 +280,12 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
       fileShown++;
     }
   }
-  const total = files.reduce((sum, f) => sum + f.count, 0);
   const nextSkip = req.skip + shown;
-  return { lines, shown, next: nextSkip < total ? nextSkip : undefined, stop: nextSkip < total ? (stop ?? 'limit') : undefined };
+  return { lines, shown, next: nextSkip < totalRecords ? nextSkip : undefined, stop: nextSkip < totalRecords ? (stop ?? 'limit') : undefined };
 }
 
-/** The page of a files or count search: files `skip`..`skip+limit`. */
-export function filesPage(req: GrepRequest, files: Found[]): GrepPage {
+/** The page of a files or count search: files `skip`..`skip+limit` of `files` (in path order, at least that many). */
+export function filesPage(req: GrepRequest, files: Found[], totalFiles: number): GrepPage {
   const lines: string[] = [];
   let bytes = 0;
   let shown = 0;
@@ -259,7 +302,7 @@ export function filesPage(req: GrepRequest, files: Found[]): GrepPage {
     shown++;
   }
   const nextSkip = req.skip + shown;
-  return { lines, shown, next: nextSkip < files.length ? nextSkip : undefined, stop: nextSkip < files.length ? (stop ?? 'limit') : undefined };
+  return { lines, shown, next: nextSkip < totalFiles ? nextSkip : undefined, stop: nextSkip < totalFiles ? (stop ?? 'limit') : undefined };
 }
 
 /** Footer lines about what ignore rules hid, shared by fs_grep and fs_glob. */
