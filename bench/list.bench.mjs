@@ -1,0 +1,32 @@
+// fs_list depth=1 limit=100 on a flat folder of 1,000,000 entries against one raw readdir of
+// it, in the same run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { callTool, compare, toolContext } from './grep.bench.mjs';
+
+const ENTRIES = 1_000_000;
+
+/** The flat folder, created once (empty files, names in scrambled order) and cached in dataDir. */
+function ensureFlat(dataDir) {
+  const dir = path.join(dataDir, 'flat-1m');
+  const done = path.join(dataDir, 'flat-1m.complete');
+  if (fs.existsSync(done)) return dir;
+  fs.mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < ENTRIES; i++) {
+    const name = `entry-${String((i * 7919) % ENTRIES).padStart(7, '0')}.txt`;
+    fs.closeSync(fs.openSync(path.join(dir, name), 'w'));
+  }
+  fs.writeFileSync(done, String(ENTRIES));
+  return dir;
+}
+
+export default async function run({ dataDir, record }) {
+  const dir = ensureFlat(dataDir);
+  const ctx = await toolContext(dataDir);
+  const runs = 5;
+  const input = { path: 'flat-1m', depth: 1, limit: 100 };
+  const first = await callTool(ctx, 'fs_list', input);
+  if (!first.includes('\nentry-0000099.txt\n') || !first.includes('More than 100 entries')) throw new Error(first.slice(0, 400));
+  const r = await compare(runs, () => callTool(ctx, 'fs_list', input), () => fs.promises.readdir(dir));
+  record({ name: 'fs_list depth=1 limit=100 on 1,000,000 entries vs one readdir', ours: r.ours, baseline: r.baseline, unit: 'ms', note: `median of ${runs}, alternating; min ${r.oursMin} vs ${r.baselineMin} ms` });
+}
