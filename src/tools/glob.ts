@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
@@ -58,14 +59,15 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const skip = (input.offset ?? 1) - 1;
     const sort = input.sort ?? 'path';
     const scopes = await scopesFor(ctx, input.path, respectIgnore, 'files', 'fs_glob', 'folder');
-    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m));
+    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m), scopes.every((sc) => existsSync(sc.rootPath)));
     throwIfCancelled(ctx.signal);
     const r = await globSearch({ pattern: input.pattern, sort, skip, limit }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
     const total = r.total;
     if (total > 0 && skip >= total) {
       throw new ToolError('offset-past-end', `offset=${skip + 1} is past the end: ${plural(total, 'file')} match. Use an offset from 1 to ${total}, or omit it.`);
     }
-    const where = input.path !== undefined ? scopes[0].display(scopes[0].baseRel) : scopes.length > 1 ? 'the workspace folders' : scopes[0].display('');
+    const shown = scopes[0].display(scopes[0].baseRel);
+    const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
     const norm = normalizeGlob(input.pattern);
     const out: string[] = [...r.lines];
     if (total === 0) {

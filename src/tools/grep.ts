@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
@@ -94,14 +95,15 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
         approved.add(t.located.relative);
       }
     }
-    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m));
+    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m), scopes.every((sc) => existsSync(sc.rootPath)));
     throwIfCancelled(ctx.signal);
     const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveTester(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
     const result = await grepCounts(req, env);
     const files = result.files;
     const records = files.reduce((s, f) => s + f.count, 0);
     const unit: [string, string] = req.query.multiline ? ['match', 'matches'] : ['matching line', 'matching lines'];
-    const where = input.path !== undefined ? scopes[0].display(scopes[0].baseRel) : scopes.length > 1 ? 'the workspace folders' : scopes[0].display('');
+    const shown = scopes[0].display(scopes[0].baseRel);
+    const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
     const out: string[] = [];
     const totalItems = output === 'content' ? records : files.length;
     if (totalItems > 0 && req.skip >= totalItems) {

@@ -88,7 +88,7 @@ for (const [engineName, engine] of [
       const r = await run({ pattern: '*.ts' });
       assert.equal(r.isError, false, r.text);
       assert.deepEqual(paths(r.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/lib/util.ts']);
-      assert.match(r.text, /\(Showing all 4 files matching \*\*\/\*\.ts in \., sorted by path\. No more\.\)/);
+      assert.match(r.text, /\(Showing all 4 files matching \*\*\/\*\.ts in the workspace, sorted by path\. No more\.\)/);
     });
 
     it('matches path patterns and braces relative to path', async () => {
@@ -105,7 +105,7 @@ for (const [engineName, engine] of [
     it('pages with limit and offset, saying whether more exist and how to continue', async () => {
       const first = await run({ pattern: '*.ts', limit: 3 });
       assert.deepEqual(paths(first.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts']);
-      assert.match(first.text, /\(Showing files 1–3 of 4 matching \*\*\/\*\.ts in \., sorted by path\. More exist\.\)\nTruncated: the limit of 3 paths was reached\. Continue with: fs_glob \{"pattern":"\*\.ts","limit":3,"offset":4\}/);
+      assert.match(first.text, /\(Showing files 1–3 of 4 matching \*\*\/\*\.ts in the workspace, sorted by path\. More exist\.\)\nTruncated: the limit of 3 paths was reached\. Continue with: fs_glob \{"pattern":"\*\.ts","limit":3,"offset":4\}/);
       const next = await run({ pattern: '*.ts', limit: 3, offset: 4 });
       assert.deepEqual(paths(next.text), ['src/lib/util.ts']);
       assert.match(next.text, /No more\.\)/);
@@ -114,7 +114,7 @@ for (const [engineName, engine] of [
     it('says how many matches ignore rules hid and how to include them', async () => {
       const r = await run({ pattern: '*.log' });
       assert.deepEqual(paths(r.text), []);
-      assert.match(r.text, /^No files match \*\*\/\*\.log in \./);
+      assert.match(r.text, /^No files match \*\*\/\*\.log in the workspace\./);
       assert.match(r.text, /1 matching file left out by ignore rules \(\.gitignore\/\.ignore files\) not shown: notes\.log; folders that ignore rules leave out \(such as build\/\) were not searched\. Add "respect_ignore": false to include them\./);
       const ts = await run({ pattern: '**/*.ts', respect_ignore: false });
       assert.deepEqual(paths(ts.text), ['build/out.ts', 'src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/gen/g.ts', 'src/lib/util.ts']);

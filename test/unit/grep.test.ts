@@ -166,6 +166,9 @@ for (const [engineName, engine] of ENGINES) {
       assert.ok(!t.includes('\r'));
       assert.match(t, new RegExp(`L1: needle ${'x'.repeat(1993)}… \\[line cut: 2,507 characters in all; read it with fs_read\\]`));
       assert.ok(!t.includes('bin.dat'));
+      const named = await run({ pattern: 'needle', path: 'docs/bin.dat' });
+      assert.equal(named.isError, true);
+      assert.match(named.text, /^docs\/bin\.dat is a binary file \(it holds NUL bytes\), so fs_grep does not search it\./);
     });
 
     it('names the problem of an invalid regex', async () => {
@@ -191,7 +194,7 @@ for (const [engineName, engine] of ENGINES) {
 
     it('counts matches in sensitive files without showing them, unless that file was approved', async () => {
       const r = await run({ pattern: 'TOKEN' });
-      assert.match(r.text, /^No matching lines for "TOKEN" in \./);
+      assert.match(r.text, /^No matching lines for "TOKEN" in the workspace\./);
       assert.match(r.text, /1 matching line in 1 sensitive file not shown \(\.env\): they may hold secrets; read them with fs_read to be asked for approval\./);
       assert.ok(!r.text.includes('TOKEN_needle=1'));
       const approved = await run({ pattern: 'TOKEN', path: '.env' });

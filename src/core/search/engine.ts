@@ -83,9 +83,11 @@ const announced = new Set<string>();
 /**
  * The editor's ripgrep, else `rg` on PATH, else the JavaScript search; the choice is
  * logged once per process and engine, so the log tells which binary served the tools.
+ * `onDisk` false (folders not on the local disk) always takes the JavaScript search.
  */
-export function pickEngine(bundled: string | undefined, host: JsHost, signal: CancelSignal | undefined, log: (message: string) => void): SearchEngine {
-  const found = findRipgrep(bundled);
+export function pickEngine(bundled: string | undefined, host: JsHost, signal: CancelSignal | undefined, log: (message: string) => void, onDisk = true): SearchEngine {
+  // ripgrep reads the disk; a virtual workspace (another URI scheme) is searched through the host
+  const found = onDisk ? findRipgrep(bundled) : undefined;
   const key = found ? `${found.origin}\0${found.path}` : 'javascript';
   if (!announced.has(key)) {
     announced.add(key);

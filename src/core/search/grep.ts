@@ -2,17 +2,19 @@ import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { formatCount, plural } from '../format';
 import { relPosix } from '../ignore/policy';
-import { MAX_SEARCH_OUTPUT_BYTES } from '../limits';
+import { MAX_JS_SEARCH_FILE_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
 import { comparePaths, smallestSorted } from '../list/order';
 import { isWithin } from '../paths';
 import { globSet, type GlobSet } from '../policy';
+import { ToolError } from '../errors';
+import { decodeText } from '../text/encoding';
 import { cutLine } from '../text/lines';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
 import type { Query } from './regex';
 import { checkerFor, emptyReport, examples, moreSuffix, prunedTopFolders, reportable, type IgnoreReport, type StatHost } from './report';
 import type { Scope } from './scope';
-import type { FileHits } from './textSearch';
+import { looksBinary, type FileHits } from './textSearch';
 
 export type GrepOutput = 'content' | 'files' | 'count';
 
@@ -33,7 +35,7 @@ export interface GrepRequest {
 export interface GrepEnv {
   engine: SearchEngine;
   scopes: Scope[];
-  host: StatHost & { realpath(p: string): Promise<string> };
+  host: Omit<StatHost, 'stat'> & { realpath(p: string): Promise<string>; readFile(p: string): Promise<Uint8Array>; stat(p: string): Promise<{ type: string; size: number } | undefined> };
   /** Unsaved editor buffers: their text is what is searched for their file. */
   dirty: { path: string; text: string }[];
   sensitive: GlobSet;
@@ -68,6 +70,9 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
   const all: Found[] = [];
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
+    if (scope.isFile) {
+      await refuseBinary(env, scope);
+    }
     const baseRel = scope.policy.baseRel;
     const norm = req.include ? normalizeGlob(req.include) : undefined;
     const inc = norm ? globMatcher(norm) : undefined;
@@ -127,6 +132,25 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
   }
   result.sensitive.sort(byDisplay);
   return result;
+}
+
+/**
+ * A file named as the path is searched even if ignore rules name it, but not if it is
+ * binary: ripgrep skips binary files it walks to, yet searches one it is given, so the
+ * check is made here, the same for both engines.
+ */
+async function refuseBinary(env: GrepEnv, scope: Scope): Promise<void> {
+  if (env.dirty.length && env.dirty.some((d) => d.path === scope.base)) {
+    return;
+  }
+  const st = await env.host.stat(scope.base);
+  if (!st || st.size > MAX_JS_SEARCH_FILE_BYTES) {
+    return;
+  }
+  const text = decodeText(await env.host.readFile(scope.base)).text;
+  if (looksBinary(text)) {
+    throw new ToolError('binary', `${scope.display(scope.baseRel)} is a binary file (it holds NUL bytes), so fs_grep does not search it. Search the folder that holds its text sources, or ask the user what it contains.`);
+  }
 }
 
 const byDisplay = (a: { display: string }, b: { display: string }) => comparePaths(a.display, b.display);
