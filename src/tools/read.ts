@@ -9,6 +9,7 @@ import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
 import { extractPdfPages, renderPdfEnvelope } from '../core/read/pdf';
 import { fitToBudget } from './budget';
+import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder } from '../core/read/instructions';
 import { locate } from '../core/paths';
 import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { rankSimilar } from '../core/suggest';
@@ -228,6 +229,51 @@ async function readFile(ctx: ToolContext, t: Target, input: ReadInput, size: num
   }
 }
 
+/** The AGENTS.md / CLAUDE.md files that apply to a file read inside a workspace folder (never the file itself). */
+async function instructionPaths(ctx: ToolContext, t: Target): Promise<string[]> {
+  const root = t.located.root;
+  if (!ctx.settings.instructionFiles || !root) {
+    return [];
+  }
+  return findInstructionFiles(t.real, root.path, async (p) => p !== t.real && (await ctx.ws.stat(p))?.type === 'file');
+}
+
+async function renderInstructions(ctx: ToolContext, t: Target, paths: readonly string[]): Promise<string | undefined> {
+  if (paths.length === 0) {
+    return undefined;
+  }
+  const files = await loadInstructionFiles(paths, async (p) => ctx.ws.openDocument(p)?.text ?? decodeText(await ctx.ws.readFile(p)).text);
+  return renderInstructionReminder(files, { forPath: t.located.display, display: (p) => locate(p, ctx.ws.roots()).display });
+}
+
+/**
+ * Appends the instruction files of the file's folders to a successful read, once per
+ * chat request: they count as given only when the read succeeded. Room for them is
+ * kept in the token budget.
+ */
+async function withInstructions(ctx: ToolContext, t: Target, read: (ctx: ToolContext) => Promise<ToolResult>): Promise<ToolResult> {
+  const paths = await instructionPaths(ctx, t).catch(() => []);
+  if (paths.length === 0) {
+    return read(ctx);
+  }
+  let inner = ctx;
+  if (ctx.budget) {
+    const all = await renderInstructions(ctx, t, paths);
+    const used = all ? await ctx.budget.countTokens(all) : 0;
+    inner = { ...ctx, budget: { ...ctx.budget, tokenBudget: Math.max(ctx.budget.tokenBudget - used, 1) } };
+  }
+  const result = await read(inner);
+  if (result.isError) {
+    return result;
+  }
+  const fresh = ctx.instructions && ctx.requestKey !== undefined ? ctx.instructions.take(ctx.requestKey, paths) : paths;
+  const reminder = await renderInstructions(ctx, t, fresh).catch(() => undefined);
+  if (reminder) {
+    result.parts.push({ kind: 'text', text: reminder });
+  }
+  return result;
+}
+
 export const readTool: ToolSpec<typeof readSchema> = {
   name: 'fs_read',
   mutates: false,
@@ -245,13 +291,13 @@ export const readTool: ToolSpec<typeof readSchema> = {
     if (extensionOf(t.real) === 'ipynb') {
       const st = await ctx.ws.stat(t.real);
       if (st?.type === 'file' || ctx.ws.openNotebook(t.abs) || ctx.ws.openNotebook(t.real)) {
-        return readNotebook(ctx, t, input, st?.size);
+        return withInstructions(ctx, t, (c) => readNotebook(c, t, input, st?.size));
       }
     }
     const doc = openDocumentFor(ctx, t);
     if (doc) {
       const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty };
-      return { isError: false, parts: [{ kind: 'text', text: await readText(ctx, t, src, textRequest(input)) }] };
+      return withInstructions(ctx, t, async (c) => ({ isError: false, parts: [{ kind: 'text', text: await readText(c, t, src, textRequest(input)) }] }));
     }
     const st = await ctx.ws.stat(t.real);
     if (!st || st.type === 'symlink') {
@@ -263,6 +309,6 @@ export const readTool: ToolSpec<typeof readSchema> = {
     if (st.type !== 'file') {
       throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be read.`);
     }
-    return readFile(ctx, t, input, st.size);
+    return withInstructions(ctx, t, (c) => readFile(c, t, input, st.size));
   },
 };

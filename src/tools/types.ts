@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CancelSignal } from '../core/cancel';
 import type { Workspace } from '../host/workspace';
+import type { InstructionMemory } from '../core/read/instructions';
 import type { ReadLedger } from './ledger';
 import type { ToolResult } from './result';
 import type { Settings } from './settings';
@@ -24,6 +25,8 @@ export interface ToolContext {
   budget?: TokenBudget;
   /** Identifies the chat request the call belongs to, when there is one. */
   requestKey?: string;
+  /** Which instruction files each chat request was already given. */
+  instructions?: InstructionMemory;
 }
 
 export interface TokenBudget {

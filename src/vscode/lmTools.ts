@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Workspace } from '../host/workspace';
+import { InstructionMemory } from '../core/read/instructions';
 import { ReadLedger } from '../tools/ledger';
 import { TOOLS } from '../tools/registry';
 import type { ToolResult } from '../tools/result';
@@ -61,6 +62,7 @@ function requestKeyOf(token: unknown): string | undefined {
 /** Registers every tool of the registry; returns the disposables. */
 export function registerTools(ws: Workspace, log: Logger): vscode.Disposable[] {
   const ledger = new ReadLedger();
+  const instructions = new InstructionMemory();
   const context = (token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>): ToolContext => {
     const tok = options?.tokenizationOptions;
     return {
@@ -71,6 +73,7 @@ export function registerTools(ws: Workspace, log: Logger): vscode.Disposable[] {
       log,
       budget: tok ? { tokenBudget: tok.tokenBudget, countTokens: (text) => Promise.resolve(tok.countTokens(text, token)) } : undefined,
       requestKey: requestKeyOf(options?.toolInvocationToken),
+      instructions,
     };
   };
   return TOOLS.map((spec) => vscode.lm.registerTool(spec.name, new LmTool(spec, context)));

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { InstructionMemory } from '../../src/core/read/instructions';
 import { call, context, tempTree } from './helpers';
 
 const root = path.resolve(__dirname, '../../..');
@@ -195,5 +196,49 @@ describe('fs_read on folders and notebooks', () => {
     assert.match(r.text, /L1: edited = True/);
     assert.match(r.text, /Total: 1 cell/);
     assert.match(r.text, /unsaved changes/);
+  });
+});
+
+describe('fs_read instruction files', () => {
+  let tree: ReturnType<typeof tempTree>;
+  before(() => {
+    tree = tempTree({
+      'AGENTS.md': 'root rules: loaded by the chat already\n',
+      'pkg/AGENTS.md': 'pkg rules\n',
+      'pkg/lib/CLAUDE.md': 'lib rules\n',
+      'pkg/lib/code.ts': 'export {};\n',
+      'pkg/lib/other.ts': 'export {};\n',
+    });
+  });
+  after(() => tree.cleanup());
+
+  it('appends AGENTS.md and CLAUDE.md of the folders below the root in a system-reminder, outermost first', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'pkg/lib/code.ts' });
+    assert.equal(r.parts.length, 2);
+    const reminder = (r.parts[1] as { text: string }).text;
+    assert.match(reminder, /^<system-reminder>\n/);
+    assert.match(reminder, /<instructions path="pkg\/AGENTS\.md">\npkg rules\n<\/instructions>\n<instructions path="pkg\/lib\/CLAUDE\.md">\nlib rules\n<\/instructions>\n<\/system-reminder>$/);
+    assert.ok(!reminder.includes('root rules'), "the root's own file is not repeated");
+  });
+
+  it('gives them once per chat request, and again in a new request', async () => {
+    const ctx = await context(tree.root);
+    ctx.instructions = new InstructionMemory();
+    ctx.requestKey = 'request-1';
+    const missing = await call(ctx, 'fs_read', { path: 'pkg/lib/nope.ts' });
+    assert.equal(missing.isError, true);
+    assert.equal((await call(ctx, 'fs_read', { path: 'pkg/lib/code.ts' })).parts.length, 2, 'a failed read does not use them up');
+    assert.equal((await call(ctx, 'fs_read', { path: 'pkg/lib/other.ts' })).parts.length, 1, 'same request: not again');
+    ctx.requestKey = 'request-2';
+    assert.equal((await call(ctx, 'fs_read', { path: 'pkg/lib/other.ts' })).parts.length, 2);
+  });
+
+  it('can be turned off, and a file does not remind of itself', async () => {
+    const off = await context(tree.root, { instructionFiles: false });
+    assert.equal((await call(off, 'fs_read', { path: 'pkg/lib/code.ts' })).parts.length, 1);
+    const ctx = await context(tree.root);
+    const self = await call(ctx, 'fs_read', { path: 'pkg/AGENTS.md' });
+    assert.equal(self.parts.length, 1);
   });
 });
