@@ -108,7 +108,7 @@ describe('fs_read in the VS Code extension host', () => {
 
   it('reads the block around a line in indentation mode', async () => {
     const { text } = await invoke('fs_read', { path: 'src/app.ts', mode: 'indentation', indentation: { anchor_line: 6 } });
-    assert.match(text, /\nL5: export function farewell\(name: string\): string \{\nL6:   return `goodbye \$\{name\}`;\nL7: \}\n/);
+    assert.match(text, /\nL5: export function farewell\(name: string\): string \{\nL6: {3}return `goodbye \$\{name\}`;\nL7: \}\n/);
     assert.ok(!text.includes('L1: '));
     assert.match(text, /Block: lines 5–7/);
   });

@@ -57,7 +57,7 @@ describe('fs_read modes and file kinds', () => {
   it('indentation mode takes anchor_line from offset and refuses an anchor past the end', async () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_read', { path: 'mod.py', offset: 11, indentation: { include_header: false } });
-    assert.match(r.text, /\nL10: def second\(p\):\nL11:     return p\[1\]\n/);
+    assert.match(r.text, /\nL10: def second\(p\):\nL11: {5}return p\[1\]\n/);
     const bad = await call(ctx, 'fs_read', { path: 'mod.py', mode: 'indentation', indentation: { anchor_line: 40 } });
     assert.equal(bad.isError, true);
     assert.match(bad.text, /40/);
