@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InstructionMemory } from '../../src/core/read/instructions';
+import { makePdf } from './pdfFixture';
 import { call, context, tempTree } from './helpers';
 
 const root = path.resolve(__dirname, '../../..');
@@ -240,5 +241,49 @@ describe('fs_read instruction files', () => {
     const ctx = await context(tree.root);
     const self = await call(ctx, 'fs_read', { path: 'pkg/AGENTS.md' });
     assert.equal(self.parts.length, 1);
+  });
+});
+
+describe('fs_read on PDFs and oversized lines', () => {
+  let tree: ReturnType<typeof tempTree>;
+  before(() => {
+    tree = tempTree({
+      'guide.pdf': makePdf([['Intro page'], ['Second page text'], ['Third page']]),
+      'renamed.bin': makePdf([['Hidden PDF']]),
+    });
+    // one line longer than the whole-read threshold: streamed, cut, counted
+    fs.writeFileSync(path.join(tree.root, 'one-line.min.js'), 'x'.repeat(9 * 1024 * 1024) + '\nend\n');
+  });
+  after(() => tree.cleanup());
+
+  it('reads a PDF as text per page, pages counted by offset and limit', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'guide.pdf', offset: 2, limit: 1 });
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, /<type>pdf<\/type>/);
+    assert.match(r.text, /=== Page 2 of 3 ===\nSecond page text/);
+    assert.ok(!r.text.includes('Intro page') && !r.text.includes('Third page'));
+    assert.match(r.text, /offset=3/);
+    assert.match(r.text, /Total: 3 pages/);
+    assert.ok(ctx.ledger.get(path.join(tree.root, 'guide.pdf')), 'the version is recorded');
+  });
+
+  it('knows a PDF by its header whatever its name', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'renamed.bin' });
+    assert.match(r.text, /Hidden PDF/);
+  });
+
+  it('streams a line longer than the byte cap into a page of that one cut line, then continues', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'one-line.min.js' });
+    assert.equal(r.isError, false);
+    const shown = r.text.split('\n').filter((l) => /^L\d+: /.test(l));
+    assert.ok(shown[0].startsWith('L1: ' + 'x'.repeat(2000) + '… [line cut: 9,437,184 characters in all'));
+    assert.equal(shown[1], 'L2: end');
+    assert.match(r.text, /Total: 2 lines \| Showing: 1–2 \| Truncated: false/);
+    const second = await call(ctx, 'fs_read', { path: 'one-line.min.js', limit: 1 });
+    assert.match(second.text, /Use offset=2 to continue/);
+    assert.match(second.text, /Total: unknown \(file is 9\.0 MiB\)/);
   });
 });
