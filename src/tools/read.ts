@@ -1,4 +1,3 @@
-import * as nodePath from 'node:path';
 import { z } from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
@@ -9,10 +8,10 @@ import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
 import { extractPdfPages, renderPdfEnvelope } from '../core/read/pdf';
 import { fitToBudget } from './budget';
+import { suggestPaths } from './suggest';
 import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder } from '../core/read/instructions';
 import { locate } from '../core/paths';
 import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
-import { rankSimilar } from '../core/suggest';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectFileType } from '../core/text/sniff';
@@ -46,18 +45,7 @@ export const readSchema = z
 export type ReadInput = z.output<typeof readSchema>;
 
 async function notFound(ctx: ToolContext, t: Target): Promise<ToolError> {
-  const dir = nodePath.dirname(t.real);
-  const want = nodePath.basename(t.real);
-  let suggestions: string[] = [];
-  try {
-    const entries = await ctx.ws.readDirectory(dir);
-    suggestions = rankSimilar(
-      want,
-      entries.map((e) => e.name),
-    ).map((name) => locate(nodePath.join(dir, name), ctx.ws.roots()).display);
-  } catch {
-    // the folder is missing too: nothing to suggest from it
-  }
+  const suggestions = await suggestPaths(ctx, t);
   const lines = [`File not found: ${t.located.display}`];
   if (suggestions.length) {
     lines.push('Did you mean one of these?', ...suggestions.map((s) => `- ${s}`));

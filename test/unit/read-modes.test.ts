@@ -287,3 +287,36 @@ describe('fs_read on PDFs and oversized lines', () => {
     assert.match(second.text, /Total: unknown \(file is 9\.0 MiB\)/);
   });
 });
+
+describe('fs_read "did you mean"', () => {
+  let tree: ReturnType<typeof tempTree>;
+  before(() => {
+    tree = tempTree({
+      'src/main.ts': 'x\n',
+      'src/util/parse.ts': 'x\n',
+      'lib/parse.js': 'x\n',
+      'build/parse.ts': 'x\n',
+      '.gitignore': 'build/\n',
+      'docs/readme.md': 'x\n',
+    });
+  });
+  after(() => tree.cleanup());
+
+  it('suggests the same name with another extension in the same folder first', async () => {
+    const r = await call(await context(tree.root), 'fs_read', { path: 'src/main.js' });
+    assert.match(r.text, /^File not found: src\/main\.js\nDid you mean one of these\?\n- src\/main\.ts/);
+  });
+
+  it('then finds the name elsewhere in the workspace, respecting ignore rules', async () => {
+    const r = await call(await context(tree.root), 'fs_read', { path: 'parse.ts' });
+    const lines = r.text.split('\n');
+    assert.equal(lines[0], 'File not found: parse.ts');
+    assert.deepEqual(lines.slice(2), ['- src/util/parse.ts', '- lib/parse.js']);
+    assert.ok(!r.text.includes('build/parse.ts'), 'ignored folders are not searched');
+  });
+
+  it('says how to search when nothing is close', async () => {
+    const r = await call(await context(tree.root), 'fs_read', { path: 'nothing/like/it.xyz' });
+    assert.match(r.text, /^File not found: nothing\/like\/it\.xyz\nUse fs_glob with the file name/);
+  });
+});

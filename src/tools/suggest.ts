@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { escapeGlobLiteral } from '../core/ignore/globs';
+import { MAX_SUGGESTIONS } from '../core/limits';
+import { locate } from '../core/paths';
+import { pickEngine } from '../core/search/engine';
+import { globSearch } from '../core/search/globSearch';
+import { nameSimilarity, rankSimilar } from '../core/suggest';
+import { scopesFor } from './grep';
+import type { Target } from './target';
+import type { ToolContext } from './types';
+
+/** Files a workspace-wide name search looks at, at most, before ranking. */
+const MAX_NAME_MATCHES = 200;
+
+/**
+ * Files elsewhere in the workspace with the wanted name, or its stem with another
+ * extension (`main.js` finds `src/main.ts`): the mistakes models make most often are
+ * a wrong folder or a wrong extension. Found with the glob engine, so ignore rules
+ * apply and ripgrep does the walking.
+ */
+async function workspaceMatches(ctx: ToolContext, want: string): Promise<string[]> {
+  if (ctx.ws.roots().length === 0) {
+    return [];
+  }
+  const scopes = await scopesFor(ctx, undefined, true, 'files', 'fs_read', 'folder');
+  const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m), scopes.every((s) => existsSync(s.rootPath)));
+  const dot = want.lastIndexOf('.');
+  const stem = dot > 0 ? want.slice(0, dot) : want;
+  const patterns = [`**/${escapeGlobLiteral(want)}`, `**/${escapeGlobLiteral(stem)}.*`];
+  const found = new Set<string>();
+  for (const pattern of patterns) {
+    const r = await globSearch({ pattern, sort: 'path', skip: 0, limit: MAX_NAME_MATCHES }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
+    r.lines.forEach((l) => found.add(l));
+  }
+  return [...found];
+}
+
+/**
+ * Up to {@link MAX_SUGGESTIONS} paths the model may have meant: similar names in the
+ * same folder first, then files of that name elsewhere in the workspace.
+ */
+export async function suggestPaths(ctx: ToolContext, t: Target): Promise<string[]> {
+  const dir = nodePath.dirname(t.real);
+  const want = nodePath.basename(t.real);
+  const out: string[] = [];
+  try {
+    const entries = await ctx.ws.readDirectory(dir);
+    const names = rankSimilar(
+      want,
+      entries.map((e) => e.name),
+    );
+    out.push(...names.map((name) => locate(nodePath.join(dir, name), ctx.ws.roots()).display));
+  } catch {
+    // the folder is missing too
+  }
+  if (out.length < MAX_SUGGESTIONS && t.located.root) {
+    const elsewhere = (await workspaceMatches(ctx, want).catch(() => []))
+      .filter((p) => !out.includes(p))
+      .map((p) => ({ p, score: nameSimilarity(want, p.slice(p.lastIndexOf('/') + 1)) }))
+      .sort((a, b) => b.score - a.score || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+    out.push(...elsewhere.slice(0, MAX_SUGGESTIONS - out.length).map((e) => e.p));
+  }
+  return out;
+}
