@@ -9,6 +9,7 @@ import { normalizeGlob } from '../core/search/glob';
 import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
 import { scopesFor } from './grep';
+import { fitToBudget } from './budget';
 import { boolField, intField } from './input';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
@@ -69,21 +70,26 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const shown = scopes[0].display(scopes[0].baseRel);
     const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
     const norm = normalizeGlob(input.pattern);
-    const out: string[] = [...r.lines];
-    if (total === 0) {
-      out.push(`No files match ${norm} in ${where}.`);
-    }
-    out.push('');
     const order = sort === 'mtime' ? 'newest first' : 'sorted by path';
-    if (total > 0) {
-      const range = skip === 0 && r.next === undefined ? `all ${plural(total, 'file')}` : `files ${formatCount(skip + 1)}–${formatCount(skip + r.shown)} of ${formatCount(total)}`;
-      out.push(`(Showing ${range} matching ${norm} in ${where}, ${order}.${r.next !== undefined ? ' More exist.' : ' No more.'})`);
-    }
-    if (r.next !== undefined) {
-      const why = r.stop === 'bytes' ? 'the page reached the 64 KiB output cap' : `the limit of ${formatCount(limit)} paths was reached`;
-      out.push(`Truncated: ${why}. Continue with: ${continuation(input, r.next + 1)}`);
-    }
-    out.push(...(await ignoreNotes(ctx.ws, r.reports, { one: 'matching file', many: 'matching files' }, 'searched')));
-    return textResult(out.join('\n'));
+    const notes = await ignoreNotes(ctx.ws, r.reports, { one: 'matching file', many: 'matching files' }, 'searched');
+    const render = (k: number): string => {
+      const out = r.lines.slice(0, k);
+      if (total === 0) {
+        out.push(`No files match ${norm} in ${where}.`);
+      }
+      out.push('');
+      const next = skip + k < total ? skip + k : undefined;
+      if (total > 0) {
+        const range = skip === 0 && next === undefined ? `all ${plural(total, 'file')}` : `files ${formatCount(skip + 1)}–${formatCount(skip + k)} of ${formatCount(total)}`;
+        out.push(`(Showing ${range} matching ${norm} in ${where}, ${order}.${next !== undefined ? ' More exist.' : ' No more.'})`);
+      }
+      if (next !== undefined) {
+        const why = k < r.shown ? "the page was cut to fit this call's token budget" : k < r.lines.length ? 'the page reached the 64 KiB output cap' : `the limit of ${formatCount(limit)} paths was reached`;
+        out.push(`Truncated: ${why}. Continue with: ${continuation(input, next + 1)}`);
+      }
+      out.push(...notes);
+      return out.join('\n');
+    };
+    return textResult((await fitToBudget(ctx, r.shown, render)).text);
   },
 };

@@ -10,6 +10,7 @@ import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, sensitive
 import type { CaseMode } from '../core/search/regex';
 import { moreSuffix } from '../core/search/report';
 import { openScope, type Scope } from '../core/search/scope';
+import { fitToBudget } from './budget';
 import { boolField, intField } from './input';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
@@ -104,37 +105,45 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     const unit: [string, string] = req.query.multiline ? ['match', 'matches'] : ['matching line', 'matching lines'];
     const shown = scopes[0].display(scopes[0].baseRel);
     const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
-    const out: string[] = [];
     const totalItems = output === 'content' ? records : files.length;
     if (totalItems > 0 && req.skip >= totalItems) {
       throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files.length, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
     }
-    if (files.length === 0) {
-      out.push(`No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`);
-    } else {
-      out.push(`Found ${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`);
-    }
-    let page;
-    if (files.length > 0) {
-      const ordered = inPathOrder(files, req.skip + req.limit);
-      page = output === 'content' ? await contentPage(req, env, ordered, records) : filesPage(req, ordered, files.length);
-      const what = output === 'content' ? (req.query.multiline ? 'matches' : 'matching lines') : 'files';
-      const all = req.skip === 0 && page.next === undefined;
-      out.push(all ? `Showing all ${what}${output === 'content' ? ', grouped by file in path order' : ' in path order'}:` : `Showing ${what} ${formatCount(req.skip + 1)}–${formatCount(req.skip + page.shown)} of ${formatCount(totalItems)}${output === 'content' ? ', grouped by file in path order' : ' in path order'}:`);
-      out.push(...page.lines);
-    }
-    out.push('');
-    if (page?.next !== undefined) {
-      const why = page.stop === 'bytes' ? 'the page reached the 64 KiB output cap' : `the limit of ${formatCount(req.limit)} ${output === 'content' ? 'matches' : 'files'} was reached`;
-      out.push(`Truncated: ${why}. Continue with: ${continuation(input, page.next + 1)} (or narrow the search with path or include).`);
-    }
+    const head =
+      files.length === 0
+        ? `No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`
+        : `Found ${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`;
+    const notes: string[] = [];
     if (result.sensitive.length) {
       const n = result.sensitive.reduce((s, f) => s + f.count, 0);
       const names = result.sensitive.slice(0, 5).map((f) => f.display);
-      out.push(`${plural(n, unit[0], unit[1])} in ${plural(result.sensitive.length, 'sensitive file')} not shown (${names.join(', ')}${moreSuffix(result.sensitive.length, names.length)}): they may hold secrets; read them with fs_read to be asked for approval.`);
+      notes.push(`${plural(n, unit[0], unit[1])} in ${plural(result.sensitive.length, 'sensitive file')} not shown (${names.join(', ')}${moreSuffix(result.sensitive.length, names.length)}): they may hold secrets; read them with fs_read to be asked for approval.`);
     }
-    out.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
-    out.push(`Searched with ${engine.label}.`);
-    return textResult(out.join('\n'));
+    notes.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
+    notes.push(`Searched with ${engine.label}.`);
+    const page = files.length > 0 ? (output === 'content' ? await contentPage(req, env, inPathOrder(files, req.skip + req.limit)) : filesPage(req, inPathOrder(files, req.skip + req.limit))) : undefined;
+    const what = output === 'content' ? (req.query.multiline ? 'matches' : 'matching lines') : 'files';
+    const order = output === 'content' ? ', grouped by file in path order' : ' in path order';
+    const render = (k: number): string => {
+      const out = [head];
+      const next = req.skip + k < totalItems ? req.skip + k : undefined;
+      if (page) {
+        out.push(req.skip === 0 && next === undefined ? `Showing all ${what}${order}:` : `Showing ${what} ${formatCount(req.skip + 1)}–${formatCount(req.skip + k)} of ${formatCount(totalItems)}${order}:`);
+        out.push(...page.lines(k));
+      }
+      out.push('');
+      if (page && next !== undefined) {
+        const why =
+          k < page.shown
+            ? "the page was cut to fit this call's token budget"
+            : k < page.wanted
+              ? 'the page reached the 64 KiB output cap'
+              : `the limit of ${formatCount(req.limit)} ${output === 'content' ? 'matches' : 'files'} was reached`;
+        out.push(`Truncated: ${why}. Continue with: ${continuation(input, next + 1)} (or narrow the search with path or include).`);
+      }
+      out.push(...notes);
+      return out.join('\n');
+    };
+    return textResult((await fitToBudget(ctx, page?.shown ?? 0, render)).text);
   },
 };

@@ -8,6 +8,7 @@ import { entryLine, renderListing } from '../core/list/render';
 import { fileSystemSource, gitSource } from '../core/list/sources';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
+import { fitToBudget } from './budget';
 import { boolField, intField } from './input';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
@@ -117,25 +118,28 @@ export const listTool: ToolSpec<typeof listSchema> = {
       const n = page.total ?? 0;
       throw new ToolError('offset-past-end', `offset=${before + 1} is past the end of the listing of ${t.located.display}: it has ${formatCount(n)} entries at depth ${depth}. Use an offset from 1 to ${Math.max(n, 1)}, or omit it.`);
     }
-    let continueCall: string | undefined;
-    let continueOffset: number | undefined;
-    if (page.more) {
-      const last = page.entries[page.entries.length - 1];
-      const shown = before + page.entries.length;
-      continueCall = continuation(input, encodeCursor({ after: last.rel, shown, call: fingerprint }));
-      continueOffset = shown + 1;
-    }
-    return textResult(
-      renderListing({
+    const render = (k: number): string => {
+      const cut = k < page.entries.length;
+      const shownPage = cut ? { ...page, entries: page.entries.slice(0, k), more: true, stop: 'budget' as const } : page;
+      let continueCall: string | undefined;
+      let continueOffset: number | undefined;
+      if (shownPage.more) {
+        const last = shownPage.entries[shownPage.entries.length - 1];
+        const shown = before + shownPage.entries.length;
+        continueCall = continuation(input, encodeCursor({ after: last.rel, shown, call: fingerprint }));
+        continueOffset = shown + 1;
+      }
+      return renderListing({
         absolutePath: t.real,
-        page,
+        page: shownPage,
         before,
-        total: page.more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
+        total: shownPage.more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
         continueCall,
         continueOffset,
         ignoreSources: scope.policy.describeSources(),
         respectIgnore,
-      }),
-    );
+      });
+    };
+    return textResult((await fitToBudget(ctx, page.entries.length, render)).text);
   },
 };

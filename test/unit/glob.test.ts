@@ -111,6 +111,29 @@ for (const [engineName, engine] of [
       assert.match(next.text, /No more\.\)/);
     });
 
+    it('cuts a page to the token budget of the call', async () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 60; i++) {
+        files[`m/f${String(i).padStart(2, '0')}.ts`] = '';
+      }
+      const t = tempTree(files);
+      try {
+        const tokens = (s: string) => Math.ceil(s.length / 4);
+        const whole = (await run({ pattern: '*.ts' }, undefined, t.root)).text;
+        const budget = Math.floor(tokens(whole) / 2);
+        const r = await run({ pattern: '*.ts' }, (ctx) => {
+          ctx.budget = { tokenBudget: budget, countTokens: async (s: string) => tokens(s) };
+        }, t.root);
+        assert.ok(tokens(r.text) <= budget, r.text);
+        const n = paths(r.text).length;
+        assert.ok(n > 1 && n < 60);
+        assert.deepEqual(paths(r.text), paths(whole).slice(0, n));
+        assert.match(r.text, new RegExp(`Truncated: the page was cut to fit this call's token budget\\. Continue with: fs_glob \\{"pattern":"\\*\\.ts","offset":${n + 1}\\}`));
+      } finally {
+        t.cleanup();
+      }
+    });
+
     it('says how many matches ignore rules hid and how to include them', async () => {
       const r = await run({ pattern: '*.log' });
       assert.deepEqual(paths(r.text), []);

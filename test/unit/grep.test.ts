@@ -158,6 +158,17 @@ for (const [engineName, engine] of ENGINES) {
       assert.match(files.text, /Continue with: fs_grep \{"pattern":"needle","output":"files","limit":2,"offset":3\}/);
     });
 
+    it('cuts a page to the token budget of the call, record by record', async () => {
+      const r = await run({ pattern: 'needle', path: 'many.txt' }, (ctx) => {
+        ctx.budget = { tokenBudget: 150, countTokens: async (t: string) => Math.ceil(t.length / 4) };
+      });
+      assert.ok(Math.ceil(r.text.length / 4) <= 150, r.text);
+      const n = (r.text.match(/^ {2}L\d+: /gm) ?? []).length;
+      assert.ok(n >= 1 && n < 100);
+      assert.match(r.text, new RegExp(`many\\.txt \\(matches 1–${n} of 250\\)`));
+      assert.match(r.text, new RegExp(`Truncated: the page was cut to fit this call's token budget\\. Continue with: fs_grep \\{"pattern":"needle","path":"many\\.txt","offset":${n + 1}\\}`));
+    });
+
     it('cuts lines over 2000 characters, strips CR, skips binary files', async () => {
       const r = await run({ pattern: 'needle', path: 'docs' });
       const t = body(r.text);

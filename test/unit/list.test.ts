@@ -304,6 +304,30 @@ describe('fs_list', () => {
     assert.equal(printableName('a\nb'), 'a\\x0ab');
   });
 
+  it('cuts a page to the token budget of the call, and continues after the last entry shown', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) {
+      files[`dir${i % 4}/file-${String(i).padStart(2, '0')}.txt`] = '';
+    }
+    const t = tempTree(files);
+    try {
+      const ctx = await context(t.root);
+      const tokens = (s: string) => Math.ceil(s.length / 4);
+      const whole = (await call(ctx, 'fs_list', { depth: 2 })).text;
+      const budget = Math.floor(tokens(whole) / 2);
+      ctx.budget = { tokenBudget: budget, countTokens: async (s: string) => tokens(s) };
+      const r = await call(ctx, 'fs_list', { depth: 2 });
+      assert.ok(tokens(r.text) <= budget, r.text);
+      const shown = entries(r.text);
+      assert.ok(shown.length > 1 && shown.length < 84);
+      assert.match(r.text, new RegExp(`The page was cut after entry ${shown.length} to fit this call's token budget; continue with: fs_list`));
+      const rest = await call({ ...ctx, budget: undefined }, 'fs_list', nextCall(r.text)!);
+      assert.deepEqual([...shown, ...entries(rest.text).filter((l) => !l.endsWith(' (continued)'))], entries(whole));
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('gives byte-identical output for the same tree and input', async () => {
     const ctx = await context(tree.root);
     const a = await call(ctx, 'fs_list', { depth: 3, limit: 7 });

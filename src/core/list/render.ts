@@ -95,7 +95,12 @@ export function renderListing(v: ListingView): string {
   out.push(`(Showing ${range}${total}. ${notes.join(' ')})`.replace(/\. \)$/, '.)'));
   if (page.more && v.continueCall) {
     const shown = v.before + n;
-    const head = page.stop === 'bytes' ? `The page reached the 64 KiB output cap after entry ${formatCount(shown)}` : `More than ${formatCount(shown)} entries`;
+    const head =
+      page.stop === 'bytes'
+        ? `The page reached the 64 KiB output cap after entry ${formatCount(shown)}`
+        : page.stop === 'budget'
+          ? `The page was cut after entry ${formatCount(shown)} to fit this call's token budget`
+          : `More than ${formatCount(shown)} entries`;
     const alt = v.continueOffset !== undefined ? ` (or "offset": ${v.continueOffset} in place of "cursor")` : '';
     out.push(`${head}; continue with: ${v.continueCall}${alt}`);
   }

@@ -63,8 +63,8 @@ export interface ListPage {
   first: number;
   /** Whether at least one more entry follows. */
   more: boolean;
-  /** Why the page stopped short when `more`: the entry limit or the byte cap. */
-  stop?: 'limit' | 'bytes';
+  /** Why the page stopped short when `more`: the entry limit, the byte cap, or (set by the tool) the token budget. */
+  stop?: 'limit' | 'bytes' | 'budget';
   /**
    * Set when the walk reached the end: entries counted by this walk (with offset paging
    * the whole listing; with a cursor, those after it).

@@ -1,10 +1,10 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
-import { MAX_SEARCH_OUTPUT_BYTES } from '../limits';
 import { comparePaths, smallestSorted } from '../list/order';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
+import { fitBytes } from './grep';
 import { checkerFor, emptyReport, prunedTopFolders, reportable, type IgnoreReport, type StatHost } from './report';
 import type { Scope } from './scope';
 
@@ -26,10 +26,10 @@ export interface GlobResult {
   /** Files that match (and are not hidden). */
   total: number;
   reports: { scope: Scope; report: IgnoreReport }[];
+  /** The page's paths, `limit` at most. */
   lines: string[];
+  /** How many of them fit the output cap. */
   shown: number;
-  next?: number;
-  stop?: 'limit' | 'bytes';
 }
 
 /**
@@ -89,18 +89,6 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     ordered = smallestSorted(found, req.skip + req.limit, (a, b) => comparePaths(a.display, b.display));
   }
   const total = found.length;
-  const lines: string[] = [];
-  let bytes = 0;
-  let stop: GlobResult['stop'];
-  for (const m of ordered.slice(req.skip, req.skip + req.limit).map((f) => f.display)) {
-    const b = Buffer.byteLength(m, 'utf8') + 1;
-    if (lines.length > 0 && bytes + b > MAX_SEARCH_OUTPUT_BYTES) {
-      stop = 'bytes';
-      break;
-    }
-    lines.push(m);
-    bytes += b;
-  }
-  const next = req.skip + lines.length;
-  return { total, reports, lines, shown: lines.length, next: next < total ? next : undefined, stop: next < total ? (stop ?? 'limit') : undefined };
+  const lines = ordered.slice(req.skip, req.skip + req.limit).map((f) => f.display);
+  return { total, reports, lines, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };
 }

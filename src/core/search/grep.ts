@@ -189,12 +189,12 @@ export function sensitiveTester(globs: readonly string[]): GlobSet {
 }
 
 export interface GrepPage {
-  lines: string[];
-  /** Records (content) or files shown. */
+  /** Items (records in content mode, files otherwise) the page holds within the output cap. */
   shown: number;
-  /** Skip value of the next page, when more follow. */
-  next?: number;
-  stop?: 'limit' | 'bytes';
+  /** Items the page would hold without the output cap. */
+  wanted: number;
+  /** The result lines of the first `k` items (k ≤ shown), so a token budget can cut further. */
+  lines(k: number): string[];
 }
 
 function renderHitLine(n: number, text: string, kind: ':' | '-'): string {
@@ -240,7 +240,7 @@ export function renderFileHits(hits: FileHits, from: number, to: number, context
  * The page of a content search: records `skip`..`skip+limit`, grouped by file, within the
  * output cap. `files` are in path order and hold at least the files the page reaches.
  */
-export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[], totalRecords: number): Promise<GrepPage> {
+export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]): Promise<GrepPage> {
   const end = req.skip + req.limit;
   const chosen: { f: Found; from: number; to: number }[] = [];
   let cum = 0;
@@ -276,57 +276,59 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
       f.hits = got.get(f.rel) ?? { records: [], lines: new Map() };
     }
   }
-  const lines: string[] = [];
-  let bytes = 0;
-  let shown = 0;
-  let stop: GrepPage['stop'];
-  outer: for (const c of chosen) {
+  // One entry per record: its file's place in `chosen`, and the lines it adds.
+  const items: { file: number; block: string[] }[] = [];
+  chosen.forEach((c, file) => {
     const hits = c.f.hits!;
-    const to = Math.min(c.to, hits.records.length);
-    const headText = (upto: number) =>
-      `${c.f.display} (${c.from === 0 && upto === c.f.count ? plural(c.f.count, 'match', 'matches') : `matches ${formatCount(c.from + 1)}–${formatCount(upto)} of ${formatCount(c.f.count)}`})`;
-    const blocks = renderFileHits(hits, c.from, to, req.context);
-    const headAt = lines.length;
-    let fileShown = 0;
-    for (const block of blocks) {
-      const add = fileShown === 0 ? [headText(to), ...block] : block;
-      const addBytes = add.reduce((sum, l) => sum + Buffer.byteLength(l, 'utf8') + 1, 0);
-      if (shown > 0 && bytes + addBytes > MAX_SEARCH_OUTPUT_BYTES) {
-        stop = 'bytes';
-        if (fileShown > 0) {
-          lines[headAt] = headText(c.from + fileShown);
-        }
-        break outer;
+    for (const block of renderFileHits(hits, c.from, Math.min(c.to, hits.records.length), req.context)) {
+      items.push({ file, block });
+    }
+  });
+  const lines = (k: number): string[] => {
+    const out: string[] = [];
+    const perFile = new Map<number, number>();
+    for (const it of items.slice(0, k)) {
+      perFile.set(it.file, (perFile.get(it.file) ?? 0) + 1);
+    }
+    let current = -1;
+    for (const it of items.slice(0, k)) {
+      if (it.file !== current) {
+        current = it.file;
+        const c = chosen[it.file];
+        const upto = c.from + perFile.get(it.file)!;
+        out.push(`${c.f.display} (${c.from === 0 && upto === c.f.count ? plural(c.f.count, 'match', 'matches') : `matches ${formatCount(c.from + 1)}–${formatCount(upto)} of ${formatCount(c.f.count)}`})`);
       }
-      lines.push(...add);
-      bytes += addBytes;
-      shown++;
-      fileShown++;
+      out.push(...it.block);
+    }
+    return out;
+  };
+  return { shown: fitBytes(items.length, lines), wanted: items.length, lines };
+}
+
+/** The most items, at least one, whose lines fit the output cap (by bisection over k). */
+export function fitBytes(n: number, lines: (k: number) => string[]): number {
+  const bytes = (k: number) => lines(k).reduce((sum, l) => sum + Buffer.byteLength(l, 'utf8') + 1, 0);
+  if (n <= 1 || bytes(n) <= MAX_SEARCH_OUTPUT_BYTES) {
+    return n;
+  }
+  let lo = 1;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (bytes(mid) <= MAX_SEARCH_OUTPUT_BYTES) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
     }
   }
-  const nextSkip = req.skip + shown;
-  return { lines, shown, next: nextSkip < totalRecords ? nextSkip : undefined, stop: nextSkip < totalRecords ? (stop ?? 'limit') : undefined };
+  return lo;
 }
 
 /** The page of a files or count search: files `skip`..`skip+limit` of `files` (in path order, at least that many). */
-export function filesPage(req: GrepRequest, files: Found[], totalFiles: number): GrepPage {
-  const lines: string[] = [];
-  let bytes = 0;
-  let shown = 0;
-  let stop: GrepPage['stop'];
-  for (const f of files.slice(req.skip, req.skip + req.limit)) {
-    const line = req.output === 'count' ? `${f.display}: ${formatCount(f.count)}` : f.display;
-    const b = Buffer.byteLength(line, 'utf8') + 1;
-    if (shown > 0 && bytes + b > MAX_SEARCH_OUTPUT_BYTES) {
-      stop = 'bytes';
-      break;
-    }
-    lines.push(line);
-    bytes += b;
-    shown++;
-  }
-  const nextSkip = req.skip + shown;
-  return { lines, shown, next: nextSkip < totalFiles ? nextSkip : undefined, stop: nextSkip < totalFiles ? (stop ?? 'limit') : undefined };
+export function filesPage(req: GrepRequest, files: Found[]): GrepPage {
+  const all = files.slice(req.skip, req.skip + req.limit).map((f) => (req.output === 'count' ? `${f.display}: ${formatCount(f.count)}` : f.display));
+  const lines = (k: number) => all.slice(0, k);
+  return { shown: fitBytes(all.length, lines), wanted: all.length, lines };
 }
 
 /** Footer lines about what ignore rules hid, shared by fs_grep and fs_glob. */
