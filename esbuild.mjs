@@ -20,6 +20,19 @@ const problemMatcher = {
   },
 };
 
+/**
+ * pdf.js is most of the code but only needed once a PDF is read: the main bundles load it
+ * from its own files next to them (dist/pdfjs.js, dist/pdfjs-worker.js) on first use, so
+ * activation and the CLI's start stay light.
+ */
+const PDFJS = { 'pdfjs-dist/legacy/build/pdf.mjs': './pdfjs.js', 'pdfjs-dist/legacy/build/pdf.worker.mjs': './pdfjs-worker.js' };
+const pdfjsApart = {
+  name: 'pdfjs-apart',
+  setup(build) {
+    build.onResolve({ filter: /^pdfjs-dist\/legacy\/build\/pdf(\.worker)?\.mjs$/ }, (args) => ({ path: PDFJS[args.path], external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -33,8 +46,10 @@ const common = {
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, pdfjsApart] },
+  { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.mjs'], outfile: 'dist/pdfjs.js' },
+  { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'], outfile: 'dist/pdfjs-worker.js' },
 ];
 
 if (watch) {

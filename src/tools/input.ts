@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An integer that may arrive as a string: some models send `"offset": "10"`. Only

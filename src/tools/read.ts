@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CancelSignal } from '../core/cancel';
 import type { Workspace } from '../host/workspace';
 import type { InstructionMemory } from '../core/read/instructions';
