@@ -6,7 +6,7 @@ export default async function run({ dataDir, record }) {
   const tree = ensureTree(dataDir);
   const rg = ripgrepPath();
   const ctx = await toolContext(tree);
-  const runs = 15;
+  const runs = 25;
   const note = (r) => `median of ${runs}, alternating; min ${r.oursMin} vs ${r.baselineMin} ms; ${rg}`;
 
   const first = await callTool(ctx, 'fs_glob', { pattern: '*.ts' });

@@ -42,7 +42,10 @@ export interface GlobResult {
 export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobResult> {
   const norm = normalizeGlob(req.pattern);
   const test = globMatcher(norm);
-  const found: { display: string; scope: Scope; rel: string }[] = [];
+  // One scope prints its paths with the same prefix, so they sort as their relative paths do
+  // and only the page's paths need their printed form.
+  const found: { key: string; scope: Scope; rel: string }[] = [];
+  const single = env.scopes.length === 1;
   const reports: GlobResult['reports'] = [];
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
@@ -52,6 +55,8 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     const trailing = keeps.length && respect ? [...IGNORE_FILE_NAMES] : [];
     const report = emptyReport(keeps.length > 0);
     const boundary: string[] | undefined = keeps.length ? undefined : [];
+    // read while ripgrep walks: one folder read, off the critical path
+    const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;
     const files = await env.engine.files(scope, keeps, trailing, boundary);
     report.skipped = (boundary ?? []).filter(reportable);
     const known = new Set(files.filter((f) => (IGNORE_FILE_NAMES as readonly string[]).includes(nodePath.posix.basename(f))));
@@ -69,10 +74,10 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
         report.hiddenMatches.push(rel);
         continue;
       }
-      found.push({ display: scope.display(rel), scope, rel });
+      found.push({ key: single ? rel : scope.display(rel), scope, rel });
     }
-    if (keeps.length) {
-      report.prunedTopFolders = await prunedTopFolders(env.host, scope);
+    if (pruned) {
+      report.prunedTopFolders = await pruned;
     }
     reports.push({ scope, report });
   }
@@ -81,14 +86,14 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     const times = new Map<string, number>();
     for (const f of found) {
       throwIfCancelled(env.signal);
-      times.set(f.display, (await env.host.stat(nodePath.join(f.scope.rootPath, ...f.rel.split('/'))))?.mtimeMs ?? 0);
+      times.set(f.key, (await env.host.stat(nodePath.join(f.scope.rootPath, ...f.rel.split('/'))))?.mtimeMs ?? 0);
     }
-    ordered = found.sort((a, b) => times.get(b.display)! - times.get(a.display)! || comparePaths(a.display, b.display));
+    ordered = found.sort((a, b) => times.get(b.key)! - times.get(a.key)! || comparePaths(a.key, b.key));
   } else {
     // a page needs only the first skip+limit paths in order, not all of them sorted
-    ordered = smallestSorted(found, req.skip + req.limit, (a, b) => comparePaths(a.display, b.display));
+    ordered = smallestSorted(found, req.skip + req.limit, (a, b) => comparePaths(a.key, b.key));
   }
   const total = found.length;
-  const lines = ordered.slice(req.skip, req.skip + req.limit).map((f) => f.display);
+  const lines = ordered.slice(req.skip, req.skip + req.limit).map((f) => f.scope.display(f.rel));
   return { total, reports, lines, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };
 }

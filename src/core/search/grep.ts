@@ -80,6 +80,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     const keeps = norm && !scope.isFile ? (ripgrepKeeps(norm, baseRel) ?? []) : [];
     const report = emptyReport(keeps.length > 0);
     const boundary: string[] | undefined = keeps.length || scope.isFile ? undefined : [];
+    const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;
     const counts = await env.engine.count(scope, req.query, keeps, boundary);
     report.skipped = (boundary ?? []).filter(reportable);
     const checker = checkerFor(scope);
@@ -115,8 +116,8 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
         found.set(rel, { scope, rel, display: scope.display(rel), count: hits.records.length, hits });
       }
     }
-    if (keeps.length) {
-      report.prunedTopFolders = await prunedTopFolders(env.host, scope);
+    if (pruned) {
+      report.prunedTopFolders = await pruned;
     }
     result.reports.push({ scope, report });
     for (const f of found.values()) {
