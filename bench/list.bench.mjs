@@ -6,11 +6,17 @@ import { callTool, compare, toolContext } from './grep.bench.mjs';
 
 const ENTRIES = 1_000_000;
 
-/** The flat folder, created once (empty files, names in scrambled order) and cached in dataDir. */
+/**
+ * The flat folder (empty files, names in scrambled order). It is built for the run and
+ * removed after it rather than cached: vsce walks every file under the project when it
+ * packages (its .vscodeignore filter comes after the walk), and a million cached entries
+ * in bench/.data made `npm run package` take minutes.
+ */
 function ensureFlat(dataDir) {
   const dir = path.join(dataDir, 'flat-1m');
   const done = path.join(dataDir, 'flat-1m.complete');
   if (fs.existsSync(done)) return dir;
+  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   for (let i = 0; i < ENTRIES; i++) {
     const name = `entry-${String((i * 7919) % ENTRIES).padStart(7, '0')}.txt`;
@@ -22,11 +28,16 @@ function ensureFlat(dataDir) {
 
 export default async function run({ dataDir, record }) {
   const dir = ensureFlat(dataDir);
-  const ctx = await toolContext(dataDir);
-  const runs = 5;
-  const input = { path: 'flat-1m', depth: 1, limit: 100 };
-  const first = await callTool(ctx, 'fs_list', input);
-  if (!first.includes('\nentry-0000099.txt\n') || !first.includes('More than 100 entries')) throw new Error(first.slice(0, 400));
-  const r = await compare(runs, () => callTool(ctx, 'fs_list', input), () => fs.promises.readdir(dir));
-  record({ name: 'fs_list depth=1 limit=100 on 1,000,000 entries vs one readdir', ours: r.ours, baseline: r.baseline, unit: 'ms', note: `median of ${runs}, alternating; min ${r.oursMin} vs ${r.baselineMin} ms` });
+  try {
+    const ctx = await toolContext(dataDir);
+    const runs = 5;
+    const input = { path: 'flat-1m', depth: 1, limit: 100 };
+    const first = await callTool(ctx, 'fs_list', input);
+    if (!first.includes('\nentry-0000099.txt\n') || !first.includes('More than 100 entries')) throw new Error(first.slice(0, 400));
+    const r = await compare(runs, () => callTool(ctx, 'fs_list', input), () => fs.promises.readdir(dir));
+    record({ name: 'fs_list depth=1 limit=100 on 1,000,000 entries vs one readdir', ours: r.ours, baseline: r.baseline, unit: 'ms', note: `median of ${runs}, alternating; min ${r.oursMin} vs ${r.baselineMin} ms` });
+  } finally {
+    fs.rmSync(path.join(dataDir, 'flat-1m.complete'), { force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
