@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount, plural } from '../core/format';
@@ -10,7 +10,7 @@ import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
 import { scopesFor } from './grep';
 import { fitToBudget } from './budget';
-import { boolField, intField } from './input';
+import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -30,14 +30,7 @@ export const globSchema = z.strictObject({
 export type GlobInput = z.output<typeof globSchema>;
 
 function continuation(input: GlobInput, offset: number): string {
-  const next: Record<string, unknown> = {};
-  for (const key of ['pattern', 'path', 'limit', 'sort', 'respect_ignore'] as const) {
-    if (input[key] !== undefined) {
-      next[key] = input[key];
-    }
-  }
-  next.offset = offset;
-  return `fs_glob ${JSON.stringify(next)}`;
+  return continuationCall('fs_glob', input, ['pattern', 'path', 'limit', 'sort', 'respect_ignore'], { offset });
 }
 
 export const globTool: ToolSpec<typeof globSchema> = {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount, plural } from '../core/format';
@@ -11,7 +11,7 @@ import type { CaseMode } from '../core/search/regex';
 import { moreSuffix } from '../core/search/report';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField } from './input';
+import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -50,14 +50,7 @@ export async function scopesFor(ctx: ToolContext, path: string | undefined, resp
 }
 
 function continuation(input: GrepInput, offset: number): string {
-  const next: Record<string, unknown> = {};
-  for (const key of ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'] as const) {
-    if (input[key] !== undefined) {
-      next[key] = input[key];
-    }
-  }
-  next.offset = offset;
-  return `fs_grep ${JSON.stringify(next)}`;
+  return continuationCall('fs_grep', input, ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'], { offset });
 }
 
 export const grepTool: ToolSpec<typeof grepSchema> = {

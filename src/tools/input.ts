@@ -56,3 +56,17 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
   lines.push(`A valid call looks like: ${example}`);
   return lines.join('\n');
 }
+
+/**
+ * The exact call that continues a paged answer: the tool, the caller's own options
+ * (in the given order, so the text is the same for the same input) and the new position.
+ */
+export function continuationCall<T extends object>(tool: string, input: T, keys: readonly (keyof T & string)[], position: Record<string, number | string>): string {
+  const next: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (input[key] !== undefined) {
+      next[key] = input[key];
+    }
+  }
+  return `${tool} ${JSON.stringify({ ...next, ...position })}`;
+}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount } from '../core/format';
@@ -9,7 +9,7 @@ import { fileSystemSource, gitSource } from '../core/list/sources';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField } from './input';
+import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -43,14 +43,7 @@ export type ListInput = z.output<typeof listSchema>;
 
 /** The call that continues a listing: the same input, with the cursor in place of any offset. */
 function continuation(input: ListInput, cursor: string): string {
-  const next: Record<string, unknown> = {};
-  for (const key of ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'] as const) {
-    if (input[key] !== undefined) {
-      next[key] = input[key];
-    }
-  }
-  next.cursor = cursor;
-  return `fs_list ${JSON.stringify(next)}`;
+  return continuationCall('fs_list', input, ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'], { cursor });
 }
 
 export const listTool: ToolSpec<typeof listSchema> = {

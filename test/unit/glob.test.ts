@@ -2,30 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { normalizeGlob, ripgrepKeeps } from '../../src/core/search/glob';
-import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
-import { call, context, prepare, tempTree } from './helpers';
-
-async function withEngine<T>(engine: string, fn: () => Promise<T>): Promise<T> {
-  const prev = process.env[RIPGREP_ENV];
-  process.env[RIPGREP_ENV] = engine;
-  try {
-    return await fn();
-  } finally {
-    if (prev === undefined) {
-      delete process.env[RIPGREP_ENV];
-    } else {
-      process.env[RIPGREP_ENV] = prev;
-    }
-  }
-}
-
-function rgOnPath(): string {
-  const found = findRipgrep(undefined, { ...process.env, [RIPGREP_ENV]: '' });
-  if (!found) {
-    throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
-  }
-  return found.path;
-}
+import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
 
 /** The result paths: the lines before the blank line. */
 function paths(text: string): string[] {

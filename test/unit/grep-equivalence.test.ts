@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
-import { call, context, tempTree } from './helpers';
+import { call, context, tempTree, withEngine } from './helpers';
 
 /**
  * ripgrep and the JavaScript search on the same generated trees must print the same
@@ -12,20 +12,6 @@ import { call, context, tempTree } from './helpers';
  * output mode, include globs (whitelisted in ripgrep or not), subfolders whose parent
  * folders hold rules, and the editor's and settings' excludes.
  */
-
-async function withEngine<T>(engine: string, fn: () => Promise<T>): Promise<T> {
-  const prev = process.env[RIPGREP_ENV];
-  process.env[RIPGREP_ENV] = engine;
-  try {
-    return await fn();
-  } finally {
-    if (prev === undefined) {
-      delete process.env[RIPGREP_ENV];
-    } else {
-      process.env[RIPGREP_ENV] = prev;
-    }
-  }
-}
 
 /** Every ripgrep here: the one on PATH (required) and the VS Code test host's when it is installed. */
 function ripgreps(): string[] {

@@ -1,33 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
+import { RIPGREP_ENV } from '../../src/core/search/ripgrep';
 import { compileQuery, hasUppercaseLiteral } from '../../src/core/search/regex';
 import { findRecords } from '../../src/core/search/textSearch';
-import { call, context, prepare, tempTree } from './helpers';
-
-/** Runs `fn` with the search engine forced: a ripgrep path, or "none" for the JavaScript search. */
-async function withEngine<T>(engine: string, fn: () => Promise<T>): Promise<T> {
-  const prev = process.env[RIPGREP_ENV];
-  process.env[RIPGREP_ENV] = engine;
-  try {
-    return await fn();
-  } finally {
-    if (prev === undefined) {
-      delete process.env[RIPGREP_ENV];
-    } else {
-      process.env[RIPGREP_ENV] = prev;
-    }
-  }
-}
-
-function rgOnPath(): string {
-  const found = findRipgrep(undefined, { ...process.env, [RIPGREP_ENV]: '' });
-  if (!found) {
-    throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
-  }
-  return found.path;
-}
+import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
 
 /** Both engines: every test of this file runs on each. */
 const ENGINES: [string, () => string][] = [

@@ -10,6 +10,7 @@ import { resultText, type ToolResult } from '../../src/tools/result';
 import { invokeTool, prepareTool } from '../../src/tools/run';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/tools/settings';
 import { findTool } from '../../src/tools/registry';
+import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
 import { SILENT_LOGGER, type ToolContext } from '../../src/tools/types';
 
 /** A temporary folder with the given files ("dir/a.txt": contents); removed by `cleanup`. */
@@ -54,4 +55,28 @@ export async function call(ctx: ToolContext, tool: string, input: unknown): Prom
 
 export async function prepare(ctx: ToolContext, tool: string, input: unknown) {
   return prepareTool(findTool(tool)!, input, ctx);
+}
+
+/** Runs `fn` with the search engine forced: a ripgrep path, or "none" for the JavaScript search. */
+export async function withEngine<T>(engine: string, fn: () => Promise<T>): Promise<T> {
+  const prev = process.env[RIPGREP_ENV];
+  process.env[RIPGREP_ENV] = engine;
+  try {
+    return await fn();
+  } finally {
+    if (prev === undefined) {
+      delete process.env[RIPGREP_ENV];
+    } else {
+      process.env[RIPGREP_ENV] = prev;
+    }
+  }
+}
+
+/** The `rg` on PATH, which the search tests need. */
+export function rgOnPath(): string {
+  const found = findRipgrep(undefined, { ...process.env, [RIPGREP_ENV]: '' });
+  if (!found) {
+    throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
+  }
+  return found.path;
 }
