@@ -6,6 +6,19 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const [mode, file, offsetArg] = process.argv.slice(2);
+
+/**
+ * Peak resident memory of this process in bytes. On Linux, VmHWM belongs to the memory
+ * image made by exec; getrusage's maxrss is inherited across fork and exec, so it would
+ * report the parent's (the bench runner's) peak instead.
+ */
+function peakRss() {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch { /* not Linux */ }
+  return process.resourceUsage().maxRSS * 1024;
+}
 const offset = Number(offsetArg || 1);
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -46,5 +59,5 @@ if (mode === 'ours') {
   lines = page.length;
 }
 const ms = performance.now() - t0;
-const peak = process.resourceUsage().maxRSS * 1024;
+const peak = peakRss();
 console.log(JSON.stringify({ ms, rssGrowthMiB: (peak - idle) / 1048576, lines }));
