@@ -18,9 +18,6 @@ export type ToolErrorCode =
   | 'offset-past-end'
   | 'binary'
   | 'not-a-file'
-  | 'outside-workspace'
-  | 'needs-confirmation'
-  | 'untrusted'
   | 'cancelled'
   | 'io';
 

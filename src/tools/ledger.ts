@@ -20,8 +20,4 @@ export class ReadLedger {
   get(realPath: string): ReadRecord | undefined {
     return this.records.get(realPath);
   }
-
-  forget(realPath: string): void {
-    this.records.delete(realPath);
-  }
 }

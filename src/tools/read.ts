@@ -83,16 +83,29 @@ async function openFile(ctx: ToolContext, path: string, size: number): Promise<{
   };
 }
 
-async function readDirectory(ctx: ToolContext, t: Target, input: ReadInput): Promise<ToolResult> {
+/** Indentation mode reads source text; folders, PDFs and notebooks page by their own units. */
+function refuseIndentation(input: ReadInput, t: Target, what: string, units: string): void {
   if (input.mode === 'indentation' || input.indentation) {
-    throw new ToolError('invalid-input', `${t.located.display} is a folder; indentation mode reads files. Read it without mode, or use fs_list for a tree.`);
+    throw new ToolError('invalid-input', `${t.located.display} is ${what}; indentation mode reads source files. Read it without mode: offset and limit count ${units}.`);
   }
-  const read = await readDirectoryBounded(ctx.ws.iterateDirectory(t.real), MAX_DIR_ENTRIES);
-  const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1, limit: input.limit };
-  const page = renderDirectory(base);
+}
+
+/**
+ * A page of entries or cells, shrunk to the token budget: `render(limit)` renders up to
+ * `limit` items (undefined: as many as the caps allow) and says which it showed.
+ */
+async function fitItems(ctx: ToolContext, limit: number | undefined, render: (limit: number | undefined) => { text: string; first?: number; last?: number }): Promise<string> {
+  const page = render(limit);
   const shown = page.first === undefined ? 0 : page.last! - page.first + 1;
-  const fitted = await fitToBudget(ctx, Math.max(shown, 1), (k) => renderDirectory({ ...base, limit: Math.min(k, input.limit ?? k) }).text);
-  return { isError: false, parts: [{ kind: 'text', text: fitted.text }] };
+  return (await fitToBudget(ctx, Math.max(shown, 1), (k) => render(Math.min(k, limit ?? k)).text)).text;
+}
+
+async function readDirectory(ctx: ToolContext, t: Target, input: ReadInput): Promise<ToolResult> {
+  refuseIndentation(input, t, 'a folder', 'entries (fs_list gives a tree)');
+  const read = await readDirectoryBounded(ctx.ws.iterateDirectory(t.real), MAX_DIR_ENTRIES);
+  const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1 };
+  const text = await fitItems(ctx, input.limit, (limit) => renderDirectory({ ...base, limit }));
+  return { isError: false, parts: [{ kind: 'text', text }] };
 }
 
 function isPdf(head: Uint8Array): boolean {
@@ -100,9 +113,7 @@ function isPdf(head: Uint8Array): boolean {
 }
 
 async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, size: number, bytes: Uint8Array | undefined): Promise<ToolResult> {
-  if (input.mode === 'indentation' || input.indentation) {
-    throw new ToolError('invalid-input', `${t.located.display} is a PDF; indentation mode reads source files. Read it without mode: offset and limit count pages.`);
-  }
+  refuseIndentation(input, t, 'a PDF', 'pages');
   if (size > MAX_PDF_BYTES) {
     throw new ToolError('binary', `${t.located.display} is a ${formatBytes(size)} PDF, over the ${formatBytes(MAX_PDF_BYTES)} that fs_read extracts text from. Ask the user for the pages that matter, or for a text export.`);
   }
@@ -122,9 +133,7 @@ async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, size: numb
 }
 
 async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size: number | undefined): Promise<ToolResult> {
-  if (input.mode === 'indentation' || input.indentation) {
-    throw new ToolError('invalid-input', `${t.located.display} is a notebook; indentation mode reads source files. Read it without mode: offset and limit count cells.`);
-  }
+  refuseIndentation(input, t, 'a notebook', 'cells');
   let cells: NotebookCell[];
   let language: string | undefined;
   let nbformat: string | undefined;
@@ -148,13 +157,11 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
     nbformat = parsed.nbformat;
     version = textVersion(json);
   }
-  const base = { displayPath: t.located.display, offset: input.offset ?? 1, limit: input.limit, version, dirty };
+  const base = { displayPath: t.located.display, offset: input.offset ?? 1, version, dirty };
   const nb = { cells, language, nbformat };
-  const page = renderNotebook(nb, base);
-  const shown = page.first === undefined ? 0 : page.last! - page.first + 1;
-  const fitted = await fitToBudget(ctx, Math.max(shown, 1), (k) => renderNotebook(nb, { ...base, limit: Math.min(k, input.limit ?? k) }).text);
+  const text = await fitItems(ctx, input.limit, (limit) => renderNotebook(nb, { ...base, limit }));
   ctx.ledger.record(t.real, { version, scope: 'file' });
-  return { isError: false, parts: [{ kind: 'text', text: fitted.text }] };
+  return { isError: false, parts: [{ kind: 'text', text }] };
 }
 
 function textRequest(input: ReadInput): TextRequest {

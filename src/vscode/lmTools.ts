@@ -28,9 +28,21 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>, token: vscode.CancellationToken) {
-    const prep = await prepareTool(this.spec, options.input, this.context(token)).catch(() => undefined);
+    let prep;
+    try {
+      prep = await prepareTool(this.spec, options.input, this.context(token));
+    } catch (e) {
+      // The policy could not be checked: ask rather than let the call through unexamined.
+      return {
+        invocationMessage: `Running ${this.spec.name}`,
+        confirmationMessages: {
+          title: `Allow ${this.spec.name}?`,
+          message: new vscode.MarkdownString(`${this.spec.name} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
+        },
+      };
+    }
     if (!prep) {
-      // invalid input or a failure while looking: invoke reports it to the model
+      // invalid input: invoke reports it to the model without touching anything
       return { invocationMessage: `Running ${this.spec.name}` };
     }
     return {

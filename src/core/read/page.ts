@@ -1,4 +1,4 @@
-import { MAX_LINE_CHARS, MAX_READ_BYTES, MAX_READ_LINES } from '../limits';
+import { MAX_READ_BYTES, MAX_READ_LINES } from '../limits';
 import { formatCount } from '../format';
 import type { PageLine } from '../text/lines';
 
@@ -72,6 +72,3 @@ export class PageBuilder {
     return true;
   }
 }
-
-/** Sanity bound used in tests: a cut line renders far below the byte cap. */
-export const MAX_RENDERED_LINE_BYTES = MAX_LINE_CHARS * 3 + 200;
