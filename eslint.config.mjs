@@ -1,6 +1,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const HOST_ONLY = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process', 'os', 'node:os'].map((name) => ({
+  name,
+  message: 'Only src/host touches files and processes; go through the Workspace seam.',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test-host/**', '.vscode-test-runs/**', 'test/fixtures/**', 'bench/.data/**'] },
   js.configs.recommended,
@@ -21,16 +26,19 @@ export default tseslint.config(
     },
   },
   {
+    // Files and processes are reached only through the host seam (src/host), so every tool
+    // runs the same on VS Code's file system, on node:fs, and in tests.
+    files: ['src/**/*.ts'],
+    ignores: ['src/host/**', 'src/core/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: HOST_ONLY }] },
+  },
+  {
     // The core is pure: it must run in plain Node (CLI, unit tests, benchmarks).
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: [
-            { name: 'vscode', message: 'src/core must not depend on vscode; go through src/host.' },
-          ],
-        },
+        { paths: [{ name: 'vscode', message: 'src/core must not depend on vscode; go through src/host.' }, ...HOST_ONLY] },
       ],
     },
   },

@@ -82,7 +82,8 @@ export async function callTool(ctx, name, input) {
 /** The ripgrep the tools use outside VS Code, so the baseline runs the same binary. */
 export function ripgrepPath() {
   const { findRipgrep } = require(path.join(root, 'out/src/core/search/ripgrep.js'));
-  const found = findRipgrep(undefined);
+  const { NODE_PROCESSES } = require(path.join(root, 'out/src/host/process.js'));
+  const found = findRipgrep(undefined, NODE_PROCESSES);
   if (!found) throw new Error('no ripgrep on PATH: the benchmark compares against it');
   return found.path;
 }

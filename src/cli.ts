@@ -6,9 +6,8 @@
  *
  * Exit codes: 0 success, 1 the tool answered with an error, 2 usage error, 3 approval required.
  */
-import * as fs from 'node:fs';
 import { NEVER_CANCELLED } from './core/cancel';
-import { NodeWorkspace } from './host/nodeWorkspace';
+import { NodeWorkspace, readLocalText } from './host/nodeWorkspace';
 import { ReadLedger } from './tools/ledger';
 import { TOOLS, findTool } from './tools/registry';
 import { resultText, type ToolResult } from './tools/result';
@@ -129,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let rawText: string;
   try {
-    rawText = args.input ?? (args.inputFile !== undefined ? fs.readFileSync(args.inputFile, 'utf8') : await readStdin());
+    rawText = args.input ?? (args.inputFile !== undefined ? readLocalText(args.inputFile) : await readStdin());
   } catch (e) {
     process.stderr.write(`cannot read --input-file: ${(e as Error).message}\n`);
     return 2;

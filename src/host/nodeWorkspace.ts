@@ -1,10 +1,11 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { iterateLocalDirectory } from './localDirectory';
+import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
 
@@ -12,9 +13,15 @@ function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
   return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
 }
 
+/** A local text file read whole (the CLI's --input-file). */
+export function readLocalText(p: string): string {
+  return readFileSync(p, 'utf8');
+}
+
 /** The workspace on node:fs: one or more folders, always trusted, no editors. */
 export class NodeWorkspace implements Workspace {
   private readonly rootList: Root[];
+  readonly processes = NODE_PROCESSES;
 
   constructor(roots: Root[]) {
     this.rootList = roots;
@@ -91,6 +98,10 @@ export class NodeWorkspace implements Workspace {
 
   excludeGlobs(): readonly string[] {
     return [];
+  }
+
+  onDisk(_path: string): boolean {
+    return true;
   }
 
   bundledRipgrep(): string | undefined {

@@ -7,6 +7,7 @@ import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
 import { iterateLocalDirectory } from './localDirectory';
+import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
 
@@ -26,6 +27,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   private cachedRoots: Root[] | undefined;
   private ripgrep: { path: string | undefined } | undefined;
   private readonly sub: vscode.Disposable;
+  readonly processes = NODE_PROCESSES;
 
   constructor() {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
@@ -177,6 +179,10 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       add('search');
     }
     return [...new Set(globs)].sort();
+  }
+
+  onDisk(path: string): boolean {
+    return this.uriFor(path).scheme === 'file' && existsSync(path);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Root } from '../core/paths';
+import type { ProcessHost } from '../core/process';
 import type { NotebookCell } from '../core/read/notebook';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -56,6 +57,10 @@ export interface Workspace {
    * plus `search.exclude` when `purpose` is "search". Empty outside VS Code.
    */
   excludeGlobs(purpose: 'files' | 'search', root: Root): readonly string[];
+  /** Runs programs (ripgrep, git) on the machine the files are on. */
+  readonly processes: ProcessHost;
+  /** Whether the path is on this machine's disk, where programs can read it (not a virtual folder). */
+  onDisk(path: string): boolean;
   /** The ripgrep executable shipped with the editor, if there is one. */
   bundledRipgrep(): string | undefined;
   /** Where a symlink points, as stored in the link; undefined when it cannot be read. */

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount, plural } from '../core/format';
 import { MAX_GLOB_RESULTS } from '../core/limits';
-import { pickEngine } from '../core/search/engine';
+import { engineFor } from './engine';
 import { normalizeGlob } from '../core/search/glob';
 import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
@@ -53,7 +52,7 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const skip = (input.offset ?? 1) - 1;
     const sort = input.sort ?? 'path';
     const scopes = await scopesFor(ctx, input.path, respectIgnore, 'files', 'fs_glob', 'folder');
-    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m), scopes.every((sc) => existsSync(sc.rootPath)));
+    const engine = engineFor(ctx, scopes);
     throwIfCancelled(ctx.signal);
     const r = await globSearch({ pattern: input.pattern, sort, skip, limit }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
     const total = r.total;

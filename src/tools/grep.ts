@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount, plural } from '../core/format';
 import { MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES } from '../core/limits';
 import { locate } from '../core/paths';
-import { pickEngine } from '../core/search/engine';
+import { engineFor } from './engine';
 import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, sensitiveTester, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import type { CaseMode } from '../core/search/regex';
 import { moreSuffix } from '../core/search/report';
@@ -89,7 +88,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
         approved.add(t.located.relative);
       }
     }
-    const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m), scopes.every((sc) => existsSync(sc.rootPath)));
+    const engine = engineFor(ctx, scopes);
     throwIfCancelled(ctx.signal);
     const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveTester(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
     const result = await grepCounts(req, env);

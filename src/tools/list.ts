@@ -95,7 +95,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
       before = c.shown;
     }
     throwIfCancelled(ctx.signal);
-    const src = source === 'git' ? await gitSource(ctx.ws, t.real, ctx.signal) : fileSystemSource(ctx.ws, t.real, scope.policy);
+    const src = source === 'git' ? await gitSource(ctx.ws, ctx.ws.processes, t.real, ctx.signal) : fileSystemSource(ctx.ws, t.real, scope.policy);
     const matcher = scope.policy.matcher([], [], { ignoreFiles: source !== 'git' });
     const page = await listPage(src, matcher, scope.baseRel, {
       depth,

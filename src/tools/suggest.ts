@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { escapeGlobLiteral } from '../core/ignore/globs';
 import { MAX_SUGGESTIONS } from '../core/limits';
 import { locate } from '../core/paths';
-import { pickEngine } from '../core/search/engine';
+import { engineFor } from './engine';
 import { globSearch } from '../core/search/globSearch';
 import { nameSimilarity, rankSimilar } from '../core/suggest';
 import { scopesFor } from './grep';
@@ -24,7 +23,7 @@ async function workspaceMatches(ctx: ToolContext, want: string): Promise<string[
     return [];
   }
   const scopes = await scopesFor(ctx, undefined, true, 'files', 'fs_read', 'folder');
-  const engine = pickEngine(ctx.ws.bundledRipgrep(), ctx.ws, ctx.signal, (m) => ctx.log.info(m), scopes.every((s) => existsSync(s.rootPath)));
+  const engine = engineFor(ctx, scopes);
   const dot = want.lastIndexOf('.');
   const stem = dot > 0 ? want.slice(0, dot) : want;
   const patterns = [`**/${escapeGlobLiteral(want)}`, `**/${escapeGlobLiteral(stem)}.*`];

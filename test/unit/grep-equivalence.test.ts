@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
+import { NODE_PROCESSES } from '../../src/host/process';
 import { call, context, tempTree, withEngine } from './helpers';
 
 /**
@@ -15,7 +16,7 @@ import { call, context, tempTree, withEngine } from './helpers';
 
 /** Every ripgrep here: the one on PATH (required) and the VS Code test host's when it is installed. */
 function ripgreps(): string[] {
-  const found = findRipgrep(undefined, { ...process.env, [RIPGREP_ENV]: '' });
+  const found = findRipgrep(undefined, { ...NODE_PROCESSES, env: { ...process.env, [RIPGREP_ENV]: '' } });
   if (!found) {
     throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
   }

@@ -11,6 +11,7 @@ import { invokeTool, prepareTool } from '../../src/tools/run';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/tools/settings';
 import { findTool } from '../../src/tools/registry';
 import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
+import { NODE_PROCESSES } from '../../src/host/process';
 import { SILENT_LOGGER, type ToolContext } from '../../src/tools/types';
 
 /** A temporary folder with the given files ("dir/a.txt": contents); removed by `cleanup`. */
@@ -74,7 +75,7 @@ export async function withEngine<T>(engine: string, fn: () => Promise<T>): Promi
 
 /** The `rg` on PATH, which the search tests need. */
 export function rgOnPath(): string {
-  const found = findRipgrep(undefined, { ...process.env, [RIPGREP_ENV]: '' });
+  const found = findRipgrep(undefined, { ...NODE_PROCESSES, env: { ...process.env, [RIPGREP_ENV]: '' } });
   if (!found) {
     throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
   }

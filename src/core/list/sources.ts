@@ -4,7 +4,7 @@ import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
 import type { Frame } from '../ignore/rules';
 import { MAX_GIT_LIST_BYTES } from '../limits';
-import { runProcess, SpawnError } from '../search/process';
+import { SpawnError, type ProcessHost } from '../process';
 import type { ListSource, SourceEntry } from './walk';
 
 /** The part of the workspace seam a file-system listing reads through. */
@@ -31,10 +31,10 @@ export function fileSystemSource(reader: FolderReader, base: string, policy: Ign
  * repository), with the folders they imply. Ignore files do not apply: a tracked file
  * is listed even if a `.gitignore` names it; the editor's and the call's globs still do.
  */
-export async function gitSource(reader: FolderReader, base: string, signal?: CancelSignal): Promise<ListSource> {
+export async function gitSource(reader: FolderReader, proc: ProcessHost, base: string, signal?: CancelSignal): Promise<ListSource> {
   let result;
   try {
-    result = await runProcess('git', ['-c', 'core.quotepath=off', 'ls-files', '-z', '--stage'], { cwd: base, signal, maxOutputBytes: MAX_GIT_LIST_BYTES });
+    result = await proc.run('git', ['-c', 'core.quotepath=off', 'ls-files', '-z', '--stage'], { cwd: base, signal, maxOutputBytes: MAX_GIT_LIST_BYTES });
   } catch (e) {
     if (e instanceof SpawnError) {
       throw new ToolError('io', `source="git" needs the git command, and it could not be run (${e.code ?? e.message}). Install git, or list the folder with source="filesystem".`);

@@ -3,6 +3,7 @@ import { ToolError } from '../errors';
 import { MAX_RG_PATH_ARG_CHARS } from '../limits';
 import { jsCount, jsDetails, jsFiles, textDetails, type JsHost } from './jsEngine';
 import { compileQuery, RegexTranslationError, type CompiledQuery, type Query } from './regex';
+import type { ProcessHost } from '../process';
 import { findRipgrep, rgCount, rgDetails, rgFiles, rgJsonCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
 import type { Scope } from './scope';
 import { looksBinary, type FileHits } from './textSearch';
@@ -26,20 +27,20 @@ export interface SearchEngine {
   textDetails(scope: Scope, q: Query, text: string, context: number): Promise<FileHits | undefined>;
 }
 
-function rgScope(found: RipgrepFound, scope: Scope, signal?: CancelSignal): RgScope {
-  return { rg: found.path, cwd: scope.rootPath, target: scope.isFile || scope.baseRel ? scope.baseRel : undefined, policy: scope.policy, signal };
+function rgScope(found: RipgrepFound, proc: ProcessHost, scope: Scope, signal?: CancelSignal): RgScope {
+  return { rg: found.path, proc, cwd: scope.rootPath, target: scope.isFile || scope.baseRel ? scope.baseRel : undefined, policy: scope.policy, signal };
 }
 
-export function ripgrepEngine(found: RipgrepFound, signal?: CancelSignal): SearchEngine {
+export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, signal?: CancelSignal): SearchEngine {
   const origin = found.origin === 'editor' ? 'bundled with the editor' : found.origin === 'PATH' ? 'rg on PATH' : `set by ${found.origin}`;
   return {
     kind: 'ripgrep',
     label: `ripgrep (${origin})`,
-    files: (scope, keeps, trailing, boundary) => rgFiles(rgScope(found, scope, signal), keeps, trailing, boundary),
-    count: (scope, q, keeps, boundary) => (q.multiline ? rgJsonCount(rgScope(found, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, scope, signal), q, keeps, boundary)),
+    files: (scope, keeps, trailing, boundary) => rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, boundary),
+    count: (scope, q, keeps, boundary) => (q.multiline ? rgJsonCount(rgScope(found, proc, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, boundary)),
     // In multiline mode `--max-count` counts matches, and several can make one record.
-    details: (scope, q, files, maxCount, context) => rgDetails(rgScope(found, scope, signal), q, files, q.multiline ? 1_000_000_000 : maxCount, context, MAX_RG_PATH_ARG_CHARS),
-    textDetails: async (scope, q, text, context) => (looksBinary(text) ? undefined : rgTextDetails(rgScope(found, scope, signal), q, text, undefined, context)),
+    details: (scope, q, files, maxCount, context) => rgDetails(rgScope(found, proc, scope, signal), q, files, q.multiline ? 1_000_000_000 : maxCount, context, MAX_RG_PATH_ARG_CHARS),
+    textDetails: async (scope, q, text, context) => (looksBinary(text) ? undefined : rgTextDetails(rgScope(found, proc, scope, signal), q, text, undefined, context)),
   };
 }
 
@@ -85,13 +86,13 @@ const announced = new Set<string>();
  * logged once per process and engine, so the log tells which binary served the tools.
  * `onDisk` false (folders not on the local disk) always takes the JavaScript search.
  */
-export function pickEngine(bundled: string | undefined, host: JsHost, signal: CancelSignal | undefined, log: (message: string) => void, onDisk = true): SearchEngine {
+export function pickEngine(bundled: string | undefined, host: JsHost, proc: ProcessHost, signal: CancelSignal | undefined, log: (message: string) => void, onDisk = true): SearchEngine {
   // ripgrep reads the disk; a virtual workspace (another URI scheme) is searched through the host
-  const found = onDisk ? findRipgrep(bundled) : undefined;
+  const found = onDisk ? findRipgrep(bundled, proc) : undefined;
   const key = found ? `${found.origin}\0${found.path}` : 'javascript';
   if (!announced.has(key)) {
     announced.add(key);
     log(found ? `Searching with ripgrep at ${found.path} (${found.origin === 'editor' ? 'bundled with the editor' : found.origin === 'PATH' ? 'found on PATH' : `set by ${found.origin}`})` : 'No ripgrep found (neither bundled with the editor nor on PATH): searching with the built-in JavaScript search');
   }
-  return found ? ripgrepEngine(found, signal) : javascriptEngine(host, signal);
+  return found ? ripgrepEngine(found, proc, signal) : javascriptEngine(host, signal);
 }

@@ -1,10 +1,8 @@
-import { accessSync, constants as fsConstants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
-import { runProcess, SpawnError, type RunResult } from './process';
+import { SpawnError, type ProcessHost, type RunResult } from '../process';
 import type { Query } from './regex';
 import type { FileHits, MatchRecord } from './textSearch';
 
@@ -20,22 +18,14 @@ export interface RipgrepFound {
   origin: 'editor' | 'PATH' | typeof RIPGREP_ENV;
 }
 
-function isExecutable(p: string): boolean {
-  try {
-    accessSync(p, process.platform === 'win32' ? fsConstants.F_OK : fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The editor's ripgrep, else `rg` on PATH, else none (the JavaScript search runs). */
-export function findRipgrep(bundled: string | undefined, env: NodeJS.ProcessEnv = process.env): RipgrepFound | undefined {
+export function findRipgrep(bundled: string | undefined, proc: Pick<ProcessHost, 'env' | 'isExecutable'>): RipgrepFound | undefined {
+  const env = proc.env;
   const forced = env[RIPGREP_ENV];
   if (forced) {
     return forced === 'none' ? undefined : { path: forced, origin: RIPGREP_ENV };
   }
-  if (bundled && isExecutable(bundled)) {
+  if (bundled && proc.isExecutable(bundled)) {
     return { path: bundled, origin: 'editor' };
   }
   const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE').split(';').filter(Boolean) : [''];
@@ -45,7 +35,7 @@ export function findRipgrep(bundled: string | undefined, env: NodeJS.ProcessEnv 
     }
     for (const ext of exts) {
       const p = nodePath.join(dir, `rg${ext.toLowerCase()}`);
-      if (isExecutable(p)) {
+      if (proc.isExecutable(p)) {
         return { path: p, origin: 'PATH' };
       }
     }
@@ -56,6 +46,7 @@ export function findRipgrep(bundled: string | undefined, env: NodeJS.ProcessEnv 
 /** Where ripgrep runs and what it walks: cwd is the rules' root, so its paths come out root-relative. */
 export interface RgScope {
   rg: string;
+  proc: ProcessHost;
   cwd: string;
   /** Folder or file to search, relative to cwd; undefined for cwd itself. */
   target: string | undefined;
@@ -80,17 +71,15 @@ function queryArgs(q: Query): string[] {
  * The rules of the folders above the walk go to ripgrep as an `--ignore-file`, which it
  * matches relative to its working folder, the root; the file lives only for the run.
  */
-async function withExplicitFile<T>(policy: IgnorePolicy, run: (file: string | undefined) => Promise<T>): Promise<T> {
+async function withExplicitFile<T>(proc: ProcessHost, policy: IgnorePolicy, run: (file: string | undefined) => Promise<T>): Promise<T> {
   if (!policy.spec.respectIgnore || policy.ancestorLines.length === 0) {
     return run(undefined);
   }
-  const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'aft-rg-'));
-  const file = nodePath.join(dir, 'parents.ignore');
-  writeFileSync(file, policy.ancestorLines.join('\n') + '\n');
+  const file = await proc.tempFile('parents.ignore', policy.ancestorLines.join('\n') + '\n');
   try {
-    return await run(file);
+    return await run(file.path);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await file.dispose();
   }
 }
 
@@ -105,7 +94,7 @@ async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) =
   let result: RunResult;
   const errLines: string[] = [];
   try {
-    result = await runProcess(scope.rg, args, {
+    result = await scope.proc.run(scope.rg, args, {
       cwd: scope.cwd,
       signal: scope.signal,
       onLine: opts.onLine,
@@ -145,7 +134,7 @@ function targetArgs(scope: RgScope): string[] {
 export async function rgFiles(scope: RgScope, keeps: readonly string[], trailingKeeps: readonly string[], boundary?: string[]): Promise<string[]> {
   const files: string[] = [];
   const debug = boundary !== undefined && keeps.length === 0 && trailingKeeps.length === 0;
-  await withExplicitFile(scope.policy, (explicit) =>
+  await withExplicitFile(scope.proc, scope.policy, (explicit) =>
     rg(scope, ['--files', '--null', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, trailingKeeps, explicit), ...targetArgs(scope)], {
       separator: '\0',
       onLine: (l) => {
@@ -163,7 +152,7 @@ export async function rgFiles(scope: RgScope, keeps: readonly string[], trailing
 export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   const debug = boundary !== undefined && keeps.length === 0;
-  await withExplicitFile(scope.policy, (explicit) =>
+  await withExplicitFile(scope.proc, scope.policy, (explicit) =>
     rg(scope, ['--count', '--null', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...queryArgs(q), ...targetArgs(scope)], {
       onLine: (l) => {
         const z = l.lastIndexOf('\0');
@@ -267,7 +256,7 @@ export async function rgTextDetails(scope: RgScope, q: Query, text: string, maxC
 export async function rgJsonCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
   const collector = new JsonCollector(relOut);
   const debug = boundary !== undefined && keeps.length === 0;
-  await withExplicitFile(scope.policy, (explicit) =>
+  await withExplicitFile(scope.proc, scope.policy, (explicit) =>
     rg(scope, ['--json', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...queryArgs(q), ...targetArgs(scope)], {
       onLine: (l) => {
         if (l.startsWith('{"type":"match"') || l.startsWith('{"type":"begin"')) {

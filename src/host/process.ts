@@ -1,43 +1,12 @@
 import { spawn } from 'node:child_process';
-import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { CancelledError } from '../errors';
-import { CANCEL_POLL_MS } from '../limits';
-
-export interface RunOptions {
-  cwd: string;
-  signal?: CancelSignal;
-  /** Text written to the process's standard input, then closed. */
-  stdin?: string;
-  /** Called with each complete line of standard output (without its "\n"). */
-  onLine?: (line: string) => void;
-  /** Called with each complete line of standard error. */
-  onErrLine?: (line: string) => void;
-  /** Standard output bytes kept when `onLine` is not given; more kills the process. */
-  maxOutputBytes?: number;
-  /** Line separator of standard output. @default "\n" */
-  separator?: '\n' | '\0';
-}
-
-export interface RunResult {
-  code: number | null;
-  /** Standard output when no `onLine` was given. */
-  stdout: string;
-  /** The first 64 KiB of standard error not given to `onErrLine`. */
-  stderr: string;
-  /** The process was stopped because its output passed `maxOutputBytes`. */
-  overflow: boolean;
-}
-
-/** A child process failed to start (missing executable, no permission). */
-export class SpawnError extends Error {
-  constructor(
-    readonly command: string,
-    readonly code: string | undefined,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { accessSync, constants as fsConstants, mkdtempSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { throwIfCancelled, type CancelSignal } from '../core/cancel';
+import { CancelledError } from '../core/errors';
+import { CANCEL_POLL_MS } from '../core/limits';
+import { SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
 
 /**
  * Runs a command to its end. Cancellation kills it: a VS Code token's event is used
@@ -46,7 +15,8 @@ export class SpawnError extends Error {
 export function runProcess(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   throwIfCancelled(opts.signal);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args as string[], { cwd: opts.cwd, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], windowsHide: true });
+    const env = opts.env ? withEnv(process.env, opts.env) : process.env;
+    const child = spawn(command, args as string[], { cwd: opts.cwd, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], windowsHide: true });
     const sep = opts.separator ?? '\n';
     let cancelled = false;
     let overflow = false;
@@ -136,3 +106,39 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     });
   });
 }
+
+function withEnv(base: NodeJS.ProcessEnv, changes: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env = { ...base };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined) {
+      delete env[k];
+    } else {
+      env[k] = v;
+    }
+  }
+  return env;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, process.platform === 'win32' ? fsConstants.F_OK : fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Programs run on this machine, as the extension host's or the CLI's own process. */
+export const NODE_PROCESSES: ProcessHost = {
+  run: runProcess,
+  async tempFile(name, text) {
+    const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'aft-'));
+    const path = nodePath.join(dir, name);
+    await fs.writeFile(path, text, { mode: 0o600 });
+    return { path, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
+  },
+  isExecutable,
+  get env() {
+    return process.env;
+  },
+};
