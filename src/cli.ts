@@ -11,7 +11,9 @@ import { NodeWorkspace, readLocalText } from './host/nodeWorkspace';
 import { ReadLedger } from './tools/ledger';
 import { TOOLS, findTool } from './tools/registry';
 import { resultText, type ToolResult } from './tools/result';
-import { prepareTool, invokeTool } from './tools/run';
+import { invokeTool } from './tools/run';
+import { exitCodeOf } from './tools/approval';
+import { cliApprover } from './tools/cliApprover';
 import { DEFAULT_SETTINGS } from './tools/settings';
 import { SILENT_LOGGER, type ToolContext } from './tools/types';
 
@@ -147,20 +149,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`cannot open --root: ${(e as Error).message}\n`);
     return 2;
   }
-  const ctx: ToolContext = { ws, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
-  const prep = await prepareTool(spec, raw, ctx);
-  const confirm = prep?.confirmation;
-  if (confirm?.reason === 'outside' && !args.allowOutside) {
-    emit({ parts: [{ kind: 'text', text: `${confirm.message} It needs the user's approval; run again with --allow-outside to permit paths outside --root.` }], isError: true }, args.json);
-    return 1;
-  }
-  if (confirm?.reason === 'sensitive' && !args.yes) {
-    emit({ parts: [{ kind: 'text', text: `${confirm.message} It needs the user's approval; run again with --yes to allow it.` }], isError: true }, args.json);
-    return 3;
-  }
+  const approver = cliApprover({ yes: args.yes, allowOutside: args.allowOutside });
+  const ctx: ToolContext = { ws, approver, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
   const result = await invokeTool(spec, raw, ctx);
   emit(result, args.json);
-  return result.isError ? 1 : 0;
+  return exitCodeOf(result);
 }
 
 if (require.main === module) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DialogReview, VscodeApprover } from './approval/vscodeApprover';
 import { registerCommands } from './commands';
 import { VscodeWorkspace } from './host/vscodeWorkspace';
 import { registerTools } from './vscode/lmTools';
@@ -7,7 +8,8 @@ import { registerTools } from './vscode/lmTools';
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Agent File Tools', { log: true });
   const ws = new VscodeWorkspace();
-  context.subscriptions.push(log, ws, ...registerTools(ws, log), ...registerCommands(log));
+  const approver = new VscodeApprover(new DialogReview());
+  context.subscriptions.push(log, ws, ...registerTools(ws, approver, log), ...registerCommands(log));
 }
 
 export function deactivate(): void {}

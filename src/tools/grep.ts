@@ -12,7 +12,7 @@ import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
 import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
-import { preparationFor, readDecision, resolveTarget } from './target';
+import { authorize, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 /** Matches (content) or files (files, count) per page by default. */
@@ -37,7 +37,11 @@ export type GrepInput = z.output<typeof grepSchema>;
 /** Where the search runs: the given path, or every workspace folder. */
 export async function scopesFor(ctx: ToolContext, path: string | undefined, respectIgnore: boolean, purpose: 'files' | 'search', toolName: string, accept: 'folder' | 'folder-or-file'): Promise<Scope[]> {
   const roots = ctx.ws.roots();
-  const targets = path !== undefined ? [await resolveTarget(ctx, path)] : roots.map((r) => ({ real: r.path, located: locate(r.path, roots) }));
+  const given = path !== undefined ? await resolveTarget(ctx, path) : undefined;
+  if (given) {
+    await authorize(ctx, given, toolName, 'search');
+  }
+  const targets = given ? [given] : roots.map((r) => ({ real: r.path, located: locate(r.path, roots) }));
   if (targets.length === 0) {
     throw new ToolError('invalid-input', `No workspace folder is open, so ${toolName} has nowhere to search by default. Give an absolute path.`);
   }
@@ -79,7 +83,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
       limit: Math.min(input.limit ?? DEFAULT_LIMIT, MAX_GREP_MATCHES),
     };
     const scopes = await scopesFor(ctx, input.path, respectIgnore, 'search', 'fs_grep', 'folder-or-file');
-    // A sensitive file named as the path was approved in the confirmation before this call ran.
+    // A sensitive file named as the path was approved (scopesFor asked).
     const approved = new Set<string>();
     if (input.path !== undefined) {
       const t = await resolveTarget(ctx, input.path);

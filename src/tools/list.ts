@@ -11,7 +11,7 @@ import { openScope } from '../core/search/scope';
 import { fitToBudget } from './budget';
 import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
-import { preparationFor, readDecision, resolveTarget } from './target';
+import { authorize, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 /** Default levels listed. */
@@ -66,6 +66,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
       throw new ToolError('invalid-input', 'No workspace folder is open, so there is no default folder to list. Give an absolute path.');
     }
     const t = await resolveTarget(ctx, input.path ?? roots[0].path);
+    await authorize(ctx, t, 'fs_list', 'list');
     const depth = input.depth ?? DEFAULT_DEPTH;
     const limit = Math.min(input.limit ?? DEFAULT_LIMIT, MAX_LIST_ENTRIES);
     const includeHidden = input.include_hidden ?? true;

@@ -17,7 +17,7 @@ import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/tex
 import { detectFileType } from '../core/text/sniff';
 import { boolField, intField } from './input';
 import type { ToolResult } from './result';
-import { openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
+import { authorize, openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
 import { readText, type TextRequest, type TextSource } from './readText';
 import type { ToolContext, ToolSpec } from './types';
 
@@ -282,6 +282,7 @@ export const readTool: ToolSpec<typeof readSchema> = {
 
   async invoke(input: ReadInput, ctx: ToolContext): Promise<ToolResult> {
     const t = await resolveTarget(ctx, input.path);
+    await authorize(ctx, t, 'fs_read', 'read');
     throwIfCancelled(ctx.signal);
     if (extensionOf(t.real) === 'ipynb') {
       const st = await ctx.ws.stat(t.real);

@@ -4,6 +4,8 @@ export type ResultPart = { kind: 'text'; text: string } | { kind: 'data'; mime: 
 export interface ToolResult {
   parts: ResultPart[];
   isError: boolean;
+  /** Nothing was done because the person must approve first and could not be asked (the CLI without --yes). */
+  needsApproval?: boolean;
 }
 
 export function textResult(text: string): ToolResult {

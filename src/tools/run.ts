@@ -1,4 +1,5 @@
 import { ToolError } from '../core/errors';
+import { ApprovalDenied } from './approval';
 import { formatInputError } from './input';
 import { errorResult, type ToolResult } from './result';
 import type { Preparation, ToolContext, ToolSpec } from './types';
@@ -42,13 +43,13 @@ export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext)
     try {
       result = await spec.invoke(parsed.value, ctx);
     } catch (e) {
-      result = failureResult(spec, e);
-      if (!(e instanceof ToolError)) {
+      result = e instanceof ApprovalDenied ? e.result : failureResult(spec, e);
+      if (!(e instanceof ToolError) && !(e instanceof ApprovalDenied)) {
         ctx.log.error(`${spec.name} threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       }
     }
   }
-  const outcome = result.isError ? `error: ${firstLine(result)}` : 'ok';
+  const outcome = result.needsApproval ? `needs approval: ${firstLine(result)}` : result.isError ? `error: ${firstLine(result)}` : 'ok';
   ctx.log.info(`${spec.name} ${summary} -> ${outcome} (${Date.now() - t0} ms)`);
   return result;
 }

@@ -1,6 +1,7 @@
 import { decideRead, globSet, type ReadDecision } from '../core/policy';
 import { locate, resolveInputPath, type Located } from '../core/paths';
 import type { OpenDocument } from '../host/workspace';
+import { ApprovalDenied, type Confirmation } from './approval';
 import type { Preparation, ToolContext } from './types';
 
 export interface Target {
@@ -35,8 +36,27 @@ export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb
   });
 }
 
+function confirmationOf(decision: ReadDecision): Confirmation | undefined {
+  return decision.kind === 'confirm' ? { reasons: [decision.reason], title: decision.title, message: decision.message } : undefined;
+}
+
 export function preparationFor(decision: ReadDecision, invocationMessage: string): Preparation {
-  return decision.kind === 'confirm'
-    ? { invocationMessage, confirmation: { title: decision.title, message: decision.message, reason: decision.reason } }
-    : { invocationMessage };
+  const confirmation = confirmationOf(decision);
+  return confirmation ? { invocationMessage, confirmation } : { invocationMessage };
+}
+
+/**
+ * Decides again, inside the call, on the path as it resolves now, and asks the person
+ * when the policy says so: a path swapped between the confirmation and the call is
+ * caught here. Throws ApprovalDenied when the answer is no.
+ */
+export async function authorize(ctx: ToolContext, t: Target, toolName: string, verb: string): Promise<void> {
+  const confirmation = confirmationOf(readDecision(ctx, t, toolName, verb));
+  if (!confirmation) {
+    return;
+  }
+  const answer = await ctx.approver.confirm(confirmation, ctx.signal);
+  if (!answer.allowed) {
+    throw new ApprovalDenied(answer.result);
+  }
 }

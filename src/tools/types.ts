@@ -3,6 +3,7 @@ import type { CancelSignal } from '../core/cancel';
 import type { Workspace } from '../host/workspace';
 import type { InstructionMemory } from '../core/read/instructions';
 import type { ReadLedger } from './ledger';
+import type { Approver, Confirmation } from './approval';
 import type { ToolResult } from './result';
 import type { Settings } from './settings';
 
@@ -17,6 +18,8 @@ export const SILENT_LOGGER: Logger = { info() {}, warn() {}, error() {} };
 /** Everything a tool may use; built per call by the VS Code adapter or the CLI. */
 export interface ToolContext {
   ws: Workspace;
+  /** Asks the person: confirmations of reads, reviews of changes. */
+  approver: Approver;
   settings: Settings;
   signal: CancelSignal;
   ledger: ReadLedger;
@@ -37,7 +40,8 @@ export interface TokenBudget {
 /** What VS Code shows before the call runs, and whether the user must approve it. */
 export interface Preparation {
   invocationMessage: string;
-  confirmation?: { title: string; message: string; reason: 'outside' | 'sensitive' | 'change' };
+  /** Shown before the call runs; the call runs only if the person agrees. */
+  confirmation?: Confirmation;
 }
 
 export interface ToolSpec<S extends z.ZodType = z.ZodType> {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { VscodeApprover } from '../approval/vscodeApprover';
 import type { Workspace } from '../host/workspace';
 import { InstructionMemory } from '../core/read/instructions';
 import { ReadLedger } from '../tools/ledger';
@@ -24,13 +25,14 @@ export function toLmResult(r: ToolResult): vscode.LanguageModelToolResult {
 class LmTool implements vscode.LanguageModelTool<unknown> {
   constructor(
     private readonly spec: ToolSpec,
-    private readonly context: (token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>) => ToolContext,
+    private readonly context: (spec: ToolSpec, input: unknown, token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>) => ToolContext,
+    private readonly approver: VscodeApprover,
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>, token: vscode.CancellationToken) {
     let prep;
     try {
-      prep = await prepareTool(this.spec, options.input, this.context(token));
+      prep = await prepareTool(this.spec, options.input, this.context(this.spec, options.input, token));
     } catch (e) {
       // The policy could not be checked: ask rather than let the call through unexamined.
       return {
@@ -45,6 +47,9 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
       // invalid input: invoke reports it to the model without touching anything
       return { invocationMessage: `Running ${this.spec.name}` };
     }
+    if (prep.confirmation) {
+      this.approver.noteShown(this.spec.name, options.input, prep.confirmation);
+    }
     return {
       invocationMessage: prep.invocationMessage,
       confirmationMessages: prep.confirmation ? { title: prep.confirmation.title, message: new vscode.MarkdownString(prep.confirmation.message) } : undefined,
@@ -52,7 +57,7 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
-    return toLmResult(await invokeTool(this.spec, options.input, this.context(token, options)));
+    return toLmResult(await invokeTool(this.spec, options.input, this.context(this.spec, options.input, token, options)));
   }
 }
 
@@ -72,13 +77,14 @@ function requestKeyOf(token: unknown): string | undefined {
 }
 
 /** Registers every tool of the registry; returns the disposables. */
-export function registerTools(ws: Workspace, log: Logger): vscode.Disposable[] {
+export function registerTools(ws: Workspace, approver: VscodeApprover, log: Logger): vscode.Disposable[] {
   const ledger = new ReadLedger();
   const instructions = new InstructionMemory();
-  const context = (token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>): ToolContext => {
+  const context = (spec: ToolSpec, input: unknown, token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>): ToolContext => {
     const tok = options?.tokenizationOptions;
     return {
       ws,
+      approver: approver.forCall(spec.name, input),
       settings: readSettings(),
       signal: token,
       ledger,
@@ -88,5 +94,5 @@ export function registerTools(ws: Workspace, log: Logger): vscode.Disposable[] {
       instructions,
     };
   };
-  return TOOLS.map((spec) => vscode.lm.registerTool(spec.name, new LmTool(spec, context)));
+  return TOOLS.map((spec) => vscode.lm.registerTool(spec.name, new LmTool(spec, context, approver)));
 }

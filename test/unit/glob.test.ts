@@ -138,7 +138,7 @@ for (const [engineName, engine] of [
       const past = await run({ pattern: '*.ts', offset: 9 });
       assert.match(past.text, /offset=9 is past the end: 4 files match/);
       const prep = await withEngine(engine(), async () => prepare(await context(path.join(tree.root, 'docs')), 'fs_glob', { pattern: '*', path: path.join(tree.root, 'src') }));
-      assert.equal(prep?.confirmation?.reason, 'outside');
+      assert.deepEqual(prep?.confirmation?.reasons, ['outside']);
     });
 
     it('searches every workspace folder when no path is given', async () => {

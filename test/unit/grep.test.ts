@@ -188,7 +188,7 @@ for (const [engineName, engine] of ENGINES) {
       const approved = await run({ pattern: 'TOKEN', path: '.env' });
       assert.match(approved.text, /L1: TOKEN_needle=1/);
       const prep = await withEngine(engine(), async () => prepare(await context(tree.root), 'fs_grep', { pattern: 'x', path: '.env' }));
-      assert.equal(prep?.confirmation?.reason, 'sensitive');
+      assert.deepEqual(prep?.confirmation?.reasons, ['sensitive']);
     });
 
     it('says what ignore rules skipped, and searches it on request', async () => {

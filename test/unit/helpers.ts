@@ -8,6 +8,8 @@ import type { NotebookCell } from '../../src/core/read/notebook';
 import { ReadLedger } from '../../src/tools/ledger';
 import { resultText, type ToolResult } from '../../src/tools/result';
 import { invokeTool, prepareTool } from '../../src/tools/run';
+import type { Approver } from '../../src/tools/approval';
+import { cliApprover } from '../../src/tools/cliApprover';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/tools/settings';
 import { findTool } from '../../src/tools/registry';
 import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
@@ -40,9 +42,13 @@ export class TestWorkspace extends NodeWorkspace {
   }
 }
 
-export async function context(root: string | string[], settings: Partial<Settings> = {}): Promise<ToolContext & { ws: TestWorkspace }> {
+/**
+ * A context whose approver answers yes to everything, as a person who approves would;
+ * tests of the questions themselves pass another `approver`.
+ */
+export async function context(root: string | string[], settings: Partial<Settings> = {}, approver: Approver = cliApprover({ yes: true, allowOutside: true })): Promise<ToolContext & { ws: TestWorkspace }> {
   const ws = await TestWorkspace.create(Array.isArray(root) ? root : [root]);
-  return { ws, settings: { ...DEFAULT_SETTINGS, ...settings }, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
+  return { ws, approver, settings: { ...DEFAULT_SETTINGS, ...settings }, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
 }
 
 export async function call(ctx: ToolContext, tool: string, input: unknown): Promise<ToolResult & { text: string }> {

@@ -349,7 +349,7 @@ describe('fs_list', () => {
   it('asks before listing outside the workspace', async () => {
     const ctx = await context(path.join(tree.root, 'a'));
     const prep = await prepare(ctx, 'fs_list', { path: path.join(tree.root, 'src') });
-    assert.equal(prep?.confirmation?.reason, 'outside');
+    assert.deepEqual(prep?.confirmation?.reasons, ['outside']);
     const inside = await prepare(ctx, 'fs_list', { path: 'b' });
     assert.equal(inside?.confirmation, undefined);
     // outside a workspace folder, paths are absolute and the folder's own rules apply

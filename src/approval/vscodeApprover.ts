@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import type { CancelSignal } from '../core/cancel';
+import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../tools/approval';
+
+/** Shows a proposed change to the person and waits for their answer. */
+export interface ReviewUi {
+  review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review>;
+}
+
+/** Confirmations the chat showed before invoke, as "tool, input, question" keys; the oldest are forgotten first. */
+const MAX_REMEMBERED_CONFIRMATIONS = 256;
+
+function confirmationKey(tool: string, input: unknown, q: Confirmation): string {
+  return JSON.stringify([tool, input ?? {}, q.reasons, q.title, q.message]);
+}
+
+/**
+ * Reads: the chat asks with a confirmation card from `prepareInvocation`, before
+ * `invoke`. The question shown is remembered; inside `invoke` the tool decides again on
+ * the path as it resolves then, and when that question is not the one the person
+ * answered (the path changed in between), a modal dialog asks about the real file.
+ */
+export class VscodeApprover {
+  private readonly shown = new Set<string>();
+
+  constructor(private readonly reviews: ReviewUi) {}
+
+  /** Called when prepareInvocation returns a confirmation for this call. */
+  noteShown(tool: string, input: unknown, q: Confirmation): void {
+    const key = confirmationKey(tool, input, q);
+    this.shown.delete(key);
+    this.shown.add(key);
+    if (this.shown.size > MAX_REMEMBERED_CONFIRMATIONS) {
+      this.shown.delete(this.shown.values().next().value as string);
+    }
+  }
+
+  /** The approver one call uses. */
+  forCall(tool: string, input: unknown): Approver {
+    return {
+      confirm: (q, signal) => this.confirm(tool, input, q, signal),
+      review: (p, signal) => this.reviews.review(p, signal),
+    };
+  }
+
+  private async confirm(tool: string, input: unknown, q: Confirmation, signal: CancelSignal): Promise<ConfirmAnswer> {
+    const key = confirmationKey(tool, input, q);
+    if (this.shown.delete(key)) {
+      return { allowed: true };
+    }
+    if (signal.isCancellationRequested) {
+      return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: 'The call was cancelled; nothing was read.' }] } };
+    }
+    const allow = 'Allow';
+    const detail = q.message.replace(/`/g, '');
+    const answer = await vscode.window.showWarningMessage(q.title, { modal: true, detail }, allow);
+    if (answer === allow) {
+      return { allowed: true };
+    }
+    return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `The user declined: ${detail} Do not retry this call unless the user asks for it.` }] } };
+  }
+}
+
+/**
+ * The plain review: a modal dialog naming the files and the size of the change. It asks
+ * and waits like any review, for hosts where no diff editor is registered.
+ */
+export class DialogReview implements ReviewUi {
+  async review(p: ChangeProposal, signal: CancelSignal): Promise<Review> {
+    if (signal.isCancellationRequested) {
+      return { kind: 'cancelled' };
+    }
+    const apply = 'Apply';
+    const detail = p.files.map((f) => `${f.action} ${f.from ? `${f.from.display} -> ` : ''}${f.display}`).join('\n');
+    const answer = await vscode.window.showWarningMessage(`${p.tool}: ${p.summary}`, { modal: true, detail }, apply);
+    if (signal.isCancellationRequested) {
+      return { kind: 'cancelled' };
+    }
+    if (answer !== apply) {
+      return { kind: 'rejected' };
+    }
+    return acceptAsProposed(p);
+  }
+}

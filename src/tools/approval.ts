@@ -1,0 +1,88 @@
+import type { CancelSignal } from '../core/cancel';
+import type { ToolResult } from './result';
+
+/**
+ * The one way a tool asks the person. Two implementations: VS Code (the chat's
+ * confirmation card for reads, diff editors with Accept/Reject for changes) and the
+ * CLI (its flags answer; without them it prints what would happen and exits 3). Tools
+ * never look at which one they have, and no adapter interprets a question's reason.
+ */
+export interface Approver {
+  /**
+   * A read-only call that touches a path the policy asks about. In VS Code the chat
+   * showed this question before `invoke` (from `prepare`); asking again here is how a
+   * path that changed in between is caught.
+   */
+  confirm(question: Confirmation, signal: CancelSignal): Promise<ConfirmAnswer>;
+  /** A change, shown to the person before it lands; the answer says what to apply. */
+  review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review>;
+}
+
+/** Why a call needs a yes: a path outside the workspace folders, a file that may hold secrets. */
+export type ConfirmReason = 'outside' | 'sensitive';
+
+export interface Confirmation {
+  /** Every reason that applies: an outside secret needs both answered. */
+  reasons: readonly ConfirmReason[];
+  /** One line, plain text: it is shown as Markdown in chat cards and as plain text in dialogs. */
+  title: string;
+  /** What will be read and why it asks, in Markdown. */
+  message: string;
+}
+
+export type ConfirmAnswer = { allowed: true } | { allowed: false; result: ToolResult };
+
+export type ProposedAction = 'create' | 'modify' | 'overwrite' | 'delete' | 'move';
+
+export interface ProposedFile {
+  /** Absolute path the change lands on (for a move: the destination). */
+  path: string;
+  /** As tools print it: workspace-relative with "/", absolute outside. */
+  display: string;
+  action: ProposedAction;
+  /** For a move: where the file was. */
+  from?: { path: string; display: string };
+  /** Current text (the editor's buffer when open); undefined for a file that does not exist. */
+  oldText: string | undefined;
+  /** Proposed text; undefined for a delete. */
+  newText: string | undefined;
+}
+
+export interface ChangeProposal {
+  /** The tool proposing it (`fs_edit`). */
+  tool: string;
+  /** One line saying what the change does, for titles and lists. */
+  summary: string;
+  files: ProposedFile[];
+}
+
+export type Review =
+  /** `texts` holds the text to write per `ProposedFile.path`: the person may have edited the proposal. */
+  | { kind: 'accepted'; texts: ReadonlyMap<string, string>; edited: readonly string[] }
+  | { kind: 'rejected'; reason?: string }
+  | { kind: 'cancelled' }
+  /** Nobody can answer here (the CLI without --yes): `preview` is what would change. */
+  | { kind: 'needs-approval'; preview: string };
+
+/** Accepting a proposal as it stands, for approvers and policies that do not ask. */
+export function acceptAsProposed(p: ChangeProposal): Review {
+  const texts = new Map<string, string>();
+  for (const f of p.files) {
+    if (f.newText !== undefined) {
+      texts.set(f.path, f.newText);
+    }
+  }
+  return { kind: 'accepted', texts, edited: [] };
+}
+
+/** What the CLI's exit code says about a result: the one place that decides it. */
+export function exitCodeOf(r: ToolResult): 0 | 1 | 3 {
+  return r.needsApproval ? 3 : r.isError ? 1 : 0;
+}
+
+/** Thrown inside a tool when the person said no (or could not be asked): its result is the answer. */
+export class ApprovalDenied extends Error {
+  constructor(readonly result: ToolResult) {
+    super('approval denied');
+  }
+}
