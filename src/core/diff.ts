@@ -23,7 +23,8 @@ export function unifiedDiff(oldPath: string | undefined, newPath: string | undef
   const p = structuredPatch(oldPath ?? '', newPath ?? '', oldText ?? '', newText ?? '', '', '', { context: DIFF_CONTEXT_LINES });
   const out = [`--- ${oldText === undefined ? '/dev/null' : `a/${oldPath}`}`, `+++ ${newText === undefined ? '/dev/null' : `b/${newPath}`}`];
   for (const h of p.hunks) {
-    out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    // An empty side starts at the line before it, as git prints it.
+    out.push(`@@ -${h.oldLines ? h.oldStart : h.oldStart - 1},${h.oldLines} +${h.newLines ? h.newStart : h.newStart - 1},${h.newLines} @@`);
     out.push(...h.lines);
   }
   return out.join('\n');
@@ -63,7 +64,7 @@ export function textEdits(base: string, next: string): TextEdit[] {
     suffix++;
   }
   // Work on whole lines of the changed span so the line diff cannot split a CRLF.
-  const start = base.lastIndexOf('\n', prefix - 1) + 1;
+  const start = prefix === 0 ? 0 : base.lastIndexOf('\n', prefix - 1) + 1;
   const endOld = lineEnd(base, base.length - suffix);
   const endNew = next.length - (base.length - endOld);
   const a = base.slice(start, endOld);

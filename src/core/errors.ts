@@ -19,6 +19,9 @@ export type ToolErrorCode =
   | 'binary'
   | 'not-a-file'
   | 'cancelled'
+  | 'too-large'
+  | 'stale'
+  | 'rejected'
   | 'io';
 
 export class CancelledError extends ToolError {

@@ -77,3 +77,8 @@ export const MAX_GIT_LIST_BYTES = 128 * 1024 * 1024;
 export const CANCEL_POLL_MS = 25;
 /** Bytes of a .ipynb file fs_read parses at most (its JSON is read whole). */
 export const MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;
+
+// Mutating tools: fs_edit, fs_write, fs_apply_patch.
+
+/** Bytes of a file that can be changed as text at most (it is loaded, matched and written whole). */
+export const MAX_EDIT_FILE_BYTES = 16 * 1024 * 1024;

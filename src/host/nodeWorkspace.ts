@@ -7,7 +7,8 @@ import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { iterateLocalDirectory } from './localDirectory';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
-import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
+import { applyOnDisk } from './nodeApply';
+import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
@@ -115,4 +116,14 @@ export class NodeWorkspace implements Workspace {
       return undefined;
     }
   }
+
+  applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {
+    return applyOnDisk(changes, opts);
+  }
+
+  diagnostics(_path: string): Diagnostic[] {
+    return [];
+  }
+
+  async settleDiagnostics(): Promise<void> {}
 }

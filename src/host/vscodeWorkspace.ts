@@ -9,7 +9,9 @@ import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../
 import { iterateLocalDirectory } from './localDirectory';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
-import type { DirEntry, EntryType, FileStat, OpenDocument, Workspace } from './workspace';
+import { applyInEditor } from './vscodeApply';
+import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
+import type { CancelSignal } from '../core/cancel';
 
 function typeOf(t: vscode.FileType, own: boolean): EntryType {
   if (own && t & vscode.FileType.SymbolicLink) {
@@ -128,6 +130,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       isDirty: doc.isDirty,
       encoding: encodingFromEditorId(doc.encoding),
       eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
+      version: doc.version,
     };
   }
 
@@ -215,4 +218,59 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       return undefined;
     }
   }
+
+  applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {
+    return applyInEditor(changes, opts, (p) => this.uriFor(p));
+  }
+
+  diagnostics(path: string): Diagnostic[] {
+    return vscode.languages
+      .getDiagnostics(this.uriFor(path))
+      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error || d.severity === vscode.DiagnosticSeverity.Warning)
+      .map((d) => ({
+        severity: d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning',
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        message: d.message,
+        source: d.source,
+        code: typeof d.code === 'object' ? String(d.code.value) : d.code === undefined ? undefined : String(d.code),
+      }));
+  }
+
+  /**
+   * Language servers answer a change with a diagnostics event; this waits for the files'
+   * first event and then for a short quiet spell, or gives up when none comes (no server,
+   * or nothing to say), never longer than `maxMs`.
+   */
+  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<void> {
+    const keys = new Set(paths.map((p) => this.uriFor(p).toString()));
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        sub.dispose();
+        cancelSub?.dispose();
+        clearTimeout(timer);
+        clearTimeout(overall);
+        resolve();
+      };
+      const wait = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(done, ms);
+      };
+      const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+        if (e.uris.some((u) => keys.has(u.toString()))) {
+          wait(DIAGNOSTICS_QUIET_MS);
+        }
+      });
+      const token = signal as Partial<vscode.CancellationToken>;
+      const cancelSub = typeof token.onCancellationRequested === 'function' ? token.onCancellationRequested(done) : undefined;
+      const overall = setTimeout(done, maxMs);
+      wait(Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs));
+    });
+  }
 }
+
+/** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
+const DIAGNOSTICS_QUIET_MS = 300;
+/** How long to wait for a first diagnostics event before taking silence as the answer. */
+const DIAGNOSTICS_FIRST_EVENT_MS = 1500;

@@ -1,4 +1,6 @@
 import type { Root } from '../core/paths';
+import type { CancelSignal } from '../core/cancel';
+import type { TextEdit } from '../core/diff';
 import type { ProcessHost } from '../core/process';
 import type { NotebookCell } from '../core/read/notebook';
 
@@ -26,6 +28,43 @@ export interface OpenDocument {
   encoding: string;
   /** "LF" or "CRLF": an editor buffer has one line ending. */
   eol: 'LF' | 'CRLF';
+  /** The editor's version number of the document: it grows with every change. */
+  version: number;
+}
+
+/**
+ * One step of a set of changes that lands whole or not at all. Text edits apply to the
+ * file's current text (the editor's buffer when it is open), which must still be `base`.
+ */
+export type FileChange =
+  | { kind: 'edit'; path: string; base: string; edits: readonly TextEdit[] }
+  | { kind: 'create'; path: string; bytes: Uint8Array; overwrite: boolean }
+  | { kind: 'delete'; path: string }
+  | { kind: 'rename'; from: string; to: string; overwrite: boolean };
+
+export interface ApplyOptions {
+  signal: CancelSignal;
+  /** Save an edited document that had no unsaved changes before; a document with unsaved changes is never saved. */
+  saveIfClean: boolean;
+  /** Names the change in the editor's undo history. */
+  label: string;
+}
+
+export interface ApplyReport {
+  /** Edited files left with unsaved changes in their editor (they had some before, or saving is off). */
+  unsaved: string[];
+}
+
+export type DiagnosticSeverity = 'error' | 'warning';
+
+export interface Diagnostic {
+  severity: DiagnosticSeverity;
+  /** 1-based line and column. */
+  line: number;
+  column: number;
+  message: string;
+  source?: string;
+  code?: string;
 }
 
 /**
@@ -65,4 +104,26 @@ export interface Workspace {
   bundledRipgrep(): string | undefined;
   /** Where a symlink points, as stored in the link; undefined when it cannot be read. */
   readLink(path: string): Promise<string | undefined>;
+
+  /**
+   * Applies the changes in order, all or nothing: when one fails (or the call is
+   * cancelled) part-way, what was done is put back as it was and the error is thrown.
+   * Throws `StaleError` when a file's text is no longer the `base` an edit was made on.
+   */
+  applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport>;
+  /** What the language servers report for a file now (none outside VS Code). */
+  diagnostics(path: string): Diagnostic[];
+  /**
+   * Resolves once the language servers have had their say about files just changed: when
+   * their diagnostics stop changing, or after `maxMs`.
+   */
+  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<void>;
+}
+
+/** A file changed since the text a change was computed on was read. */
+export class StaleError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed while the change was prepared`);
+    this.name = 'StaleError';
+  }
 }

@@ -3,7 +3,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
 import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_NOTEBOOK_BYTES, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES } from '../core/limits';
-import { textVersion } from '../core/hash';
+import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
 import { extractPdfPages, renderPdfEnvelope } from '../core/read/pdf';
@@ -19,6 +19,8 @@ import { boolField, intField } from './input';
 import type { ToolResult } from './result';
 import { authorize, openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
 import { readText, type TextRequest, type TextSource } from './readText';
+import { diskVersion, documentVersion } from './fileText';
+import type { FileStat } from '../host/workspace';
 import type { ToolContext, ToolSpec } from './types';
 
 const indentationSchema = z.strictObject({
@@ -112,23 +114,29 @@ function isPdf(head: Uint8Array): boolean {
   return head.length >= 5 && Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-';
 }
 
+/** A PDF's version: the identity of its bytes (its pages are not text one could edit). */
+async function versionOfPdf(ctx: ToolContext, t: Target, data: Uint8Array): Promise<string> {
+  const st = await ctx.ws.stat(t.real);
+  return st && st.size > FULL_READ_MAX_BYTES ? diskVersion(ctx, t.real, st, data) : bytesVersion(data);
+}
+
 async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, size: number, bytes: Uint8Array | undefined): Promise<ToolResult> {
   refuseIndentation(input, t, 'a PDF', 'pages');
   if (size > MAX_PDF_BYTES) {
     throw new ToolError('binary', `${t.located.display} is a ${formatBytes(size)} PDF, over the ${formatBytes(MAX_PDF_BYTES)} that fs_read extracts text from. Ask the user for the pages that matter, or for a text export.`);
   }
   const data = bytes ?? (await ctx.ws.readFile(t.real));
+  const version = await versionOfPdf(ctx, t, data);
   const extract = await extractPdfPages(data, { firstPage: input.offset ?? 1, maxPages: Math.min(input.limit ?? MAX_PDF_PAGES_PER_READ, MAX_PDF_PAGES_PER_READ), displayPath: t.located.display }, ctx.signal);
   const render = (k: number) => {
     const pages = extract.pages.slice(0, k);
     const cut = k < extract.pages.length;
     const part = cut ? { pageCount: extract.pageCount, pages, nextPage: extract.pages[k].n, stop: 'limit' as const } : extract;
-    const version = textVersion(pages.map((p) => p.text).join('\f'));
-    return { text: renderPdfEnvelope({ displayPath: t.located.display, fileBytes: size, extract: part, version }), version, pages };
+    return { text: renderPdfEnvelope({ displayPath: t.located.display, fileBytes: size, extract: part, version }), pages };
   };
   const fitted = await fitToBudget(ctx, Math.max(extract.pages.length, 1), (k) => render(k).text);
   const shown = render(fitted.k);
-  ctx.ledger.record(t.real, { version: shown.version, scope: 'page', first: shown.pages[0]?.n, last: shown.pages[shown.pages.length - 1]?.n });
+  ctx.ledger.record(t.real, { version, first: shown.pages[0]?.n, last: shown.pages[shown.pages.length - 1]?.n });
   return { isError: false, parts: [{ kind: 'text', text: fitted.text }] };
 }
 
@@ -160,7 +168,7 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
   const base = { displayPath: t.located.display, offset: input.offset ?? 1, version, dirty };
   const nb = { cells, language, nbformat };
   const text = await fitItems(ctx, input.limit, (limit) => renderNotebook(nb, { ...base, limit }));
-  ctx.ledger.record(t.real, { version, scope: 'file' });
+  ctx.ledger.record(t.real, { version });
   return { isError: false, parts: [{ kind: 'text', text }] };
 }
 
@@ -180,7 +188,8 @@ function textRequest(input: ReadInput): TextRequest {
   return req;
 }
 
-async function readFile(ctx: ToolContext, t: Target, input: ReadInput, size: number): Promise<ToolResult> {
+async function readFile(ctx: ToolContext, t: Target, input: ReadInput, st: FileStat): Promise<ToolResult> {
+  const size = st.size;
   const file = await openFile(ctx, t.real, size);
   let handedOver = false;
   try {
@@ -210,10 +219,10 @@ async function readFile(ctx: ToolContext, t: Target, input: ReadInput, size: num
     let src: TextSource;
     if (file.whole) {
       const { text, encoding } = decodeText(file.whole);
-      src = { kind: 'text', text, encoding: encodingLabel(encoding), dirty: false };
+      src = { kind: 'text', text, encoding: encodingLabel(encoding), dirty: false, version: textVersion(text) };
     } else {
       const { encoding, bomBytes } = detectBom(head);
-      src = { kind: 'stream', chunks: file.rest, head, encoding, bomBytes, fileBytes: size };
+      src = { kind: 'stream', chunks: file.rest, head, encoding, bomBytes, fileBytes: size, version: await diskVersion(ctx, t.real, st, head) };
       handedOver = true;
     }
     return { isError: false, parts: [{ kind: 'text', text: await readText(ctx, t, src, req) }] };
@@ -292,7 +301,7 @@ export const readTool: ToolSpec<typeof readSchema> = {
     }
     const doc = openDocumentFor(ctx, t);
     if (doc) {
-      const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty };
+      const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty, version: await documentVersion(ctx, t, doc) };
       return withInstructions(ctx, t, async (c) => ({ isError: false, parts: [{ kind: 'text', text: await readText(c, t, src, textRequest(input)) }] }));
     }
     const st = await ctx.ws.stat(t.real);
@@ -305,6 +314,6 @@ export const readTool: ToolSpec<typeof readSchema> = {
     if (st.type !== 'file') {
       throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be read.`);
     }
-    return withInstructions(ctx, t, (c) => readFile(c, t, input, st.size));
+    return withInstructions(ctx, t, (c) => readFile(c, t, input, st));
   },
 };

@@ -1,6 +1,5 @@
 import { ToolError } from '../core/errors';
 import { formatBytes, formatCount } from '../core/format';
-import { textVersion } from '../core/hash';
 import { FULL_READ_MAX_BYTES, MAX_READ_LINES } from '../core/limits';
 import { describeIndentationBlock, indentationBlock, type IndentationOptions } from '../core/read/indentation';
 import type { PageRequest, StopReason } from '../core/read/page';
@@ -15,8 +14,8 @@ import type { ToolContext } from './types';
 
 /** Where the text comes from: decoded whole (an editor buffer or a small file), or a stream. */
 export type TextSource =
-  | { kind: 'text'; text: string; encoding: string; dirty: boolean }
-  | { kind: 'stream'; chunks: AsyncIterable<Uint8Array>; head: Uint8Array; encoding: Encoding; bomBytes: number; fileBytes: number };
+  | { kind: 'text'; text: string; encoding: string; dirty: boolean; version: string }
+  | { kind: 'stream'; chunks: AsyncIterable<Uint8Array>; head: Uint8Array; encoding: Encoding; bomBytes: number; fileBytes: number; version: string };
 
 export interface TextRequest {
   offset: number;
@@ -57,8 +56,6 @@ function offsetError(t: Target, e: OffsetPastEnd): ToolError {
 interface Paged {
   page: Page;
   encoding: string;
-  /** The whole text's version, when the whole text was read; else the page's. */
-  fileVersion: string | undefined;
   dirty: boolean;
   bytes: number;
   wholeText: string | undefined;
@@ -77,7 +74,7 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
       );
     }
     const page = await pageFromUtf8Stream(utf8Chunks(src.chunks, src.head, src.encoding, src.bomBytes), pageReq, ctx.signal);
-    return { page, encoding: encodingLabel(src.encoding), fileVersion: undefined, dirty: false, bytes: src.fileBytes, wholeText: undefined };
+    return { page, encoding: encodingLabel(src.encoding), dirty: false, bytes: src.fileBytes, wholeText: undefined };
   }
   const bytes = Buffer.byteLength(src.text, 'utf8');
   const lines = splitLines(src.text);
@@ -89,7 +86,6 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
     return {
       page: { ...page, totalLines: lines.length },
       encoding: src.encoding,
-      fileVersion: textVersion(src.text),
       dirty: src.dirty,
       bytes,
       wholeText: src.text,
@@ -99,10 +95,10 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
   }
   const page = pageFromLines(lines, pageReq);
   if (bytes > FULL_READ_MAX_BYTES && page.nextOffset !== undefined) {
-    // The same answer a streamed read of the file gives: no total, a version of the page.
-    return { page: { ...page, totalLines: undefined }, encoding: src.encoding, fileVersion: undefined, dirty: src.dirty, bytes, wholeText: undefined };
+    // The same answer a streamed read of the file gives: no total.
+    return { page: { ...page, totalLines: undefined }, encoding: src.encoding, dirty: src.dirty, bytes, wholeText: undefined };
   }
-  return { page, encoding: src.encoding, fileVersion: textVersion(src.text), dirty: src.dirty, bytes, wholeText: src.text };
+  return { page, encoding: src.encoding, dirty: src.dirty, bytes, wholeText: src.text };
 }
 
 /** Pages a text source into the envelope, sized to the token budget, and records what the model saw. */
@@ -116,12 +112,12 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
   const { page } = paged;
   const lines = page.builder.lines;
   const eol = paged.wholeText !== undefined ? detectEol(paged.wholeText) : detectEol(lines.map((l) => l.text).join('\n'));
-  const envelope = (k: number): { text: string; version: string } => {
+  const version = src.version;
+  const envelope = (k: number): string => {
     const shown = page.builder.rendered.slice(0, k);
     const cutByBudget = k < lines.length;
     const next = cutByBudget ? lines[k].n : page.nextOffset;
     const stop: StopReason | undefined = cutByBudget ? 'tokens' : page.stop;
-    const version = paged.fileVersion ?? textVersion(shown.join('\n'));
     const text = renderFileEnvelope({
       displayPath: t.located.display,
       rendered: shown,
@@ -139,14 +135,12 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
       continueWith: next !== undefined && paged.continueWith ? paged.continueWith(next) : undefined,
       summaryExtra: paged.summaryExtra,
     });
-    return { text, version };
+    return text;
   };
-  const fitted = await fitToBudget(ctx, Math.max(lines.length, 1), (k) => envelope(Math.min(k, lines.length)).text);
+  const fitted = await fitToBudget(ctx, Math.max(lines.length, 1), (k) => envelope(Math.min(k, lines.length)));
   const k = Math.min(fitted.k, lines.length);
-  const { version } = envelope(k);
   ctx.ledger.record(t.real, {
     version,
-    scope: paged.fileVersion !== undefined ? 'file' : 'page',
     first: lines[0]?.n,
     last: lines[k - 1]?.n,
   });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -86,4 +87,21 @@ export function rgOnPath(): string {
     throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
   }
   return found.path;
+}
+
+/**
+ * Makes a file that nobody can change, root included (root writes through file modes, so
+ * it gets the immutable attribute); returns the undo.
+ */
+export function makeReadOnly(file: string): () => void {
+  if (process.getuid?.() === 0) {
+    execFileSync('chattr', ['+i', file]);
+    return () => execFileSync('chattr', ['-i', file]);
+  }
+  fs.chmodSync(file, 0o444);
+  fs.chmodSync(path.dirname(file), 0o555);
+  return () => {
+    fs.chmodSync(path.dirname(file), 0o755);
+    fs.chmodSync(file, 0o644);
+  };
 }

@@ -136,7 +136,7 @@ describe('fs_read slice mode', () => {
 
   it('reads the editor buffer, unsaved changes and all, and flags it', async () => {
     const ctx = await context(tree.root);
-    ctx.ws.docs.set(path.join(tree.root, 'src/app.ts'), { text: 'unsaved\n', isDirty: true, encoding: 'utf-8', eol: 'LF' });
+    ctx.ws.docs.set(path.join(tree.root, 'src/app.ts'), { text: 'unsaved\n', isDirty: true, encoding: 'utf-8', eol: 'LF', version: 1 });
     const r = await call(ctx, 'fs_read', { path: 'src/app.ts' });
     assert.match(r.text, /\nL1: unsaved\n/);
     assert.match(r.text, /· unsaved changes in editor<\/meta>/);

@@ -57,3 +57,47 @@ export function encodingFromEditorId(id: string | undefined): Encoding | string 
       return id;
   }
 }
+
+/** The text is not valid in the encoding its BOM (or its absence) says. */
+export class UndecodableError extends Error {
+  constructor(readonly encoding: Encoding) {
+    super(`not valid ${encodingLabel(encoding)}`);
+    this.name = 'UndecodableError';
+  }
+}
+
+/**
+ * Decodes a whole file's bytes so that `encodeText` gives the same bytes back: invalid
+ * sequences throw UndecodableError instead of becoming U+FFFD, since writing U+FFFD back
+ * would destroy the bytes it stands for (a Latin-1 file, say).
+ */
+export function decodeTextExact(bytes: Uint8Array): { text: string; encoding: Encoding } {
+  const { encoding, bomBytes } = detectBom(bytes);
+  try {
+    const decoder = new TextDecoder(decoderLabel(encoding), { ignoreBOM: true, fatal: true });
+    return { text: decoder.decode(bytes.subarray(bomBytes)), encoding };
+  } catch {
+    throw new UndecodableError(encoding);
+  }
+}
+
+/** The inverse of decoding: the text's bytes in the encoding, with its BOM. */
+export function encodeText(text: string, encoding: Encoding): Uint8Array {
+  switch (encoding) {
+    case 'utf-8':
+      return Buffer.from(text, 'utf8');
+    case 'utf-8-bom':
+      return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    case 'utf-16le':
+      return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    case 'utf-16be': {
+      const le = Buffer.from(text, 'utf16le');
+      const be = Buffer.alloc(le.length);
+      for (let i = 0; i + 1 < le.length; i += 2) {
+        be[i] = le[i + 1];
+        be[i + 1] = le[i];
+      }
+      return Buffer.concat([Buffer.from([0xfe, 0xff]), be]);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { ToolError } from '../core/errors';
+import { formatBytes } from '../core/format';
+import { sampledVersion, textVersion, VERSION_SAMPLE_BYTES } from '../core/hash';
+import { FULL_READ_MAX_BYTES, MAX_EDIT_FILE_BYTES, SNIFF_BYTES } from '../core/limits';
+import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
+import { decodeTextExact, encodingLabel, UndecodableError, type Encoding } from '../core/text/encoding';
+import { detectEol, type EolKind } from '../core/text/lines';
+import type { FileStat, OpenDocument } from '../host/workspace';
+import { openDocumentFor, type Target } from './target';
+import type { ToolContext } from './types';
+
+/**
+ * The current text of a file, as every tool sees it: the editor's buffer when the file is
+ * open (unsaved changes and all), else the file decoded from its bytes. An edit works on
+ * exactly the text the model was shown, and `encodeFileText` writes it back byte for byte.
+ */
+export interface FileText {
+  text: string;
+  /** How the file's bytes encode the text (an editor may report one of its own ids). */
+  encoding: Encoding | string;
+  eol: EolKind;
+  /** The identity of the whole content (see core/hash.ts). */
+  version: string;
+  /** Set when an editor holds the file: its buffer is the text. */
+  editor?: { dirty: boolean };
+}
+
+/** Reads `bytes` from the end of a file, through the workspace's stream. */
+async function readTail(ctx: ToolContext, path: string, size: number, bytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let got = 0;
+  for await (const c of ctx.ws.readStream(path, Math.max(0, size - bytes))) {
+    chunks.push(c);
+    got += c.byteLength;
+  }
+  return Buffer.concat(chunks).subarray(Math.max(0, got - bytes));
+}
+
+/** The version of a file on disk too large to hash whole: its size, time and both ends. */
+export async function diskVersion(ctx: ToolContext, path: string, st: FileStat, head: Uint8Array): Promise<string> {
+  return sampledVersion(st.size, st.mtimeMs, head.subarray(0, VERSION_SAMPLE_BYTES), await readTail(ctx, path, st.size, VERSION_SAMPLE_BYTES));
+}
+
+/** The version of text decoded from a file of `fileBytes` bytes (see core/hash.ts). */
+export async function versionOfFile(ctx: ToolContext, path: string, st: FileStat, head: Uint8Array, text: () => string): Promise<string> {
+  return st.size > FULL_READ_MAX_BYTES ? diskVersion(ctx, path, st, head) : textVersion(text());
+}
+
+/** An editor buffer's version: its text's, or, when it is unchanged from a large file, the file's. */
+export async function documentVersion(ctx: ToolContext, t: Target, doc: OpenDocument): Promise<string> {
+  const st = doc.isDirty ? undefined : await ctx.ws.stat(t.real);
+  return st && st.type === 'file' && st.size > FULL_READ_MAX_BYTES ? diskVersion(ctx, t.real, st, await readHead(ctx, t.real)) : textVersion(doc.text);
+}
+
+/**
+ * Loads the text a change will be made to. Undefined when nothing is there. Refuses,
+ * with a message the model can act on, what cannot be edited as text: folders, devices,
+ * binary files, files over MAX_EDIT_FILE_BYTES, and bytes that do not decode exactly
+ * (writing them back would change bytes the model never saw).
+ */
+export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileText | undefined> {
+  const doc = openDocumentFor(ctx, t);
+  if (doc) {
+    return { text: doc.text, encoding: doc.encoding, eol: detectEol(doc.text), version: await documentVersion(ctx, t, doc), editor: { dirty: doc.isDirty } };
+  }
+  const st = await ctx.ws.stat(t.real);
+  if (!st || st.type === 'symlink') {
+    return undefined;
+  }
+  if (st.type === 'directory') {
+    throw new ToolError('not-a-file', `${t.located.display} is a folder, not a file.`);
+  }
+  if (st.type !== 'file') {
+    throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be edited.`);
+  }
+  if (st.size > MAX_EDIT_FILE_BYTES) {
+    throw new ToolError('too-large', `${t.located.display} is ${formatBytes(st.size)}, over the ${formatBytes(MAX_EDIT_FILE_BYTES)} that can be edited as text.`);
+  }
+  const bytes = await ctx.ws.readFile(t.real);
+  const sniff = sniffBinary(bytes.subarray(0, SNIFF_BYTES));
+  if (sniff.binary || isBinaryExtension(t.real)) {
+    const why = sniff.binary ? (sniff.reason ?? 'binary content') : `its .${extensionOf(t.real)} extension marks it as binary`;
+    throw new ToolError('binary', `${t.located.display} is a binary file (${why}) and cannot be edited as text.`);
+  }
+  let decoded;
+  try {
+    decoded = decodeTextExact(bytes);
+  } catch (e) {
+    if (e instanceof UndecodableError) {
+      throw new ToolError(
+        'binary',
+        `${t.located.display} is not valid ${encodingLabel(e.encoding)} (it may use a legacy encoding such as Latin-1). Editing it as text would change bytes that cannot be shown, so it is refused. Ask the user to convert it to UTF-8 first.`,
+      );
+    }
+    throw e;
+  }
+  const version = await versionOfFile(ctx, t.real, st, bytes, () => decoded.text);
+  return { text: decoded.text, encoding: decoded.encoding, eol: detectEol(decoded.text), version };
+}
+
+async function readHead(ctx: ToolContext, path: string): Promise<Uint8Array> {
+  for await (const c of ctx.ws.readStream(path)) {
+    return c;
+  }
+  return new Uint8Array(0);
+}
