@@ -136,7 +136,7 @@ export function escapeGlobLiteral(s: string): string {
 
 /**
  * Globs made only of literal characters, `*`, `**`, `?` and `/` mean the same to
- * picomatch, ripgrep's globset and the `ignore` package. Only those are handed to
+ * the matcher of glob/matcher.ts and ripgrep's globset alike. Only those are handed to
  * ripgrep as a pre-filter; anything richer is matched in JavaScript alone.
  */
 export function isPortableGlob(glob: string): boolean {

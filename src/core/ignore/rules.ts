@@ -1,4 +1,4 @@
-import ignore, { type Ignore } from 'ignore';
+import { compileGitignoreRule, type GitignoreRule } from '../glob/matcher';
 
 /** What a rule set says of a path: left out, explicitly kept (a `!` rule), or nothing. */
 export type Verdict = 'ignore' | 'keep' | undefined;
@@ -7,45 +7,48 @@ export type Verdict = 'ignore' | 'keep' | undefined;
 export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
 export type IgnoreFileName = (typeof IGNORE_FILE_NAMES)[number];
 
-interface RawResult {
-  ignored: boolean;
-  unignored: boolean;
-}
-type RawTest = (path: string) => RawResult;
-
 /**
- * A gitignore rule list that answers for a path itself, last matching rule winning.
- * The `ignore` package's public `test()` also lets an ignored parent folder decide for
- * everything below it (git's rule). ripgrep does not: it never asks about a folder it
- * did not walk, and a folder named as the search path, or one a stronger rule kept, is
- * walked even if a weaker rule names it. So the rule list's own matcher is used when the
- * package exposes it (checked against a known answer), and the public call otherwise.
+ * A gitignore rule list that answers for a path itself, the last matching rule winning.
+ * git also lets an ignored parent folder decide for everything below it; ripgrep does
+ * not: it never asks about a folder it did not walk, and a folder named as the search
+ * path, or one a stronger rule kept, is walked even if a weaker rule names it. So only
+ * the path's own rules are tested here. Matching is linear-bounded (see glob/matcher.ts):
+ * the lines come from the workspace and the paths too.
  */
-function ownTest(lines: readonly string[]): RawTest {
-  const ig = ignore({ allowRelativePaths: true }).add(lines as string[]);
-  const raw = rawRules(ig);
-  return raw ? (p) => raw.test(p, 'regex') : (p) => ig.test(p);
-}
+class RuleList {
+  private readonly rules: GitignoreRule[];
 
-type RawRules = { test(path: string, mode: string): RawResult };
-
-function rawRules(ig: Ignore): RawRules | undefined {
-  const r = (ig as unknown as { _rules?: RawRules })._rules;
-  return r && typeof r.test === 'function' && RAW_RULES_WORK ? r : undefined;
-}
-
-const RAW_RULES_WORK = (() => {
-  try {
-    const probe = (ignore().add('a') as unknown as { _rules: RawRules })._rules;
-    return probe.test('a/b', 'regex').ignored === false && probe.test('a/', 'regex').ignored === true && probe.test('x/a', 'regex').ignored === true;
-  } catch {
-    return false;
+  constructor(lines: readonly string[]) {
+    this.rules = [];
+    for (const l of lines) {
+      const r = compileGitignoreRule(l);
+      if (r) {
+        this.rules.push(r);
+      }
+    }
   }
-})();
 
-/** Rules in gitignore syntax anchored at one folder; matching is the `ignore` package's. */
+  get size(): number {
+    return this.rules.length;
+  }
+
+  /** The verdict of the last rule that matches `rel` ("/"-separated, no trailing "/"). */
+  test(rel: string, isDir: boolean): Verdict {
+    const parts = rel.split('/');
+    for (let i = this.rules.length - 1; i >= 0; i--) {
+      const r = this.rules[i];
+      if ((r.dirOnly && !isDir) || !r.test(parts)) {
+        continue;
+      }
+      return r.negated ? 'keep' : 'ignore';
+    }
+    return undefined;
+  }
+}
+
+/** Rules in gitignore syntax anchored at one folder. */
 export class RuleFile {
-  private readonly test0: RawTest;
+  private readonly list: RuleList;
   readonly size: number;
 
   constructor(
@@ -53,9 +56,8 @@ export class RuleFile {
     readonly source: string,
     lines: readonly string[],
   ) {
-    const kept = lines.filter((l) => l.trim() !== '' && !l.startsWith('#'));
-    this.test0 = ownTest(kept);
-    this.size = kept.length;
+    this.list = new RuleList(lines);
+    this.size = this.list.size;
   }
 
   /** `rel` is relative to the rules' folder, "/" separated, without a leading "./". */
@@ -63,8 +65,7 @@ export class RuleFile {
     if (!rel) {
       return undefined;
     }
-    const r = this.test0(isDir ? `${rel}/` : rel);
-    return r.ignored ? 'ignore' : r.unignored ? 'keep' : undefined;
+    return this.list.test(rel, isDir);
   }
 }
 
@@ -87,25 +88,25 @@ export function childFrame(parent: Frame | undefined, dir: string, files: Partia
  * that matches none of them is left out. Folders are never left out for not matching.
  */
 export class Overrides {
-  private readonly test0: RawTest | undefined;
+  private readonly list: RuleList | undefined;
   readonly keeps: number;
 
   constructor(readonly globs: readonly string[]) {
     this.keeps = globs.filter((g) => !g.startsWith('!')).length;
-    this.test0 = globs.length ? ownTest(globs) : undefined;
+    this.list = globs.length ? new RuleList(globs) : undefined;
   }
 
   get empty(): boolean {
-    return this.test0 === undefined;
+    return this.list === undefined;
   }
 
   test(rel: string, isDir: boolean): Verdict {
-    if (this.test0) {
-      const r = this.test0(isDir ? `${rel}/` : rel);
-      if (r.ignored) {
+    if (this.list) {
+      const v = this.list.test(rel, isDir);
+      if (v === 'ignore') {
         return 'keep';
       }
-      if (r.unignored) {
+      if (v === 'keep') {
         return 'ignore';
       }
     }

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { compileGlob } from '../glob/matcher';
 import { escapeGlobLiteral, expandBraces, isPortableGlob } from '../ignore/globs';
 
 /**
@@ -15,15 +15,15 @@ export function normalizeGlob(pattern: string): string {
   return p;
 }
 
-/** The final word on whether a path (relative to the searched folder) matches: picomatch, dotfiles included. */
+/** The final word on whether a path (relative to the searched folder) matches, dotfiles included (see glob/matcher.ts). */
 export function globMatcher(normalized: string): (rel: string) => boolean {
-  return picomatch(normalized, { dot: true });
+  return compileGlob(normalized);
 }
 
 /**
  * The same glob as ripgrep `--glob` whitelists anchored at the root, when ripgrep reads
- * it exactly as picomatch does; undefined otherwise (the search then lists everything
- * and picomatch alone filters). A whitelist lets ripgrep skip the ignore-file check of
+ * it exactly as {@link globMatcher} does; undefined otherwise (the search then lists
+ * everything and the matcher alone filters). A whitelist lets ripgrep skip the ignore-file check of
  * files it keeps, which is what makes it fast; the files it so brings back from ignore
  * rules are checked again afterwards (see {@link PathChecker}).
  */

@@ -34,7 +34,7 @@ export interface GlobResult {
 
 /**
  * The files under each scope whose path (relative to the searched folder) matches the
- * glob. With a glob ripgrep reads like picomatch, ripgrep whitelists it (the fast path)
+ * glob. With a glob ripgrep reads as the matcher does, ripgrep whitelists it (the fast path)
  * and also whitelists the ignore files' names, so the same run tells where every ignore
  * file is; the matches it brought back past those files' rules are then found in
  * JavaScript and reported as hidden, not listed.

@@ -1,0 +1,452 @@
+import { expandBraces } from '../ignore/globs';
+
+/**
+ * Glob matching in linear-bounded time. Patterns reach these matchers from the model
+ * (`fs_glob`, `include`, `ignore`), from the workspace (`.gitignore` lines) and from
+ * settings, and the paths they are tested on come from the workspace; a regex
+ * translation backtracks (`*a*a*a*a*c` against a long name, `a/**\/a/**\/c` against a
+ * deep path) for minutes. Here a pattern is a list of segments, a segment a list of
+ * tokens, and both levels are matched by the wildcard algorithm that remembers only the
+ * last star: at most (path length) x (pattern length) steps, whatever the input.
+ *
+ * Grammar (one path segment; segments are separated by "/"):
+ *
+ * ```
+ * segment  := "**"                      (a whole segment: any number of segments)
+ *           | token*
+ * token    := "*"                       (any run of characters, "/" excepted; "**" too)
+ *           | "?"                       (one character)
+ *           | "[" ["!" | "^"] member+ "]" (one character of the set, never "/")
+ *           | "\" char                  (that character)
+ *           | char
+ * member   := char ["-" char] | "[:" name ":]" | "\" char
+ * ```
+ *
+ * Braces are expanded before (see {@link expandBraces}); parentheses, "|", "+" and "@"
+ * are plain characters, as in ripgrep's globs.
+ */
+
+type Token = { kind: 'text'; text: string } | { kind: 'one' } | { kind: 'set'; test: (c: string) => boolean } | { kind: 'star' };
+
+const POSIX: Record<string, (c: string) => boolean> = {
+  alnum: (c) => /^[0-9A-Za-z]$/.test(c),
+  alpha: (c) => /^[A-Za-z]$/.test(c),
+  blank: (c) => c === ' ' || c === '\t',
+  cntrl: (c) => c.length === 1 && (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+  digit: (c) => /^[0-9]$/.test(c),
+  graph: (c) => /^[!-~]$/.test(c),
+  lower: (c) => /^[a-z]$/.test(c),
+  print: (c) => /^[ -~]$/.test(c),
+  punct: (c) => /^[!-/:-@[-`{-~]$/.test(c),
+  space: (c) => /^[ \t\n\r\v\f]$/.test(c),
+  upper: (c) => /^[A-Z]$/.test(c),
+  xdigit: (c) => /^[0-9A-Fa-f]$/.test(c),
+};
+
+/** Length in UTF-16 units of the character at `i` (a surrogate pair is one character). */
+function charLen(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? 2 : 1;
+}
+
+function charAt(s: string, i: number): string {
+  return s.slice(i, i + charLen(s, i));
+}
+
+/**
+ * A bracket expression starting at `p[start] === "["`: its test and where it ends, or
+ * undefined when it is never closed.
+ */
+function parseSet(p: string, start: number, nocase: boolean): { test: (c: string) => boolean; end: number } | undefined {
+  let i = start + 1;
+  let negated = false;
+  if (p[i] === '!' || p[i] === '^') {
+    negated = true;
+    i++;
+  }
+  const singles = new Set<string>();
+  const ranges: [number, number][] = [];
+  const classes: ((c: string) => boolean)[] = [];
+  let first = true;
+  for (;;) {
+    if (i >= p.length) {
+      return undefined;
+    }
+    if (p[i] === ']' && !first) {
+      break;
+    }
+    first = false;
+    if (p[i] === '[' && p[i + 1] === ':') {
+      const close = p.indexOf(':]', i + 2);
+      const name = close > 0 ? p.slice(i + 2, close) : '';
+      if (close > 0 && POSIX[name]) {
+        classes.push(POSIX[name]);
+        i = close + 2;
+        continue;
+      }
+    }
+    let lo: string;
+    if (p[i] === '\\' && i + 1 < p.length) {
+      lo = charAt(p, i + 1);
+      i += 1 + lo.length;
+    } else {
+      lo = charAt(p, i);
+      i += lo.length;
+    }
+    if (p[i] === '-' && i + 1 < p.length && p[i + 1] !== ']') {
+      let hi: string;
+      if (p[i + 1] === '\\' && i + 2 < p.length) {
+        hi = charAt(p, i + 2);
+        i += 2 + hi.length;
+      } else {
+        hi = charAt(p, i + 1);
+        i += 1 + hi.length;
+      }
+      ranges.push([lo.codePointAt(0)!, hi.codePointAt(0)!]);
+      continue;
+    }
+    singles.add(lo);
+  }
+  const member = (c: string): boolean => {
+    if (singles.has(c) || classes.some((f) => f(c))) {
+      return true;
+    }
+    const cp = c.codePointAt(0)!;
+    return ranges.some(([a, b]) => cp >= a && cp <= b);
+  };
+  const inSet = nocase ? (c: string) => member(c) || member(c.toLowerCase()) || member(c.toUpperCase()) : member;
+  return { test: (c) => c !== '/' && inSet(c) !== negated, end: i };
+}
+
+/** The tokens of one segment; undefined when an unclosed "[" makes it match nothing (`strictSets`). */
+function tokenize(seg: string, nocase: boolean, strictSets: boolean): Token[] | undefined {
+  const out: Token[] = [];
+  const text = (s: string) => {
+    const last = out[out.length - 1];
+    const t = nocase ? s.toLowerCase() : s;
+    if (last && last.kind === 'text') {
+      last.text += t;
+    } else {
+      out.push({ kind: 'text', text: t });
+    }
+  };
+  for (let i = 0; i < seg.length; ) {
+    const c = seg[i];
+    if (c === '*') {
+      if (out[out.length - 1]?.kind !== 'star') {
+        out.push({ kind: 'star' });
+      }
+      i++;
+    } else if (c === '?') {
+      out.push({ kind: 'one' });
+      i++;
+    } else if (c === '[') {
+      const set = parseSet(seg, i, nocase);
+      if (!set) {
+        if (strictSets) {
+          return undefined;
+        }
+        text('[');
+        i++;
+      } else {
+        out.push({ kind: 'set', test: set.test });
+        i = set.end + 1;
+      }
+    } else if (c === '\\' && i + 1 < seg.length) {
+      const ch = charAt(seg, i + 1);
+      text(ch);
+      i += 1 + ch.length;
+    } else {
+      const ch = charAt(seg, i);
+      text(ch);
+      i += ch.length;
+    }
+  }
+  return out;
+}
+
+/** Matches one token that is not a star at `i`; the units it took, or -1. */
+function step(t: Token, s: string, i: number): number {
+  if (i >= s.length) {
+    return -1;
+  }
+  if (t.kind === 'text') {
+    return s.startsWith(t.text, i) ? t.text.length : -1;
+  }
+  const n = charLen(s, i);
+  if (t.kind === 'one') {
+    return n;
+  }
+  return t.kind === 'set' && t.test(s.slice(i, i + n)) ? n : -1;
+}
+
+/**
+ * The wildcard algorithm over any alphabet: `at(tok, pos)` consumes a unit of input for a
+ * non-star token (returning how many positions it took, or -1); a star can take any
+ * number. On a mismatch only the last star takes one position more; earlier stars never
+ * need to, since the tokens after a star match at the leftmost place they fit.
+ */
+function wildcard<T extends { kind: string }>(tokens: readonly T[], length: number, at: (t: T, pos: number) => number, advance: (pos: number) => number): boolean {
+  let ti = 0;
+  let pos = 0;
+  let starTi = -1;
+  let starPos = 0;
+  while (pos < length) {
+    if (ti < tokens.length && tokens[ti].kind !== 'star') {
+      const n = at(tokens[ti], pos);
+      if (n >= 0) {
+        ti++;
+        pos += n;
+        continue;
+      }
+    } else if (ti < tokens.length) {
+      starTi = ti++;
+      starPos = pos;
+      continue;
+    }
+    if (starTi < 0) {
+      return false;
+    }
+    ti = starTi + 1;
+    starPos = advance(starPos);
+    pos = starPos;
+  }
+  while (ti < tokens.length && tokens[ti].kind === 'star') {
+    ti++;
+  }
+  return ti === tokens.length;
+}
+
+type SegmentTest = (s: string) => boolean;
+
+/** One segment's tokens as a test, with the common shapes (`name`, `*.ts`, `pre*`, `*mid*`) as plain string checks. */
+function segmentTest(tokens: Token[]): SegmentTest {
+  const only = (kinds: string) => tokens.map((t) => (t.kind === 'star' ? '*' : t.kind === 'text' ? 't' : '?')).join('') === kinds;
+  const txt = (i: number) => (tokens[i] as { text: string }).text;
+  if (tokens.length === 0) {
+    return (s) => s === '';
+  }
+  if (only('t')) {
+    const t = txt(0);
+    return (s) => s === t;
+  }
+  if (only('*')) {
+    return (s) => s.length > 0;
+  }
+  if (only('*t')) {
+    const t = txt(1);
+    return (s) => s.endsWith(t);
+  }
+  if (only('t*')) {
+    const t = txt(0);
+    return (s) => s.startsWith(t);
+  }
+  if (only('*t*')) {
+    const t = txt(1);
+    return (s) => s.includes(t);
+  }
+  return (s) => wildcard(tokens, s.length, (t, i) => step(t, s, i), (i) => i + charLen(s, i));
+}
+
+/** A pattern segment: any number of path segments (`**`), or a test of one. */
+type Seg = { kind: 'star' } | { kind: 'seg'; test: SegmentTest };
+
+const GLOBSTAR: Seg = { kind: 'star' };
+const ANY_SEGMENT: Seg = { kind: 'seg', test: (s) => s.length > 0 };
+
+/** Splits at "/" that are neither escaped nor inside a bracket expression (git reads `[a/b]` as one set). */
+function splitSegments(p: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < p.length; i++) {
+    const set = p[i] === '[' ? parseSet(p, i, false) : undefined;
+    if (set) {
+      cur += p.slice(i, set.end + 1);
+      i = set.end;
+    } else if (p[i] === '\\' && i + 1 < p.length) {
+      cur += p.slice(i, i + 2);
+      i++;
+    } else if (p[i] === '/') {
+      out.push(cur);
+      cur = '';
+    } else {
+      cur += p[i];
+    }
+  }
+  out.push(cur);
+  return out;
+}
+
+/** Path segments against pattern segments; a pattern ending in plain segments after one leading `**` checks only the path's tail. */
+function pathTest(segs: Seg[]): (parts: string[]) => boolean {
+  const tail = segs.slice(1);
+  if (segs[0]?.kind === 'star' && tail.every((s) => s.kind === 'seg')) {
+    const tests = tail.map((s) => (s as { test: SegmentTest }).test);
+    return (parts) => {
+      const off = parts.length - tests.length;
+      if (off < 0) {
+        return false;
+      }
+      for (let k = tests.length - 1; k >= 0; k--) {
+        if (!tests[k](parts[off + k])) {
+          return false;
+        }
+      }
+      return true;
+    };
+  }
+  return (parts) => wildcard(segs, parts.length, (s, i) => ((s as { test: SegmentTest }).test(parts[i]) ? 1 : -1), (i) => i + 1);
+}
+
+/** A trailing `**` after other segments matches what is inside that folder: at least one segment more. */
+function insideFolder(segs: Seg[]): Seg[] {
+  if (segs.length > 1 && segs[segs.length - 1] === GLOBSTAR) {
+    return [...segs.slice(0, -1), ANY_SEGMENT, GLOBSTAR];
+  }
+  return segs;
+}
+
+function compileSegments(pattern: string, nocase: boolean, strictSets: boolean): Seg[] | undefined {
+  const segs: Seg[] = [];
+  for (const raw of splitSegments(pattern)) {
+    if (/^\*\*+$/.test(raw)) {
+      if (segs[segs.length - 1] !== GLOBSTAR) {
+        segs.push(GLOBSTAR);
+      }
+      continue;
+    }
+    const tokens = tokenize(raw, nocase, strictSets);
+    if (!tokens) {
+      return undefined;
+    }
+    segs.push({ kind: 'seg', test: segmentTest(tokens) });
+  }
+  return segs;
+}
+
+export interface GlobOptions {
+  /**
+   * Match letters regardless of case.
+   * @default false
+   */
+  nocase?: boolean;
+}
+
+/** A path split into segments, and whole (for the literal pre-check); lowercased when matching without case. */
+type Subject = { parts: string[]; whole: string };
+
+/**
+ * One brace alternative. The longest segment without wildcards must appear in the path
+ * for it to match at all: a substring check spares most paths the segment walk.
+ */
+function compileAlternative(alt: string, nocase: boolean): (s: Subject) => boolean {
+  const test = pathTest(insideFolder(compileSegments(alt, nocase, false)!));
+  const literal = splitSegments(alt)
+    .filter((seg) => seg !== '' && !/[*?[\\]/.test(seg))
+    .reduce((best, seg) => (seg.length > best.length ? seg : best), '');
+  const need = nocase ? literal.toLowerCase() : literal;
+  return need ? (s) => s.whole.includes(need) && test(s.parts) : (s) => test(s.parts);
+}
+
+/** A glob as tests of subjects: whether it matches, before any leading "!" is applied. */
+function compileBody(glob: string, nocase: boolean): { negated: boolean; test: (s: Subject) => boolean } {
+  const negated = glob.startsWith('!');
+  const alts = expandBraces(negated ? glob.slice(1) : glob).map((alt) => compileAlternative(alt, nocase));
+  return { negated, test: (s) => alts.some((t) => t(s)) };
+}
+
+function subject(path: string, nocase: boolean): Subject {
+  const whole = nocase ? path.toLowerCase() : path;
+  return { parts: whole.split('/'), whole };
+}
+
+/**
+ * A glob as a test of "/"-separated relative paths: `*`, `?` and sets stay within a
+ * segment and match dotfiles, `**` as a whole segment matches any number of segments
+ * (none included), but a trailing `/**` what is inside the folder before it (at least one
+ * segment, as in ripgrep and gitignore); `{a,b}` alternatives, a leading `!` negates, and
+ * a pattern ending in "/" matches only a path that does (a folder written so).
+ */
+export function compileGlob(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
+  const nocase = opts.nocase ?? false;
+  const { negated, test } = compileBody(glob, nocase);
+  return (p) => test(subject(p, nocase)) !== negated;
+}
+
+/** Several globs as one test: true when any matches. The path is split once for all of them. */
+export function compileGlobs(globs: readonly string[], opts: GlobOptions = {}): (path: string) => boolean {
+  const nocase = opts.nocase ?? false;
+  const bodies = globs.map((g) => compileBody(g, nocase));
+  return (p) => {
+    const s = subject(p, nocase);
+    return bodies.some((b) => b.test(s) !== b.negated);
+  };
+}
+
+/** One line of a gitignore file, compiled. */
+export interface GitignoreRule {
+  /** `!pattern`: a match keeps the path rather than ignoring it. */
+  negated: boolean;
+  /** `pattern/`: only folders match. */
+  dirOnly: boolean;
+  /** Tests a path (relative to the rules' folder, "/"-separated, no trailing "/"), split into segments. */
+  test(parts: string[]): boolean;
+}
+
+/**
+ * A gitignore line (git's `wildmatch` with the path-name rule), or undefined for a blank
+ * line, a comment, or a pattern that can match nothing: trailing blanks go unless
+ * escaped, `!` negates, a trailing "/" names folders only, a pattern with a "/" before its
+ * end is anchored at the rules' folder and otherwise matches the last segment at any
+ * depth; `**` as a whole segment matches any number of folders, and a trailing `/**`
+ * everything inside (not the folder itself); an unclosed "[" matches nothing.
+ */
+export function compileGitignoreRule(line: string): GitignoreRule | undefined {
+  let p = line.replace(/\r$/, '');
+  // Unescaped trailing blanks are dropped; "\ " keeps one.
+  while (p.endsWith(' ')) {
+    let k = p.length - 2;
+    let slashes = 0;
+    while (k >= 0 && p[k] === '\\') {
+      slashes++;
+      k--;
+    }
+    if (slashes % 2 === 1) {
+      break;
+    }
+    p = p.slice(0, -1);
+  }
+  if (p === '' || p.startsWith('#')) {
+    return undefined;
+  }
+  let negated = false;
+  if (p.startsWith('!')) {
+    negated = true;
+    p = p.slice(1);
+  }
+  // A final lone backslash escapes nothing: git drops the pattern.
+  const trailingSlashes = /(\\*)$/.exec(p)![1].length;
+  if (trailingSlashes % 2 === 1) {
+    return undefined;
+  }
+  let dirOnly = false;
+  if (p.endsWith('/')) {
+    dirOnly = true;
+    p = p.slice(0, -1);
+  }
+  if (p === '') {
+    return undefined;
+  }
+  const anchored = /\/./.test(p) || p.startsWith('/');
+  if (p.startsWith('/')) {
+    p = p.slice(1);
+  }
+  const segs = compileSegments(anchored ? p : `**/${p}`, false, true);
+  if (!segs) {
+    return undefined;
+  }
+  if (segs.length === 0 || (segs.length === 1 && segs[0] === GLOBSTAR)) {
+    return { negated, dirOnly, test: () => true };
+  }
+  return { negated, dirOnly, test: pathTest(insideFolder(segs)) };
+}
