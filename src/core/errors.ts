@@ -22,6 +22,10 @@ export type ToolErrorCode =
   | 'too-large'
   | 'stale'
   | 'rejected'
+  /** The policy never allows it (`.git` internals). */
+  | 'denied'
+  /** The path led to another file between the decision and the read. */
+  | 'changed'
   | 'io';
 
 export class CancelledError extends ToolError {

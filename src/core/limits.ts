@@ -69,6 +69,8 @@ export const MAX_BRACE_EXPANSIONS = 256;
 export const MAX_JS_SEARCH_FILE_BYTES = 64 * 1024 * 1024;
 /** Characters of file paths passed to one ripgrep process (Windows caps a command line at 32,767). */
 export const MAX_RG_PATH_ARG_CHARS = 16 * 1024;
+/** Bytes of one ignore file (.gitignore, .ignore, .rgignore) read at most; the rest is not read. */
+export const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
 /** Ignored paths a footer names as examples. */
 export const MAX_IGNORED_EXAMPLES = 5;
 /** Bytes of `git ls-files` output fs_list accepts (about 2 million paths). */

@@ -1,58 +1,162 @@
-import picomatch from 'picomatch';
+import { compileGlobs } from './glob/matcher';
 import type { Located } from './paths';
 
 /**
- * Files whose reads ask first even inside the workspace. Entries starting with "!"
- * are exceptions (templates that hold no secrets).
+ * Files whose reads ask first, inside the workspace or outside it: the credential files
+ * developers keep (environment files, keys and certificates, SSH, GPG, git, package
+ * registries, cloud and container tools, Terraform). Entries starting with "!" are
+ * exceptions (templates that hold no secrets). Matched without regard to case (see
+ * {@link sensitiveSet}).
  * @default see below; the `agentFileTools.sensitiveFiles` setting replaces it.
  */
 export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = [
+  // environment files; their templates stay readable
   '**/.env',
   '**/.env.*',
+  '**/*.env',
   '!**/.env.example',
   '!**/.env.sample',
   '!**/.env.template',
   '!**/.env.defaults',
+  '!**/.env.dist',
+  '**/.envrc',
+  // private keys, certificates, key stores
   '**/*.pem',
   '**/*.key',
   '**/*.p12',
   '**/*.pfx',
+  '**/*.p8',
   '**/*.crt',
   '**/*.cer',
+  '**/*.der',
   '**/*.jks',
   '**/*.keystore',
+  '**/*.keytab',
+  '**/*.kdbx',
+  // SSH and PuTTY
+  '**/.ssh/**',
   '**/id_rsa',
   '**/id_dsa',
   '**/id_ecdsa',
   '**/id_ed25519',
+  '**/id_ecdsa_sk',
+  '**/id_ed25519_sk',
+  '**/ssh_host_*_key',
+  '**/*.ppk',
+  // GPG
+  '**/.gnupg/**',
+  '**/*.gpg',
+  '**/*.pgp',
+  '**/*.asc',
+  '**/secring.*',
+  // git credentials
+  '**/.git-credentials',
+  '**/.gitcookies',
+  '**/.config/git/credentials',
+  '**/.config/gh/hosts.yml',
+  '**/.config/hub',
+  // package registries
   '**/.npmrc',
+  '**/.yarnrc.yml',
+  '**/.pypirc',
+  '**/.gem/credentials',
+  '**/.cargo/credentials',
+  '**/.cargo/credentials.toml',
+  '**/.m2/settings.xml',
+  '**/.m2/settings-security.xml',
+  '**/.gradle/gradle.properties',
+  '**/.composer/auth.json',
+  '**/.nuget/NuGet/NuGet.Config',
+  // cloud: AWS, Google Cloud, Azure, and service-account and OAuth client files
+  '**/.aws/credentials',
+  '**/.aws/config',
+  '**/.aws/sso/cache/**',
+  '**/.config/gcloud/**',
+  '**/application_default_credentials.json',
+  '**/*service*account*.json',
+  '**/client_secret*.json',
+  '**/credentials.json',
+  '**/.azure/**',
+  '**/*.publishsettings',
+  '**/.s3cfg',
+  '**/.boto',
+  // containers: Docker and Kubernetes
+  '**/.docker/config.json',
+  '**/.dockercfg',
+  '**/.kube/config',
+  '**/kubeconfig',
+  '**/*.kubeconfig',
+  // Terraform state and variables
+  '**/*.tfstate',
+  '**/*.tfstate.*',
+  '**/*.tfvars',
+  '**/*.tfvars.json',
+  '**/.terraformrc',
+  '**/terraform.rc',
+  '**/.terraform.d/credentials.tfrc.json',
+  // passwords of other tools
   '**/.netrc',
+  '**/_netrc',
   '**/.pgpass',
+  '**/.my.cnf',
+  '**/.htpasswd',
+  '**/.vault-token',
+  '**/.password-store/**',
 ];
 
 export interface GlobSet {
   test(path: string): boolean;
 }
 
-/** Compiles include globs and "!" exceptions into one matcher over "/" paths. */
-export function globSet(globs: readonly string[]): GlobSet {
+/** Whether the usual file systems of this platform fold case (macOS, Windows). */
+export const CASE_FOLDING_PLATFORM = process.platform === 'win32' || process.platform === 'darwin';
+
+/**
+ * Compiles include globs and "!" exceptions into one matcher over "/" paths.
+ * @param nocase match letters regardless of case. @default CASE_FOLDING_PLATFORM
+ */
+export function globSet(globs: readonly string[], nocase: boolean = CASE_FOLDING_PLATFORM): GlobSet {
   const inc = globs.filter((g) => !g.startsWith('!'));
   const exc = globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
-  const opts = { dot: true, nocase: process.platform === 'win32' };
-  const isInc = inc.length ? picomatch(inc, opts) : () => false;
-  const isExc = exc.length ? picomatch(exc, opts) : () => false;
+  const isInc = inc.length ? compileGlobs(inc, { nocase }) : () => false;
+  const isExc = exc.length ? compileGlobs(exc, { nocase }) : () => false;
   return { test: (path: string) => isInc(path) && !isExc(path) };
 }
 
+/**
+ * The sensitive-file globs as a test, without regard to case on every platform: on macOS
+ * and Windows `.ENV` is the file `.env`, and elsewhere asking once too often is the safe side.
+ */
+export function sensitiveSet(globs: readonly string[]): GlobSet {
+  return globSet(globs, true);
+}
+
+/**
+ * Whether a path lies inside a `.git` folder (or is one): git's own data, which no tool
+ * lists, walks, searches, reads or writes. Nested repositories' `.git` too; any "/" or
+ * "\\" separated path, relative or absolute; case is ignored, as file systems that fold
+ * it would.
+ */
+export function isGitInternal(path: string): boolean {
+  return path.split(/[\\/]/).some((seg) => seg.length === 4 && seg.toLowerCase() === '.git');
+}
+
+/** Why a read needs a yes: a path outside the workspace folders, a file that may hold secrets. */
+export type ReadReason = 'outside' | 'sensitive';
+
 export type ReadDecision =
   | { kind: 'allow' }
-  | { kind: 'confirm'; reason: 'outside' | 'sensitive'; title: string; message: string };
+  /** Never allowed, whatever the answer would be: `message` says why. */
+  | { kind: 'deny'; message: string }
+  | { kind: 'confirm'; reasons: ReadReason[]; title: string; message: string };
 
 export interface ReadPolicyInput {
   located: Located;
   /** Real absolute path. */
   real: string;
-  /** A file open in an editor is one the user already looks at. */
+  /** The path as given, made absolute (symlinks not resolved), where it differs. */
+  given?: Located;
+  /** A file open in an editor is one the user already looks at: it is not asked about for being outside. */
   openInEditor: boolean;
   allowOutside: GlobSet;
   sensitive: GlobSet;
@@ -61,28 +165,72 @@ export interface ReadPolicyInput {
   verb: string;
 }
 
-/** Whether reading a path needs the user's approval first, and the words to ask with. */
+/**
+ * The forms of a path the sensitive-file globs are tested on: relative to its workspace
+ * folder when it has one, and always the absolute path without its root ("/" or "C:/"),
+ * so that `**\/.aws/credentials` names the file outside the workspace too, and in a
+ * workspace opened on `~/.aws` itself.
+ */
+export function sensitiveForms(relative: string | undefined, real: string): string[] {
+  const abs = real.split('\\').join('/').replace(/^[a-zA-Z]:/, '').replace(/^\/+/, '');
+  return relative ? [relative, abs] : [abs];
+}
+
+/** Whether a path may hold secrets: one of its {@link sensitiveForms} matches. */
+export function isSensitive(sensitive: GlobSet, relative: string | undefined, real: string): boolean {
+  return sensitiveForms(relative, real).some((p) => p !== '' && sensitive.test(p));
+}
+
+const PARTICIPLE: Record<string, string> = { read: 'read', list: 'listed', search: 'searched' };
+
+/**
+ * Whether reading a path is refused, needs the user's approval first (and the words to
+ * ask with), or may go ahead. One place decides, for every read tool: `.git` internals
+ * are refused; a path outside the workspace asks unless an editor shows it or the
+ * allow-list names it; a sensitive file asks wherever it is (an outside secret asks
+ * both questions, and the allow-list never skips the secret one).
+ */
 export function decideRead(i: ReadPolicyInput): ReadDecision {
+  const gitRel = (l: Located) => l.relative ?? l.display;
+  if (isGitInternal(gitRel(i.located)) || (i.given && isGitInternal(gitRel(i.given)))) {
+    const what = i.given?.display ?? i.located.display;
+    return {
+      kind: 'deny',
+      message: `${what} is inside a .git folder: ${i.toolName} never ${PARTICIPLE[i.verb] ?? i.verb} git's own data (objects, config, hooks), which can carry credentials and is not the project's source. To see the files git tracks, call fs_list with "source": "git".`,
+    };
+  }
   const posixReal = i.real.split('\\').join('/');
-  if (!i.located.root) {
-    if (i.openInEditor || i.allowOutside.test(posixReal)) {
-      return { kind: 'allow' };
-    }
+  const reasons: ReadReason[] = [];
+  if (!i.located.root && !i.openInEditor && !i.allowOutside.test(posixReal)) {
+    reasons.push('outside');
+  }
+  if (isSensitive(i.sensitive, i.located.relative, i.real)) {
+    reasons.push('sensitive');
+  }
+  if (reasons.length === 0) {
+    return { kind: 'allow' };
+  }
+  const secret = 'may hold secrets (it matches the agentFileTools.sensitiveFiles setting)';
+  if (reasons.length === 2) {
     return {
       kind: 'confirm',
-      reason: 'outside',
+      reasons,
+      title: `Allow ${i.toolName} on a sensitive file outside the workspace?`,
+      message: `${i.toolName} wants to ${i.verb} \`${i.real}\`, which is outside the workspace folders and ${secret}.`,
+    };
+  }
+  if (reasons[0] === 'outside') {
+    return {
+      kind: 'confirm',
+      reasons,
       title: `Allow ${i.toolName} outside the workspace?`,
       message: `${i.toolName} wants to ${i.verb} \`${i.real}\`, which is outside the workspace folders.`,
     };
   }
-  const rel = i.located.relative ?? '';
-  if (rel && i.sensitive.test(rel)) {
-    return {
-      kind: 'confirm',
-      reason: 'sensitive',
-      title: `Allow ${i.toolName} on a sensitive file?`,
-      message: `${i.toolName} wants to ${i.verb} \`${i.located.display}\`, which may hold secrets (it matches the agentFileTools.sensitiveFiles setting).`,
-    };
-  }
-  return { kind: 'allow' };
+  return {
+    kind: 'confirm',
+    reasons,
+    title: `Allow ${i.toolName} on a sensitive file?`,
+    message: `${i.toolName} wants to ${i.verb} \`${i.located.display}\`, which ${secret}.`,
+  };
 }

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
+import type { OpenedFile } from '../core/file';
 import { iterateLocalDirectory } from './localDirectory';
+import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
@@ -79,6 +81,10 @@ export class NodeWorkspace implements Workspace {
 
   async readFile(p: string): Promise<Uint8Array> {
     return fs.readFile(p);
+  }
+
+  openFile(p: string): Promise<OpenedFile | undefined> {
+    return openLocalFile(p);
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {

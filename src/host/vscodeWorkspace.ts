@@ -6,7 +6,9 @@ import type { Root } from '../core/paths';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
+import type { OpenedFile } from '../core/file';
 import { iterateLocalDirectory } from './localDirectory';
+import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
@@ -104,6 +106,40 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
 
   async readFile(p: string): Promise<Uint8Array> {
     return vscode.workspace.fs.readFile(this.uriFor(p));
+  }
+
+  /**
+   * On disk, the file itself through a descriptor (see localFile.ts). In a virtual
+   * folder its provider gives the bytes whole; there is no descriptor to check, and the
+   * path is taken as its own real path.
+   */
+  async openFile(p: string): Promise<OpenedFile | undefined> {
+    const uri = this.uriFor(p);
+    if (uri.scheme === 'file') {
+      return openLocalFile(p);
+    }
+    const st = await this.stat(p);
+    if (!st) {
+      return undefined;
+    }
+    let bytes: Uint8Array | undefined;
+    const all = async () => (bytes ??= st.type === 'file' ? await vscode.workspace.fs.readFile(uri) : new Uint8Array(0));
+    return {
+      type: st.type === 'symlink' ? 'other' : st.type,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      realPath: p,
+      read: async (position, length) => (await all()).subarray(position, position + length),
+      stream: async function* (start = 0) {
+        const b = await all();
+        for (let i = start; i < b.length; i += STREAM_CHUNK_BYTES) {
+          yield b.subarray(i, i + STREAM_CHUNK_BYTES);
+        }
+      },
+      close: async () => {
+        bytes = undefined;
+      },
+    };
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {

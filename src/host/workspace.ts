@@ -1,6 +1,7 @@
 import type { Root } from '../core/paths';
 import type { CancelSignal } from '../core/cancel';
 import type { TextEdit } from '../core/diff';
+import type { OpenedFile } from '../core/file';
 import type { ProcessHost } from '../core/process';
 import type { NotebookCell } from '../core/read/notebook';
 
@@ -83,6 +84,12 @@ export interface Workspace {
   /** The entries one by one, as the file system gives them: stopping early reads no more. */
   iterateDirectory(path: string): AsyncIterable<DirEntry>;
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Opens a file (or folder) for reading, following links, never waiting on a FIFO;
+   * undefined when nothing is there. Tools that decided on a path read through this,
+   * checking `realPath` against the path they decided on.
+   */
+  openFile(path: string): Promise<OpenedFile | undefined>;
   /** The file's bytes from `start`, in chunks; stopping the iteration closes the file. */
   readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
   /** The open editor document for the path, if any (dirty or not). */

@@ -1,4 +1,5 @@
 import type { CancelSignal } from '../core/cancel';
+import type { ReadReason } from '../core/policy';
 import type { ToolResult } from './result';
 
 /**
@@ -19,7 +20,7 @@ export interface Approver {
 }
 
 /** Why a call needs a yes: a path outside the workspace folders, a file that may hold secrets. */
-export type ConfirmReason = 'outside' | 'sensitive';
+export type ConfirmReason = ReadReason;
 
 export interface Confirmation {
   /** Every reason that applies: an outside secret needs both answered. */

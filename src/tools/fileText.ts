@@ -1,4 +1,5 @@
 import { ToolError } from '../core/errors';
+import type { OpenedFile } from '../core/file';
 import { formatBytes } from '../core/format';
 import { sampledVersion, textVersion, VERSION_SAMPLE_BYTES } from '../core/hash';
 import { FULL_READ_MAX_BYTES, MAX_EDIT_FILE_BYTES, SNIFF_BYTES } from '../core/limits';
@@ -39,6 +40,12 @@ async function readTail(ctx: ToolContext, path: string, size: number, bytes: num
 /** The version of a file on disk too large to hash whole: its size, time and both ends. */
 export async function diskVersion(ctx: ToolContext, path: string, st: FileStat, head: Uint8Array): Promise<string> {
   return sampledVersion(st.size, st.mtimeMs, head.subarray(0, VERSION_SAMPLE_BYTES), await readTail(ctx, path, st.size, VERSION_SAMPLE_BYTES));
+}
+
+/** {@link diskVersion} of a file read through its handle (the file decided on, whatever its path does). */
+export async function openedFileVersion(file: OpenedFile, head: Uint8Array): Promise<string> {
+  const n = Math.min(file.size, VERSION_SAMPLE_BYTES);
+  return sampledVersion(file.size, file.mtimeMs, head.subarray(0, VERSION_SAMPLE_BYTES), await file.read(file.size - n, n));
 }
 
 /** The version of text decoded from a file of `fileBytes` bytes (see core/hash.ts). */

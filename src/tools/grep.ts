@@ -7,7 +7,6 @@ import { locate } from '../core/paths';
 import { engineFor } from './engine';
 import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, sensitiveTester, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import type { CaseMode } from '../core/search/regex';
-import { moreSuffix } from '../core/search/report';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
 import { boolField, intField, continuationCall } from './input';
@@ -83,13 +82,13 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
       limit: Math.min(input.limit ?? DEFAULT_LIMIT, MAX_GREP_MATCHES),
     };
     const scopes = await scopesFor(ctx, input.path, respectIgnore, 'search', 'fs_grep', 'folder-or-file');
-    // A sensitive file named as the path was approved (scopesFor asked).
-    const approved = new Set<string>();
+    // A sensitive file (or folder) named as the path was asked about and approved by scopesFor.
+    let approved: string | undefined;
     if (input.path !== undefined) {
       const t = await resolveTarget(ctx, input.path);
       const d = readDecision(ctx, t, 'fs_grep', 'search');
-      if (d.kind === 'confirm' && d.reason === 'sensitive' && t.located.relative) {
-        approved.add(t.located.relative);
+      if (d.kind === 'confirm' && d.reasons.includes('sensitive') && t.real === scopes[0].base) {
+        approved = t.real;
       }
     }
     const engine = engineFor(ctx, scopes);
@@ -110,11 +109,6 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
         ? `No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`
         : `Found ${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`;
     const notes: string[] = [];
-    if (result.sensitive.length) {
-      const n = result.sensitive.reduce((s, f) => s + f.count, 0);
-      const names = result.sensitive.slice(0, 5).map((f) => f.display);
-      notes.push(`${plural(n, unit[0], unit[1])} in ${plural(result.sensitive.length, 'sensitive file')} not shown (${names.join(', ')}${moreSuffix(result.sensitive.length, names.length)}): they may hold secrets; read them with fs_read to be asked for approval.`);
-    }
     notes.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
     notes.push(`Searched with ${engine.label}.`);
     const page = files.length > 0 ? (output === 'content' ? await contentPage(req, env, inPathOrder(files, req.skip + req.limit)) : filesPage(req, inPathOrder(files, req.skip + req.limit))) : undefined;

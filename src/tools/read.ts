@@ -2,14 +2,16 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
-import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_NOTEBOOK_BYTES, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES } from '../core/limits';
+import { completeUtf8, readHead, type OpenedFile } from '../core/file';
+import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
+import { decideRead, globSet, sensitiveSet } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
 import { extractPdfPages, renderPdfEnvelope } from '../core/read/pdf';
 import { fitToBudget } from './budget';
 import { suggestPaths } from './suggest';
-import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder } from '../core/read/instructions';
+import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder, type InstructionFile, type InstructionText } from '../core/read/instructions';
 import { locate } from '../core/paths';
 import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
@@ -17,10 +19,9 @@ import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/tex
 import { detectFileType } from '../core/text/sniff';
 import { boolField, intField } from './input';
 import type { ToolResult } from './result';
-import { authorize, openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
+import { authorize, checkUnchanged, openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
 import { readText, type TextRequest, type TextSource } from './readText';
-import { diskVersion, documentVersion } from './fileText';
-import type { FileStat } from '../host/workspace';
+import { documentVersion, openedFileVersion } from './fileText';
 import type { ToolContext, ToolSpec } from './types';
 
 const indentationSchema = z.strictObject({
@@ -67,22 +68,29 @@ async function binaryError(t: Target, size: number, head: Uint8Array, reason: st
   );
 }
 
-/** The first bytes of a file and a way to go on reading it, without loading a large file whole. */
-async function openFile(ctx: ToolContext, path: string, size: number): Promise<{ head: Uint8Array; whole: Uint8Array | undefined; rest: AsyncIterable<Uint8Array>; close(): Promise<void> }> {
-  if (size <= FULL_READ_MAX_BYTES) {
-    const whole = await ctx.ws.readFile(path);
-    return { head: whole, whole, rest: (async function* () {})(), close: async () => {} };
+/** The first bytes of an opened file and the rest as a stream, without loading a large file whole. */
+async function contentOf(file: OpenedFile): Promise<{ head: Uint8Array; whole: Uint8Array | undefined; rest: AsyncIterable<Uint8Array> }> {
+  if (file.size <= FULL_READ_MAX_BYTES) {
+    const whole = await file.read(0, file.size);
+    return { head: whole, whole, rest: (async function* () {})() };
   }
-  const iterator = ctx.ws.readStream(path)[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  return {
-    head: first.done ? new Uint8Array(0) : first.value,
-    whole: undefined,
-    rest: { [Symbol.asyncIterator]: () => iterator },
-    close: async () => {
-      await iterator.return?.();
-    },
-  };
+  const head = await file.read(0, STREAM_CHUNK_BYTES);
+  return { head, whole: undefined, rest: file.stream(head.length) };
+}
+
+/**
+ * Opens the target's real path and checks that the file opened is that path: the
+ * policy decided on it, so a file swapped for a link (or a folder on its path swapped
+ * for one) after the decision is refused rather than read. Undefined when nothing is
+ * there.
+ */
+export async function openTarget(ctx: ToolContext, t: Target): Promise<OpenedFile | undefined> {
+  const file = await ctx.ws.openFile(t.real);
+  if (file && file.realPath !== t.real) {
+    await file.close();
+    throw new ToolError('changed', `${t.located.display} changed while it was opened (it was replaced, or a folder on its path became a link), so nothing was read. Call fs_read again to read it as it is now.`);
+  }
+  return file;
 }
 
 /** Indentation mode reads source text; folders, PDFs and notebooks page by their own units. */
@@ -105,6 +113,7 @@ async function fitItems(ctx: ToolContext, limit: number | undefined, render: (li
 async function readDirectory(ctx: ToolContext, t: Target, input: ReadInput): Promise<ToolResult> {
   refuseIndentation(input, t, 'a folder', 'entries (fs_list gives a tree)');
   const read = await readDirectoryBounded(ctx.ws.iterateDirectory(t.real), MAX_DIR_ENTRIES);
+  await checkUnchanged(ctx, t.real, t.located.display);
   const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1 };
   const text = await fitItems(ctx, input.limit, (limit) => renderDirectory({ ...base, limit }));
   return { isError: false, parts: [{ kind: 'text', text }] };
@@ -115,18 +124,18 @@ function isPdf(head: Uint8Array): boolean {
 }
 
 /** A PDF's version: the identity of its bytes (its pages are not text one could edit). */
-async function versionOfPdf(ctx: ToolContext, t: Target, data: Uint8Array): Promise<string> {
-  const st = await ctx.ws.stat(t.real);
-  return st && st.size > FULL_READ_MAX_BYTES ? diskVersion(ctx, t.real, st, data) : bytesVersion(data);
+async function versionOfPdf(file: OpenedFile, data: Uint8Array): Promise<string> {
+  return file.size > FULL_READ_MAX_BYTES ? openedFileVersion(file, data) : bytesVersion(data);
 }
 
-async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, size: number, bytes: Uint8Array | undefined): Promise<ToolResult> {
+async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, file: OpenedFile, bytes: Uint8Array | undefined): Promise<ToolResult> {
   refuseIndentation(input, t, 'a PDF', 'pages');
+  const size = file.size;
   if (size > MAX_PDF_BYTES) {
     throw new ToolError('binary', `${t.located.display} is a ${formatBytes(size)} PDF, over the ${formatBytes(MAX_PDF_BYTES)} that fs_read extracts text from. Ask the user for the pages that matter, or for a text export.`);
   }
-  const data = bytes ?? (await ctx.ws.readFile(t.real));
-  const version = await versionOfPdf(ctx, t, data);
+  const data = bytes ?? (await file.read(0, size));
+  const version = await versionOfPdf(file, data);
   const extract = await extractPdfPages(data, { firstPage: input.offset ?? 1, maxPages: Math.min(input.limit ?? MAX_PDF_PAGES_PER_READ, MAX_PDF_PAGES_PER_READ), displayPath: t.located.display }, ctx.signal);
   const render = (k: number) => {
     const pages = extract.pages.slice(0, k);
@@ -158,7 +167,7 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
     }
     const doc = openDocumentFor(ctx, t);
     dirty = doc?.isDirty ?? false;
-    const json = doc ? doc.text : decodeText(await ctx.ws.readFile(t.real)).text;
+    const json = doc ? doc.text : decodeText(await readWholeFile(ctx, t)).text;
     const parsed = parseNotebook(json, t.located.display);
     cells = parsed.cells;
     language = parsed.language;
@@ -188,65 +197,118 @@ function textRequest(input: ReadInput): TextRequest {
   return req;
 }
 
-async function readFile(ctx: ToolContext, t: Target, input: ReadInput, st: FileStat): Promise<ToolResult> {
-  const size = st.size;
-  const file = await openFile(ctx, t.real, size);
-  let handedOver = false;
+/** The bytes of a regular file (a notebook), through the checked handle. */
+async function readWholeFile(ctx: ToolContext, t: Target): Promise<Uint8Array> {
+  const file = await openTarget(ctx, t);
+  if (!file) {
+    throw await notFound(ctx, t);
+  }
   try {
-    const head = file.head;
-    const image = imageInfo(head.subarray(0, 64 * 1024));
-    if (image) {
-      if (size > ctx.settings.maxImageBytes) {
-        throw imageTooLarge(t.located.display, image, size, ctx.settings.maxImageBytes, 'agentFileTools.maxImageBytes');
-      }
-      const bytes = file.whole ?? (await ctx.ws.readFile(t.real));
-      return {
-        isError: false,
-        parts: [
-          { kind: 'text', text: `${describeImage(t.located.display, image, size)}\nThe image is attached.` },
-          { kind: 'data', mime: image.mime, data: bytes },
-        ],
-      };
+    if (file.type !== 'file') {
+      throw notAFile(t);
     }
-    if (isPdf(head)) {
-      return await readPdf(ctx, t, input, size, file.whole);
-    }
-    const sniff = sniffBinary(head.subarray(0, SNIFF_BYTES));
-    if (sniff.binary || isBinaryExtension(t.real)) {
-      throw await binaryError(t, size, head.subarray(0, 64 * 1024), sniff.binary ? (sniff.reason ?? 'binary content') : `its .${extensionOf(t.real)} extension marks it as binary`);
-    }
-    const req = textRequest(input);
-    let src: TextSource;
-    if (file.whole) {
-      const { text, encoding } = decodeText(file.whole);
-      src = { kind: 'text', text, encoding: encodingLabel(encoding), dirty: false, version: textVersion(text) };
-    } else {
-      const { encoding, bomBytes } = detectBom(head);
-      src = { kind: 'stream', chunks: file.rest, head, encoding, bomBytes, fileBytes: size, version: await diskVersion(ctx, t.real, st, head) };
-      handedOver = true;
-    }
-    return { isError: false, parts: [{ kind: 'text', text: await readText(ctx, t, src, req) }] };
+    return await file.read(0, file.size);
   } finally {
-    if (!handedOver) {
-      await file.close();
-    }
+    await file.close();
   }
 }
 
-/** The AGENTS.md / CLAUDE.md files that apply to a file read inside a workspace folder (never the file itself). */
+function notAFile(t: Target): ToolError {
+  return new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be read.`);
+}
+
+async function readFile(ctx: ToolContext, t: Target, input: ReadInput, file: OpenedFile): Promise<ToolResult> {
+  const size = file.size;
+  const { head, whole, rest } = await contentOf(file);
+  const image = imageInfo(head.subarray(0, 64 * 1024));
+  if (image) {
+    if (size > ctx.settings.maxImageBytes) {
+      throw imageTooLarge(t.located.display, image, size, ctx.settings.maxImageBytes, 'agentFileTools.maxImageBytes');
+    }
+    const bytes = whole ?? (await file.read(0, size));
+    return {
+      isError: false,
+      parts: [
+        { kind: 'text', text: `${describeImage(t.located.display, image, size)}\nThe image is attached.` },
+        { kind: 'data', mime: image.mime, data: bytes },
+      ],
+    };
+  }
+  if (isPdf(head)) {
+    return readPdf(ctx, t, input, file, whole);
+  }
+  const sniff = sniffBinary(head.subarray(0, SNIFF_BYTES));
+  if (sniff.binary || isBinaryExtension(t.real)) {
+    throw await binaryError(t, size, head.subarray(0, 64 * 1024), sniff.binary ? (sniff.reason ?? 'binary content') : `its .${extensionOf(t.real)} extension marks it as binary`);
+  }
+  const req = textRequest(input);
+  let src: TextSource;
+  if (whole) {
+    const { text, encoding } = decodeText(whole);
+    src = { kind: 'text', text, encoding: encodingLabel(encoding), dirty: false, version: textVersion(text) };
+  } else {
+    const { encoding, bomBytes } = detectBom(head);
+    src = { kind: 'stream', chunks: rest, head, encoding, bomBytes, fileBytes: size, version: await openedFileVersion(file, head) };
+  }
+  return { isError: false, parts: [{ kind: 'text', text: await readText(ctx, t, src, req) }] };
+}
+
+/**
+ * The AGENTS.md / CLAUDE.md files that apply to a file read inside a workspace folder
+ * (never the file itself): whatever is there under those names, links included, for
+ * {@link readInstruction} to judge.
+ */
 async function instructionPaths(ctx: ToolContext, t: Target): Promise<string[]> {
   const root = t.located.root;
   if (!ctx.settings.instructionFiles || !root) {
     return [];
   }
-  return findInstructionFiles(t.real, root.path, async (p) => p !== t.real && (await ctx.ws.stat(p))?.type === 'file');
+  return findInstructionFiles(t.real, root.path, async (p) => {
+    const st = p !== t.real ? await ctx.ws.stat(p) : undefined;
+    return st !== undefined && st.type !== 'symlink';
+  });
 }
 
-async function renderInstructions(ctx: ToolContext, t: Target, paths: readonly string[]): Promise<string | undefined> {
-  if (paths.length === 0) {
-    return undefined;
+/**
+ * One instruction file, as the path policy allows: it is resolved and decided on like
+ * any read, and one that resolves outside the workspace, into `.git` or to a file that
+ * may hold secrets is skipped, never asked about (nobody asked to read it). Only a
+ * regular file is read, through a handle checked to be the file decided on, and only its
+ * first MAX_INSTRUCTION_FILE_BYTES.
+ */
+async function readInstruction(ctx: ToolContext, path: string): Promise<InstructionText> {
+  const t = await resolveTarget(ctx, path);
+  const d = decideRead({ located: t.located, real: t.real, given: locate(path, ctx.ws.roots()), openInEditor: false, allowOutside: globSet([]), sensitive: sensitiveSet(ctx.settings.sensitiveFiles), toolName: 'fs_read', verb: 'read' });
+  if (d.kind === 'deny') {
+    return { skipped: 'it leads into a .git folder' };
   }
-  const files = await loadInstructionFiles(paths, async (p) => ctx.ws.openDocument(p)?.text ?? decodeText(await ctx.ws.readFile(p)).text);
+  if (d.kind === 'confirm') {
+    return { skipped: d.reasons.includes('outside') ? 'it resolves outside the workspace' : 'it may hold secrets (agentFileTools.sensitiveFiles)' };
+  }
+  const doc = openDocumentFor(ctx, t);
+  if (doc) {
+    const bytes = Buffer.byteLength(doc.text, 'utf8');
+    return bytes <= MAX_INSTRUCTION_FILE_BYTES ? doc.text : { text: doc.text.slice(0, MAX_INSTRUCTION_FILE_BYTES), bytes, complete: false };
+  }
+  const file = await ctx.ws.openFile(t.real);
+  if (!file) {
+    return { skipped: 'it is gone' };
+  }
+  try {
+    if (file.type !== 'file') {
+      return { skipped: 'it is not a regular file' };
+    }
+    if (file.realPath !== t.real) {
+      return { skipped: 'it changed while it was opened' };
+    }
+    const head = completeUtf8(await readHead(file, MAX_INSTRUCTION_FILE_BYTES));
+    return { text: decodeText(head).text, bytes: file.size, complete: file.size <= MAX_INSTRUCTION_FILE_BYTES };
+  } finally {
+    await file.close();
+  }
+}
+
+function renderInstructions(ctx: ToolContext, t: Target, files: readonly InstructionFile[]): string | undefined {
   return renderInstructionReminder(files, { forPath: t.located.display, display: (p) => locate(p, ctx.ws.roots()).display });
 }
 
@@ -260,9 +322,12 @@ async function withInstructions(ctx: ToolContext, t: Target, read: (ctx: ToolCon
   if (paths.length === 0) {
     return read(ctx);
   }
+  // Each file is read once, capped; what is shown is fitted again to the files this request had not seen yet.
+  const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readInstruction(ctx, p).catch((e: unknown) => ({ skipped: `it could not be read (${e instanceof Error ? e.message : String(e)})` }))] as const)));
+  const load = (ps: readonly string[]) => loadInstructionFiles(ps, async (p) => texts.get(p)!);
   let inner = ctx;
   if (ctx.budget) {
-    const all = await renderInstructions(ctx, t, paths);
+    const all = renderInstructions(ctx, t, await load(paths));
     const used = all ? await ctx.budget.countTokens(all) : 0;
     inner = { ...ctx, budget: { ...ctx.budget, tokenBudget: Math.max(ctx.budget.tokenBudget - used, 1) } };
   }
@@ -271,7 +336,7 @@ async function withInstructions(ctx: ToolContext, t: Target, read: (ctx: ToolCon
     return result;
   }
   const fresh = ctx.instructions && ctx.requestKey !== undefined ? ctx.instructions.take(ctx.requestKey, paths) : paths;
-  const reminder = await renderInstructions(ctx, t, fresh).catch(() => undefined);
+  const reminder = renderInstructions(ctx, t, await load(fresh));
   if (reminder) {
     result.parts.push({ kind: 'text', text: reminder });
   }
@@ -304,16 +369,20 @@ export const readTool: ToolSpec<typeof readSchema> = {
       const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty, version: await documentVersion(ctx, t, doc) };
       return withInstructions(ctx, t, async (c) => ({ isError: false, parts: [{ kind: 'text', text: await readText(c, t, src, textRequest(input)) }] }));
     }
-    const st = await ctx.ws.stat(t.real);
-    if (!st || st.type === 'symlink') {
+    const file = await openTarget(ctx, t);
+    if (!file) {
       throw await notFound(ctx, t);
     }
-    if (st.type === 'directory') {
-      return readDirectory(ctx, t, input);
+    try {
+      if (file.type === 'directory') {
+        return await readDirectory(ctx, t, input);
+      }
+      if (file.type !== 'file') {
+        throw notAFile(t);
+      }
+      return await withInstructions(ctx, t, (c) => readFile(c, t, input, file));
+    } finally {
+      await file.close();
     }
-    if (st.type !== 'file') {
-      throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be read.`);
-    }
-    return withInstructions(ctx, t, (c) => readFile(c, t, input, st));
   },
 };

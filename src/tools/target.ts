@@ -1,4 +1,5 @@
-import { decideRead, globSet, type ReadDecision } from '../core/policy';
+import { ToolError } from '../core/errors';
+import { decideRead, globSet, sensitiveSet, type ReadDecision } from '../core/policy';
 import { locate, resolveInputPath, type Located } from '../core/paths';
 import type { OpenDocument } from '../host/workspace';
 import { ApprovalDenied, type Confirmation } from './approval';
@@ -28,18 +29,20 @@ export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb
   return decideRead({
     located: t.located,
     real: t.real,
+    given: t.abs !== t.real ? locate(t.abs, ctx.ws.roots()) : undefined,
     openInEditor: openDocumentFor(ctx, t) !== undefined,
     allowOutside: globSet(ctx.settings.allowedOutsidePaths),
-    sensitive: globSet(ctx.settings.sensitiveFiles),
+    sensitive: sensitiveSet(ctx.settings.sensitiveFiles),
     toolName,
     verb,
   });
 }
 
 function confirmationOf(decision: ReadDecision): Confirmation | undefined {
-  return decision.kind === 'confirm' ? { reasons: [decision.reason], title: decision.title, message: decision.message } : undefined;
+  return decision.kind === 'confirm' ? { reasons: decision.reasons, title: decision.title, message: decision.message } : undefined;
 }
 
+/** What VS Code shows before the call: a refused path needs no question (invoke refuses it). */
 export function preparationFor(decision: ReadDecision, invocationMessage: string): Preparation {
   const confirmation = confirmationOf(decision);
   return confirmation ? { invocationMessage, confirmation } : { invocationMessage };
@@ -48,15 +51,30 @@ export function preparationFor(decision: ReadDecision, invocationMessage: string
 /**
  * Decides again, inside the call, on the path as it resolves now, and asks the person
  * when the policy says so: a path swapped between the confirmation and the call is
- * caught here. Throws ApprovalDenied when the answer is no.
+ * caught here. Throws a ToolError for a path that is never allowed, and ApprovalDenied
+ * when the answer is no.
  */
 export async function authorize(ctx: ToolContext, t: Target, toolName: string, verb: string): Promise<void> {
-  const confirmation = confirmationOf(readDecision(ctx, t, toolName, verb));
+  const decision = readDecision(ctx, t, toolName, verb);
+  if (decision.kind === 'deny') {
+    throw new ToolError('denied', decision.message);
+  }
+  const confirmation = confirmationOf(decision);
   if (!confirmation) {
     return;
   }
   const answer = await ctx.approver.confirm(confirmation, ctx.signal);
   if (!answer.allowed) {
     throw new ApprovalDenied(answer.result);
+  }
+}
+
+/**
+ * After a folder was read by its path: the path must still resolve to the folder the
+ * decision was made on, or what was read may be another folder's.
+ */
+export async function checkUnchanged(ctx: ToolContext, real: string, display: string): Promise<void> {
+  if ((await ctx.ws.realpath(real)) !== real) {
+    throw new ToolError('changed', `${display} changed while it was read (a folder on its path became a link), so nothing is shown. Call the tool again to see it as it is now.`);
   }
 }

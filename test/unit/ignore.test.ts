@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import { editorGlobToLines, expandBraces, isPortableGlob, rebaseLines } from '../../src/core/ignore/globs';
 import { IgnorePolicy, PathChecker } from '../../src/core/ignore/policy';
 import { Matcher, Overrides, RuleFile, type Frame } from '../../src/core/ignore/rules';
+import { openLocalFile } from '../../src/host/localFile';
 import { tempTree } from './helpers';
-import * as fs from 'node:fs';
 
-const reader = { readFile: (p: string) => fs.promises.readFile(p) };
+const reader = { openFile: openLocalFile };
 
 function frame(dir: string, parent: Frame | undefined, files: Record<string, string[]>): Frame {
   const f: Frame = { dir, files: {}, parent };

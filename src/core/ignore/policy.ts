@@ -1,13 +1,13 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { completeUtf8, readRegularFile, type FileOpener } from '../file';
+import { MAX_IGNORE_FILE_BYTES } from '../limits';
 import { decodeText } from '../text/encoding';
 import { editorGlobToLines, rebaseLines } from './globs';
 import { childFrame, IGNORE_FILE_NAMES, Matcher, Overrides, RuleFile, type Frame, type IgnoreFileName } from './rules';
 
 /** The part of the workspace seam the ignore policy reads through. */
-export interface RuleReader {
-  readFile(path: string): Promise<Uint8Array>;
-}
+export type RuleReader = FileOpener;
 
 /**
  * Everything that decides what a walk leaves out. One policy serves `fs_list`, `fs_glob`
@@ -272,10 +272,11 @@ export function relPosix(from: string, to: string): string {
   return r.split(nodePath.sep).join('/');
 }
 
+/**
+ * An ignore file's text: only a regular file is read (the workspace may have made it a
+ * link to /dev/zero or a FIFO), and only its first MAX_IGNORE_FILE_BYTES.
+ */
 async function readText(reader: RuleReader, path: string): Promise<string | undefined> {
-  try {
-    return decodeText(await reader.readFile(path)).text;
-  } catch {
-    return undefined;
-  }
+  const r = await readRegularFile(reader, path, MAX_IGNORE_FILE_BYTES);
+  return r && decodeText(completeUtf8(r.bytes)).text;
 }

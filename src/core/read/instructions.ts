@@ -61,9 +61,18 @@ export interface InstructionFile {
   nextLine?: number;
   /** Why the file could not be read, instead of content. */
   error?: string;
+  /** Why the file was not read at all (the path policy refused it): said in one line. */
+  skipped?: string;
   /** True when the total cap left no room for this file at all. */
   omitted?: boolean;
 }
+
+/**
+ * What a reader gives for one instruction file: its whole text; the start of a larger
+ * file (at most the cap, never the whole file read and then cut) with the file's size;
+ * or why it was skipped.
+ */
+export type InstructionText = string | { text: string; bytes: number; complete: boolean } | { skipped: string };
 
 /**
  * The start of `text` within `maxBytes` of UTF-8, ending at a line break when one is
@@ -93,14 +102,14 @@ function cutText(text: string, maxBytes: number): { content: string; next: numbe
  */
 export async function loadInstructionFiles(
   paths: readonly string[],
-  read: (path: string) => Promise<string>,
+  read: (path: string) => Promise<InstructionText>,
   maxBytesEach: number = MAX_INSTRUCTION_FILE_BYTES,
   maxBytesTotal: number = MAX_INSTRUCTIONS_TOTAL_BYTES,
 ): Promise<InstructionFile[]> {
   const texts = await Promise.all(
     paths.map((p) =>
       read(p).then(
-        (text) => ({ text }),
+        (t): { text: string; bytes: number; complete: boolean } | { skipped: string } => (typeof t === 'string' ? { text: t, bytes: Buffer.byteLength(t, 'utf8'), complete: true } : t),
         (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
       ),
     ),
@@ -113,10 +122,14 @@ export async function loadInstructionFiles(
       files[i] = { path: paths[i], content: '', bytes: 0, error: t.error };
       continue;
     }
-    const bytes = Buffer.byteLength(t.text, 'utf8');
+    if ('skipped' in t) {
+      files[i] = { path: paths[i], content: '', bytes: 0, skipped: t.skipped };
+      continue;
+    }
+    const bytes = t.bytes;
     const text = t.text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
     const room = Math.min(maxBytesEach, left);
-    if (Buffer.byteLength(text, 'utf8') <= room) {
+    if (t.complete && Buffer.byteLength(text, 'utf8') <= room) {
       files[i] = { path: paths[i], content: text.replace(/\n$/, ''), bytes };
       left -= bytes;
     } else if (room > 0) {
@@ -173,6 +186,10 @@ export function renderInstructionReminder(files: readonly InstructionFile[], opt
   ];
   for (const f of files) {
     const shown = display(f.path);
+    if (f.skipped !== undefined) {
+      out.push(`(Skipped ${shown}: ${f.skipped}.)`);
+      continue;
+    }
     out.push(`<instructions path="${attr(shown)}">`);
     if (f.error !== undefined) {
       out.push(`(Could not be read: ${f.error})`);
@@ -235,7 +252,7 @@ export interface InstructionReminderRequest {
   /** How the read file is named in the block. */
   forPath: string;
   exists: (path: string) => Promise<boolean>;
-  read: (path: string) => Promise<string>;
+  read: (path: string) => Promise<InstructionText>;
   /** Skips files this request was already given, when both are set. */
   memory?: InstructionMemory;
   requestKey?: string;

@@ -5,8 +5,11 @@ import { relPosix } from '../ignore/policy';
 import { MAX_JS_SEARCH_FILE_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
 import { comparePaths, smallestSorted } from '../list/order';
 import { isWithin } from '../paths';
-import { globSet, type GlobSet } from '../policy';
+import { isGitInternal } from '../policy';
+import { compileGlobs } from '../glob/matcher';
+import { isSensitive, sensitiveSet, type GlobSet } from '../policy';
 import { ToolError } from '../errors';
+import { readRegularFile, type FileOpener } from '../file';
 import { decodeText } from '../text/encoding';
 import { cutLine } from '../text/lines';
 import type { SearchEngine } from './engine';
@@ -35,12 +38,12 @@ export interface GrepRequest {
 export interface GrepEnv {
   engine: SearchEngine;
   scopes: Scope[];
-  host: Omit<StatHost, 'stat'> & { realpath(p: string): Promise<string>; readFile(p: string): Promise<Uint8Array>; stat(p: string): Promise<{ type: string; size: number } | undefined> };
+  host: Omit<StatHost, 'stat'> & FileOpener & { realpath(p: string): Promise<string>; stat(p: string): Promise<{ type: string; size: number } | undefined> };
   /** Unsaved editor buffers: their text is what is searched for their file. */
   dirty: { path: string; text: string }[];
   sensitive: GlobSet;
-  /** Root-relative paths of sensitive files the user already approved for this call. */
-  approved: ReadonlySet<string>;
+  /** Real path of the sensitive file (or folder) the user approved for this call: what is in it is searched like any file. */
+  approved?: string;
   signal?: CancelSignal;
 }
 
@@ -55,19 +58,22 @@ interface Found {
 export interface GrepResult {
   /** Matching files that may be shown, in no particular order (see {@link inPathOrder}). */
   files: Found[];
-  /** Matching sensitive files, in path order: counted, not shown. */
-  sensitive: Found[];
   reports: { scope: Scope; report: IgnoreReport }[];
 }
 
 /**
  * Which files match and how often. ripgrep counts (`--count`, cheap: no line text
  * crosses the pipe), unsaved buffers replace their file's count, and files a whitelist
- * brought back from ignore rules are set aside as hidden.
+ * brought back from ignore rules are set aside as hidden. Files that may hold secrets
+ * are dropped first, silently: nothing the search says (counts, totals, the files ignore
+ * rules hid) may depend on what they contain, or a loop of guesses would read them out.
  */
 export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepResult> {
-  const result: GrepResult = { files: [], sensitive: [], reports: [] };
-  const all: Found[] = [];
+  const result: GrepResult = { files: [], reports: [] };
+  const secret = (scope: Scope, rel: string): boolean => {
+    const abs = nodePath.join(scope.rootPath, ...rel.split('/'));
+    return !(env.approved !== undefined && isWithin(env.approved, abs)) && isSensitive(env.sensitive, scope.root ? rel : undefined, abs);
+  };
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
     if (scope.isFile) {
@@ -88,7 +94,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     // ripgrep cannot say which files its whitelist brought back past ignore rules, so with a
     // whitelist every matching file is checked; each folder is probed for ignore files once.
     for (const [rel, n] of counts) {
-      if (inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) {
+      if ((inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) || secret(scope, rel)) {
         continue;
       }
       if (keeps.length && scope.policy.spec.respectIgnore && (await checker.isIgnored(rel))) {
@@ -104,7 +110,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
         continue;
       }
       const rel = relPosix(scope.rootPath, real);
-      if (rel.split('/').includes('.git') || (inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel)))) {
+      if (isGitInternal(rel) || (inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) || secret(scope, rel)) {
         continue;
       }
       if (!scope.isFile && (await checker.isIgnored(rel))) {
@@ -121,17 +127,9 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     }
     result.reports.push({ scope, report });
     for (const f of found.values()) {
-      all.push(f);
-    }
-  }
-  for (const f of all) {
-    if (env.sensitive.test(f.rel) && !env.approved.has(f.rel)) {
-      result.sensitive.push(f);
-    } else {
       result.files.push(f);
     }
   }
-  result.sensitive.sort(byDisplay);
   return result;
 }
 
@@ -144,11 +142,11 @@ async function refuseBinary(env: GrepEnv, scope: Scope): Promise<void> {
   if (env.dirty.length && env.dirty.some((d) => d.path === scope.base)) {
     return;
   }
-  const st = await env.host.stat(scope.base);
-  if (!st || st.size > MAX_JS_SEARCH_FILE_BYTES) {
+  const r = await readRegularFile(env.host, scope.base, MAX_JS_SEARCH_FILE_BYTES + 1);
+  if (!r || r.size > MAX_JS_SEARCH_FILE_BYTES) {
     return;
   }
-  const text = decodeText(await env.host.readFile(scope.base)).text;
+  const text = decodeText(r.bytes).text;
   if (looksBinary(text)) {
     throw new ToolError('binary', `${scope.display(scope.baseRel)} is a binary file (it holds NUL bytes), so fs_grep does not search it. Search the folder that holds its text sources, or ask the user what it contains.`);
   }
@@ -165,16 +163,27 @@ export function inPathOrder<T extends { display: string }>(files: readonly T[], 
 }
 
 /**
- * The sensitive-file globs as a test that, when every glob only names a file at any depth,
- * decides once per distinct file name: a search can return tens of thousands of files,
- * and a name like index.ts recurs in most folders.
+ * The sensitive-file globs as a test for the many files a search returns: globs that
+ * only name a file at any depth (`**\/.env`, most of them) are decided once per distinct
+ * name, since a name like index.ts recurs in most folders; the rest are tested on the path.
  */
 export function sensitiveTester(globs: readonly string[]): GlobSet {
-  const set = globSet(globs);
-  const byName = globs.every((g) => /^!?\*\*\/[^/]+$/.test(g));
-  if (!byName) {
-    return set;
+  const byName = (g: string) => /^!?\*\*\/[^/]+$/.test(g);
+  const named = globs.filter(byName).map((g) => g.replace('**/', ''));
+  if (named.length === globs.length) {
+    return memoByName(sensitiveSet(named));
   }
+  const inc = (gs: string[]) => (gs.length ? compileGlobs(gs, { nocase: true }) : () => false);
+  const nameInc = memoByName({ test: inc(named.filter((g) => !g.startsWith('!'))) });
+  const nameExc = memoByName({ test: inc(named.filter((g) => g.startsWith('!')).map((g) => g.slice(1))) });
+  const rest = globs.filter((g) => !byName(g));
+  const pathInc = inc(rest.filter((g) => !g.startsWith('!')));
+  const pathExc = inc(rest.filter((g) => g.startsWith('!')).map((g) => g.slice(1)));
+  return { test: (p) => (nameInc.test(p) || pathInc(p)) && !(nameExc.test(p) || pathExc(p)) };
+}
+
+/** A test of file names, applied to a path's last segment and remembered per name. */
+function memoByName(set: GlobSet): GlobSet {
   const memo = new Map<string, boolean>();
   return {
     test: (rel) => {

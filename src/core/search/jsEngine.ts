@@ -3,14 +3,14 @@ import { throwIfCancelled, type CancelSignal } from '../cancel';
 import type { IgnorePolicy } from '../ignore/policy';
 import { IGNORE_FILE_NAMES, type Frame } from '../ignore/rules';
 import { MAX_JS_SEARCH_FILE_BYTES } from '../limits';
+import { readRegularFile, type FileOpener } from '../file';
 import { decodeText } from '../text/encoding';
 import type { CompiledQuery } from './regex';
 import { findRecords, linesFor, looksBinary, type FileHits } from './textSearch';
 
 /** The part of the workspace seam the JavaScript search reads through. */
-export interface JsHost {
+export interface JsHost extends FileOpener {
   readDirectory(path: string): Promise<{ name: string; type: string }[]>;
-  readFile(path: string): Promise<Uint8Array>;
 }
 
 export interface JsScope {
@@ -68,18 +68,16 @@ export async function jsFiles(s: JsScope, keeps: readonly string[], trailingKeep
   return files;
 }
 
-/** Decoded text of a file as ripgrep searches it (BOM-sniffed), or undefined when it would skip it. */
+/**
+ * Decoded text of a file as ripgrep searches it (BOM-sniffed), or undefined when it would
+ * skip it: only regular files, up to MAX_JS_SEARCH_FILE_BYTES.
+ */
 export async function searchableText(host: JsHost, path: string): Promise<string | undefined> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await host.readFile(path);
-  } catch {
+  const r = await readRegularFile(host, path, MAX_JS_SEARCH_FILE_BYTES + 1);
+  if (!r || r.size > MAX_JS_SEARCH_FILE_BYTES) {
     return undefined;
   }
-  if (bytes.length > MAX_JS_SEARCH_FILE_BYTES) {
-    return undefined;
-  }
-  const { text } = decodeText(bytes);
+  const { text } = decodeText(r.bytes);
   return looksBinary(text) ? undefined : text;
 }
 

@@ -1,0 +1,414 @@
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_SENSITIVE_GLOBS, sensitiveSet } from '../../src/core/policy';
+import type { OpenedFile } from '../../src/core/file';
+import { MAX_INSTRUCTION_FILE_BYTES } from '../../src/core/limits';
+import type { Approver, Confirmation } from '../../src/tools/approval';
+import { cliApprover } from '../../src/tools/cliApprover';
+import { call, context, prepare, rgOnPath, tempTree, withEngine } from './helpers';
+
+/**
+ * A hostile workspace, tried as the tools' users would meet it: a cloned repository that
+ * links where it should not, and a model steered by what it reads. Each class of attack
+ * has its tests here, through the tools and through the CLI.
+ */
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const cli = path.join(repoRoot, 'dist/cli.js');
+
+function runCli(args: string[], opts: { timeoutMs?: number } = {}): { code: number | null; out: string; err: string; ms: number } {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [cli, ...args], { input: '', encoding: 'utf8', timeout: opts.timeoutMs ?? 30000, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, out: r.stdout, err: r.stderr, ms: Date.now() - t0 };
+}
+
+/** An approver that says no to everything and remembers what it was asked. */
+function refusing(): Approver & { asked: Confirmation[] } {
+  const asked: Confirmation[] = [];
+  return {
+    asked,
+    async confirm(q) {
+      asked.push(q);
+      return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `declined: ${q.reasons.join('+')}` }] } };
+    },
+    async review() {
+      return { kind: 'rejected' };
+    },
+  };
+}
+
+const SECRET = 'hunter2-SECRET';
+const OUTSIDE = 'outside-CONTENT';
+
+describe('hostile workspace: every byte the model sees passes the path policy', () => {
+  let outer: ReturnType<typeof tempTree>;
+  let ws: string;
+  before(() => {
+    outer = tempTree({ 'outside.txt': `${OUTSIDE}\n`, 'home/.env': `TOKEN=${SECRET}\n` });
+    ws = path.join(outer.root, 'ws');
+    fs.mkdirSync(path.join(ws, 'pkg', 'deep'), { recursive: true });
+    fs.mkdirSync(path.join(ws, '.git'));
+    fs.writeFileSync(path.join(ws, '.git', 'config'), `[remote]\n\turl = https://user:${SECRET}@example.com\n`);
+    fs.writeFileSync(path.join(ws, '.env'), `TOKEN=${SECRET}\n`);
+    fs.writeFileSync(path.join(ws, 'pkg', 'main.ts'), 'export const x = 1;\n');
+    fs.writeFileSync(path.join(ws, 'pkg', 'deep', 'inner.ts'), 'export const y = 2;\n');
+    fs.symlinkSync('../../outside.txt', path.join(ws, 'pkg', 'AGENTS.md'));
+    fs.symlinkSync('../.env', path.join(ws, 'pkg', 'CLAUDE.md'));
+    fs.symlinkSync('../../.git/config', path.join(ws, 'pkg', 'deep', 'AGENTS.md'));
+    fs.symlinkSync('/dev/zero', path.join(ws, 'pkg', 'deep', 'CLAUDE.md'));
+  });
+  after(() => outer.cleanup());
+
+  describe('instruction files', () => {
+    it('skips, in one line each, those that resolve outside the workspace, to a secret, into .git or to a device', async function () {
+      this.timeout(10000);
+      const r = await call(await context(ws, {}, refusing()), 'fs_read', { path: 'pkg/deep/inner.ts' });
+      assert.equal(r.isError, false, r.text);
+      assert.ok(!r.text.includes(OUTSIDE) && !r.text.includes(SECRET), r.text);
+      assert.match(r.text, /^\(Skipped pkg\/AGENTS\.md: it resolves outside the workspace\.\)$/m);
+      assert.match(r.text, /^\(Skipped pkg\/CLAUDE\.md: it may hold secrets \(agentFileTools\.sensitiveFiles\)\.\)$/m);
+      assert.match(r.text, /^\(Skipped pkg\/deep\/AGENTS\.md: it leads into a \.git folder\.\)$/m);
+      assert.match(r.text, /^\(Skipped pkg\/deep\/CLAUDE\.md: it resolves outside the workspace\.\)$/m, 'a link to /dev/zero');
+    });
+
+    it('skips a FIFO without waiting on it, and a folder of that name', async function () {
+      this.timeout(10000);
+      const t = tempTree({ 'a/main.ts': 'x\n', 'a/CLAUDE.md/x': '' });
+      try {
+        spawnSync('mkfifo', [path.join(t.root, 'a', 'AGENTS.md')]);
+        const r = await call(await context(t.root), 'fs_read', { path: 'a/main.ts' });
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, /^\(Skipped a\/AGENTS\.md: it is not a regular file\.\)$/m);
+        assert.match(r.text, /^\(Skipped a\/CLAUDE\.md: it is not a regular file\.\)$/m);
+      } finally {
+        t.cleanup();
+      }
+    });
+
+    it('reads at most the cap of a huge one, never the whole file', async () => {
+      const t = tempTree({ 'a/main.ts': 'x\n', 'a/AGENTS.md': `${'rule line\n'.repeat(2_000_000)}` });
+      try {
+        const ctx = await context(t.root);
+        let most = 0;
+        const open = ctx.ws.openFile.bind(ctx.ws);
+        ctx.ws.openFile = async (p: string): Promise<OpenedFile | undefined> => {
+          const f = await open(p);
+          if (!f || !p.endsWith('AGENTS.md')) {
+            return f;
+          }
+          return { ...f, read: async (pos, len) => ((most = Math.max(most, pos + len)), f.read(pos, len)), stream: () => assert.fail('instruction files are not streamed') };
+        };
+        const r = await call(ctx, 'fs_read', { path: 'a/main.ts' });
+        assert.match(r.text, /\(Cut: the file is 19\.1 MiB, and only its start is shown/);
+        assert.ok(most > 0 && most <= MAX_INSTRUCTION_FILE_BYTES, `read up to byte ${most}`);
+      } finally {
+        t.cleanup();
+      }
+    });
+
+    it('through the CLI: exit 0, nothing from outside or from the secret', () => {
+      const r = runCli(['fs_read', '--root', ws, '--input', JSON.stringify({ path: 'pkg/main.ts' })]);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.ok(!r.out.includes(OUTSIDE) && !r.out.includes(SECRET), r.out);
+      assert.match(r.out, /Skipped pkg\/AGENTS\.md: it resolves outside the workspace/);
+      assert.match(r.out, /Skipped pkg\/CLAUDE\.md: it may hold secrets/);
+    });
+  });
+
+  describe('the decision is made on the file actually read', () => {
+    /** A child process that swaps `link` between a harmless file and a link to `target` as fast as it can. */
+    function swapper(dir: string, name: string, target: string): ChildProcess {
+      const code = `
+        const fs = require('fs'); const p = require('path');
+        const f = p.join(${JSON.stringify(dir)}, ${JSON.stringify(name)}); const tmp = f + '.swap';
+        for (;;) {
+          try { fs.writeFileSync(tmp, 'harmless\\n'); fs.renameSync(tmp, f); } catch {}
+          try { fs.symlinkSync(${JSON.stringify(target)}, tmp); fs.renameSync(tmp, f); } catch {}
+        }`;
+      return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+    }
+
+    for (const [what, target] of [
+      ['a secret inside the workspace', '.env'],
+      ['a file outside the workspace', '../outside.txt'],
+    ] as const) {
+      it(`never reads ${what} through a file swapped for a link in a loop`, async function () {
+        this.timeout(30000);
+        const child = swapper(ws, 'swapped.txt', target);
+        try {
+          const ctx = await context(ws, {}, cliApprover({ yes: false, allowOutside: false }));
+          const seen = { ok: 0, asked: 0, other: 0 };
+          const deadline = Date.now() + 3000;
+          while (Date.now() < deadline) {
+            const r = await call(ctx, 'fs_read', { path: 'swapped.txt' });
+            assert.ok(!r.text.includes(SECRET) && !r.text.includes(OUTSIDE), r.text);
+            if (!r.isError) {
+              assert.match(r.text, /L1: harmless/);
+              seen.ok++;
+            } else if (/--yes|--allow-outside/.test(r.text)) {
+              seen.asked++;
+            } else {
+              seen.other++;
+            }
+          }
+          assert.ok(seen.ok > 0 && seen.asked > 0, JSON.stringify(seen));
+        } finally {
+          child.kill();
+        }
+      });
+    }
+
+    it('never lists or searches another folder through a folder swapped for a link', async function () {
+      this.timeout(30000);
+      fs.mkdirSync(path.join(outer.root, 'elsewhere'), { recursive: true });
+      fs.writeFileSync(path.join(outer.root, 'elsewhere', 'other.txt'), `${OUTSIDE}\n`);
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fs = require('fs'); const f = ${JSON.stringify(path.join(ws, 'dirswap'))};
+           for (;;) { try { fs.rmSync(f, { recursive: true, force: true }); fs.mkdirSync(f); fs.writeFileSync(f + '/mine.txt', 'mine\\n'); } catch {}
+                      try { fs.rmSync(f, { recursive: true, force: true }); fs.symlinkSync(${JSON.stringify(path.join(outer.root, 'elsewhere'))}, f); } catch {} }`,
+        ],
+        { stdio: 'ignore' },
+      );
+      try {
+        const ctx = await context(ws, {}, cliApprover({ yes: false, allowOutside: false }));
+        const deadline = Date.now() + 3000;
+        while (Date.now() < deadline) {
+          for (const [tool, input] of [
+            ['fs_read', { path: 'dirswap/other.txt' }],
+            ['fs_read', { path: 'dirswap' }],
+            ['fs_list', { path: 'dirswap' }],
+            ['fs_grep', { pattern: 'CONTENT', path: 'dirswap' }],
+            ['fs_glob', { pattern: '*.txt', path: 'dirswap' }],
+          ] as const) {
+            const r = await call(ctx, tool, input);
+            assert.ok(!r.text.includes(OUTSIDE), `${tool}: ${r.text}`);
+            if (input.path === 'dirswap') {
+              assert.ok(!r.text.includes('other.txt'), `${tool}: ${r.text}`);
+            }
+          }
+        }
+      } finally {
+        child.kill();
+      }
+    });
+  });
+
+  describe('sensitivity is checked for every path, inside or outside', () => {
+    it('asks both questions for a secret outside the workspace, and the allow-list never skips the secret one', async () => {
+      const secret = path.join(outer.root, 'home', '.env');
+      const prep = await prepare(await context(ws), 'fs_read', { path: secret });
+      assert.deepEqual(prep?.confirmation?.reasons, ['outside', 'sensitive']);
+      const allowed = await prepare(await context(ws, { allowedOutsidePaths: [`${outer.root}/**`] }), 'fs_read', { path: secret });
+      assert.deepEqual(allowed?.confirmation?.reasons, ['sensitive']);
+      const plain = await prepare(await context(ws, { allowedOutsidePaths: [`${outer.root}/**`] }), 'fs_read', { path: path.join(outer.root, 'outside.txt') });
+      assert.equal(plain?.confirmation, undefined);
+      const ask = refusing();
+      const r = await call(await context(ws, { allowedOutsidePaths: [`${outer.root}/**`] }, ask), 'fs_read', { path: secret });
+      assert.equal(r.isError, true);
+      assert.ok(!r.text.includes(SECRET));
+      assert.deepEqual(ask.asked.map((q) => q.reasons), [['sensitive']]);
+    });
+
+    it('through the CLI: an outside secret needs both --allow-outside and --yes', () => {
+      const secret = path.join(outer.root, 'home', '.env');
+      const half = runCli(['fs_read', '--root', ws, '--allow-outside', '--input', JSON.stringify({ path: secret })]);
+      assert.equal(half.code, 3, half.out);
+      assert.ok(!half.out.includes(SECRET));
+      const none = runCli(['fs_read', '--root', ws, '--yes', '--input', JSON.stringify({ path: secret })]);
+      assert.equal(none.code, 1, none.out);
+      const both = runCli(['fs_read', '--root', ws, '--yes', '--allow-outside', '--input', JSON.stringify({ path: secret })]);
+      assert.equal(both.code, 0, both.out);
+      assert.match(both.out, new RegExp(SECRET));
+    });
+
+    it('matches names regardless of case', async () => {
+      const t = tempTree({ '.ENV': 'X=1\n', 'keys/ID_RSA': 'k\n', '.Aws/Credentials': 'c\n' });
+      try {
+        const ctx = await context(t.root);
+        for (const p of ['.ENV', 'keys/ID_RSA', '.Aws/Credentials']) {
+          assert.deepEqual((await prepare(ctx, 'fs_read', { path: p }))?.confirmation?.reasons, ['sensitive'], p);
+        }
+      } finally {
+        t.cleanup();
+      }
+    });
+  });
+
+  describe('the sensitive set covers the credential files developers have', () => {
+    const set = sensitiveSet(DEFAULT_SENSITIVE_GLOBS);
+    const secret = [
+      '.env',
+      'app/.env.production',
+      'deploy/prod.env',
+      '.envrc',
+      '.aws/credentials',
+      '.aws/config',
+      '.config/gcloud/application_default_credentials.json',
+      '.config/gcloud/credentials.db',
+      'keys/my-project-service-account.json',
+      'serviceAccountKey.json',
+      'client_secret_1234.apps.googleusercontent.com.json',
+      '.azure/accessTokens.json',
+      '.azure/msal_token_cache.json',
+      '.docker/config.json',
+      '.kube/config',
+      'clusters/prod.kubeconfig',
+      '.npmrc',
+      '.yarnrc.yml',
+      '.pypirc',
+      '.gem/credentials',
+      '.cargo/credentials.toml',
+      '.m2/settings.xml',
+      '.gradle/gradle.properties',
+      '.composer/auth.json',
+      '.nuget/NuGet/NuGet.Config',
+      '.git-credentials',
+      '.config/git/credentials',
+      '.config/gh/hosts.yml',
+      '.ssh/id_rsa',
+      '.ssh/id_ed25519',
+      '.ssh/config',
+      '.ssh/deploy_key',
+      'id_ecdsa',
+      'server.pem',
+      'tls/server.key',
+      'cert.p12',
+      'release.keystore',
+      'putty.ppk',
+      '.gnupg/private-keys-v1.d/abc.key',
+      'backup/secring.gpg',
+      'private.asc',
+      'terraform.tfstate',
+      'terraform.tfstate.backup',
+      'prod.tfvars',
+      'vars.auto.tfvars.json',
+      '.terraformrc',
+      '.htpasswd',
+      '.netrc',
+      '.pgpass',
+      '.my.cnf',
+      '.vault-token',
+    ];
+    for (const p of secret) {
+      it(`asks before reading ${p}`, () => {
+        assert.ok(set.test(p), p);
+        assert.ok(set.test(`home/me/${p}`), `home/me/${p}`);
+      });
+    }
+    for (const p of ['.env.example', '.env.sample', '.env.template', 'src/.env.example', 'README.md', 'src/env.ts', 'package.json', 'config.json', 'main.tf', 'docs/keys.md', '.gitignore']) {
+      it(`reads ${p} without asking`, () => assert.ok(!set.test(p), p));
+    }
+    it('ships the same defaults in the setting', () => {
+      const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+      assert.deepEqual(manifest.contributes.configuration.properties['agentFileTools.sensitiveFiles'].default, DEFAULT_SENSITIVE_GLOBS);
+    });
+  });
+});
+
+for (const [engineName, engine] of [
+  ['ripgrep', rgOnPath],
+  ['javascript', () => 'none'],
+] as [string, () => string][]) {
+  describe(`hostile workspace: search and listing never reveal what reading would ask about (${engineName})`, () => {
+    let tree: ReturnType<typeof tempTree>;
+    before(() => {
+      tree = tempTree({
+        '.env': `TOKEN=${SECRET}\n`,
+        'sub/.env.local': `TOKEN=${SECRET}\n`,
+        'ignored/.env': `TOKEN=${SECRET}\n`,
+        '.gitignore': 'ignored/\n.env.local\n',
+        'src/a.ts': 'const TOKEN = process.env.TOKEN;\n',
+        '.git/config': `[remote "origin"]\n\turl = https://x:${SECRET}@example.com/r.git\n`,
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        'nested/repo/.git/config': `token = ${SECRET}\n`,
+        'nested/repo/file.txt': 'tracked\n',
+      });
+      fs.symlinkSync('.git', path.join(tree.root, 'gitlink'));
+    });
+    after(() => tree.cleanup());
+
+    const grep = (input: Record<string, unknown>, dirty?: string) =>
+      withEngine(engine(), async () => {
+        const ctx = await context(tree.root, {}, refusing());
+        if (dirty) {
+          ctx.ws.docs.set(path.join(tree.root, '.env'), { text: dirty, isDirty: true, encoding: 'utf-8', eol: 'LF', version: 2 });
+        }
+        return call(ctx, 'fs_grep', input);
+      });
+
+    it('fs_grep answers a right guess at a secret exactly as a wrong one', async () => {
+      for (const extra of [{}, { output: 'count' }, { output: 'files' }, { respect_ignore: false }, { include: '.env*' }, { include: '**/.env' }, { path: 'sub' }, { path: 'ignored', respect_ignore: false }, { multiline: true }, { fixed_strings: true }]) {
+        const right = await grep({ pattern: 'hunter2', ...extra });
+        const wrong = await grep({ pattern: 'hunter3', ...extra });
+        assert.equal(right.text.replace('hunter2', 'hunter3'), wrong.text, JSON.stringify(extra));
+        assert.ok(!right.text.includes(SECRET), right.text);
+      }
+      const buffered = await grep({ pattern: 'typed' }, 'TOKEN=typed-in-editor\n');
+      const none = await grep({ pattern: 'typeX' }, 'TOKEN=typed-in-editor\n');
+      assert.equal(buffered.text.replace('typed', 'typeX'), none.text, 'an unsaved buffer of a secret too');
+    });
+
+    it('refuses .git named as the path, nested repositories and links to .git too, saying why', async () => {
+      const ctx = await context(tree.root, {}, refusing());
+      for (const [tool, input] of [
+        ['fs_grep', { pattern: 'hunter2', path: '.git' }],
+        ['fs_grep', { pattern: 'hunter2', path: '.git/config' }],
+        ['fs_grep', { pattern: 'hunter2', path: 'nested/repo/.git' }],
+        ['fs_grep', { pattern: 'hunter2', path: 'gitlink' }],
+        ['fs_list', { path: '.git' }],
+        ['fs_list', { path: 'nested/repo/.git' }],
+        ['fs_glob', { pattern: '*', path: '.git' }],
+        ['fs_read', { path: '.git/config' }],
+        ['fs_read', { path: '.GIT/config' }],
+        ['fs_read', { path: 'nested/repo/.git/config' }],
+        ['fs_read', { path: 'gitlink/config' }],
+        ['fs_read', { path: '.git' }],
+      ] as const) {
+        const r = await withEngine(engine(), () => call(ctx, tool, input));
+        assert.equal(r.isError, true, `${tool} ${JSON.stringify(input)}: ${r.text}`);
+        assert.match(r.text, /is inside a \.git folder: fs_\w+ never (read|listed|searched) git's own data/, r.text);
+        assert.ok(!r.text.includes(SECRET) && !r.text.includes('HEAD'), r.text);
+      }
+    });
+
+    it('never walks into .git, whatever the pattern', async () => {
+      const ctx = await context(tree.root, {}, refusing());
+      for (const [tool, input] of [
+        ['fs_grep', { pattern: 'hunter2', respect_ignore: false }],
+        ['fs_grep', { pattern: 'ref', include: '**/.git/**', respect_ignore: false }],
+        ['fs_glob', { pattern: '**/.git/**', respect_ignore: false }],
+        ['fs_glob', { pattern: '**/config' }],
+        ['fs_list', { depth: 10, respect_ignore: false }],
+      ] as const) {
+        const r = await withEngine(engine(), () => call(ctx, tool, input));
+        assert.ok(!r.text.includes(SECRET) && !/\.git\/(config|HEAD)/.test(r.text), `${tool} ${JSON.stringify(input)}: ${r.text}`);
+      }
+    });
+
+    it('through the CLI: fs_grep on .git exits 1 with the reason, and prints no token', () => {
+      const r = withEngineSync(engine(), () => runCli(['fs_grep', '--root', tree.root, '--input', JSON.stringify({ pattern: 'hunter2', path: '.git' })]));
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /inside a \.git folder/);
+      assert.ok(!r.out.includes(SECRET));
+    });
+  });
+}
+
+function withEngineSync<T>(engine: string, fn: () => T): T {
+  const prev = process.env.AGENT_FILE_TOOLS_RG;
+  process.env.AGENT_FILE_TOOLS_RG = engine;
+  try {
+    return fn();
+  } finally {
+    if (prev === undefined) {
+      delete process.env.AGENT_FILE_TOOLS_RG;
+    } else {
+      process.env.AGENT_FILE_TOOLS_RG = prev;
+    }
+  }
+}
