@@ -1,7 +1,7 @@
 /**
  * Headless runner: the same tools as the extension, on node:fs.
  *
- *   agent-file-tools <tool> [--root DIR]... [--input JSON | --input-file FILE] [--yes] [--allow-outside] [--json]
+ *   agent-file-tools <tool> [--root DIR]... [--input JSON | --input-file FILE] [--yes] [--allow-outside] [--untrusted] [--json]
  *   agent-file-tools --list
  *
  * Exit codes: 0 success, 1 the tool answered with an error, 2 usage error, 3 approval required.
@@ -17,7 +17,7 @@ import { cliApprover } from './tools/cliApprover';
 import { DEFAULT_SETTINGS } from './tools/settings';
 import { SILENT_LOGGER, type ToolContext } from './tools/types';
 
-const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-outside] [--json]
+const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-outside] [--untrusted] [--json]
        agent-file-tools --list
 tools: ${TOOLS.map((t) => t.name).join(', ')}`;
 
@@ -31,11 +31,12 @@ interface Args {
   inputFile?: string;
   yes: boolean;
   allowOutside: boolean;
+  untrusted: boolean;
   json: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { list: false, roots: [], yes: false, allowOutside: false, json: false };
+  const a: Args = { list: false, roots: [], yes: false, allowOutside: false, untrusted: false, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -63,6 +64,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--allow-outside':
         a.allowOutside = true;
+        break;
+      case '--untrusted':
+        a.untrusted = true;
         break;
       case '--json':
         a.json = true;
@@ -149,6 +153,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`cannot open --root: ${(e as Error).message}\n`);
     return 2;
   }
+  ws.trusted = !args.untrusted;
   const approver = cliApprover({ yes: args.yes, allowOutside: args.allowOutside });
   const ctx: ToolContext = { ws, approver, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
   const result = await invokeTool(spec, raw, ctx);

@@ -75,6 +75,8 @@ export const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
 export const MAX_IGNORED_EXAMPLES = 5;
 /** Bytes of `git ls-files` output fs_list accepts (about 2 million paths). */
 export const MAX_GIT_LIST_BYTES = 128 * 1024 * 1024;
+/** Bytes of a git index file fs_list reads at most (about a million tracked files). */
+export const MAX_GIT_INDEX_BYTES = 128 * 1024 * 1024;
 /** How often a running ripgrep is checked for cancellation, in milliseconds. */
 export const CANCEL_POLL_MS = 25;
 /** Bytes of a .ipynb file fs_read parses at most (its JSON is read whole). */

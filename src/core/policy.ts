@@ -183,6 +183,16 @@ export function isSensitive(sensitive: GlobSet, relative: string | undefined, re
 
 const PARTICIPLE: Record<string, string> = { read: 'read', list: 'listed', search: 'searched' };
 
+/** The question for a path outside the workspace folders: `verb` says what the tool does with it. */
+export function outsideQuestion(toolName: string, verb: string, real: string): ReadDecision & { kind: 'confirm' } {
+  return {
+    kind: 'confirm',
+    reasons: ['outside'],
+    title: `Allow ${toolName} outside the workspace?`,
+    message: `${toolName} wants to ${verb} \`${real}\`, which is outside the workspace folders.`,
+  };
+}
+
 /**
  * Whether reading a path is refused, needs the user's approval first (and the words to
  * ask with), or may go ahead. One place decides, for every read tool: `.git` internals
@@ -220,12 +230,7 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
     };
   }
   if (reasons[0] === 'outside') {
-    return {
-      kind: 'confirm',
-      reasons,
-      title: `Allow ${i.toolName} outside the workspace?`,
-      message: `${i.toolName} wants to ${i.verb} \`${i.real}\`, which is outside the workspace folders.`,
-    };
+    return outsideQuestion(i.toolName, i.verb, i.real);
   }
   return {
     kind: 'confirm',

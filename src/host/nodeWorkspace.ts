@@ -21,10 +21,12 @@ export function readLocalText(p: string): string {
   return readFileSync(p, 'utf8');
 }
 
-/** The workspace on node:fs: one or more folders, always trusted, no editors. */
+/** The workspace on node:fs: one or more folders, no editors; trusted unless told otherwise (the CLI's --untrusted). */
 export class NodeWorkspace implements Workspace {
   private readonly rootList: Root[];
   readonly processes = NODE_PROCESSES;
+  /** As VS Code's workspace trust: an untrusted workspace runs no program the workspace could steer. */
+  trusted = true;
 
   constructor(roots: Root[]) {
     this.rootList = roots;
@@ -45,7 +47,7 @@ export class NodeWorkspace implements Workspace {
   }
 
   isTrusted(): boolean {
-    return true;
+    return this.trusted;
   }
 
   realpath(p: string): Promise<string> {

@@ -7,7 +7,7 @@ import { engineFor } from './engine';
 import { normalizeGlob } from '../core/search/glob';
 import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
-import { scopesFor } from './grep';
+import { checkScopes, scopesFor } from './grep';
 import { fitToBudget } from './budget';
 import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
@@ -55,6 +55,7 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const engine = engineFor(ctx, scopes);
     throwIfCancelled(ctx.signal);
     const r = await globSearch({ pattern: input.pattern, sort, skip, limit }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
+    await checkScopes(ctx, scopes);
     const total = r.total;
     if (total > 0 && skip >= total) {
       throw new ToolError('offset-past-end', `offset=${skip + 1} is past the end: ${plural(total, 'file')} match. Use an offset from 1 to ${total}, or omit it.`);

@@ -11,7 +11,7 @@ import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
 import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
-import { authorize, preparationFor, readDecision, resolveTarget } from './target';
+import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 /** Matches (content) or files (files, count) per page by default. */
@@ -49,6 +49,13 @@ export async function scopesFor(ctx: ToolContext, path: string | undefined, resp
     scopes.push(await openScope(ctx.ws, t, { purpose, respectIgnore, settingGlobs: ctx.settings.ignoreGlobs, accept, toolName, signal: ctx.signal }));
   }
   return scopes;
+}
+
+/** After a walk by path: each searched folder must still be the one decided on (see checkUnchanged). */
+export async function checkScopes(ctx: ToolContext, scopes: readonly Scope[]): Promise<void> {
+  for (const s of scopes) {
+    await checkUnchanged(ctx, s.base, s.display(s.baseRel));
+  }
 }
 
 function continuation(input: GrepInput, offset: number): string {
@@ -112,6 +119,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     notes.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
     notes.push(`Searched with ${engine.label}.`);
     const page = files.length > 0 ? (output === 'content' ? await contentPage(req, env, inPathOrder(files, req.skip + req.limit)) : filesPage(req, inPathOrder(files, req.skip + req.limit))) : undefined;
+    await checkScopes(ctx, scopes);
     const what = output === 'content' ? (req.query.multiline ? 'matches' : 'matching lines') : 'files';
     const order = output === 'content' ? ', grouped by file in path order' : ' in path order';
     const render = (k: number): string => {

@@ -5,13 +5,17 @@ import { formatCount } from '../core/format';
 import { MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES } from '../core/limits';
 import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
 import { entryLine, renderListing } from '../core/list/render';
+import { findRepository, type Repository } from '../core/list/gitIndex';
 import { fileSystemSource, gitSource } from '../core/list/sources';
+import { locate } from '../core/paths';
+import { outsideQuestion } from '../core/policy';
+import { ApprovalDenied } from './approval';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from './budget';
 import { boolField, intField, continuationCall } from './input';
 import { textResult, type ToolResult } from './result';
-import { authorize, preparationFor, readDecision, resolveTarget } from './target';
+import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 /** Default levels listed. */
@@ -44,6 +48,23 @@ export type ListInput = z.output<typeof listSchema>;
 /** The call that continues a listing: the same input, with the cursor in place of any offset. */
 function continuation(input: ListInput, cursor: string): string {
   return continuationCall('fs_list', input, ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'], { cursor });
+}
+
+/**
+ * The repository of a listed folder. A `.git` file (linked work tree, submodule) may
+ * point anywhere, and what its index names is shown as this folder's files: when it
+ * points outside the workspace, the person is asked first, as for any outside read.
+ */
+async function repositoryOf(ctx: ToolContext, folder: string): Promise<Repository | undefined> {
+  const repo = await findRepository(ctx.ws, folder);
+  if (repo?.linked && !locate(repo.gitDir, ctx.ws.roots()).root) {
+    const q = outsideQuestion('fs_list', 'read the git index in', repo.gitDir);
+    const answer = await ctx.approver.confirm({ reasons: q.reasons, title: q.title, message: q.message }, ctx.signal);
+    if (!answer.allowed) {
+      throw new ApprovalDenied(answer.result);
+    }
+  }
+  return repo;
 }
 
 export const listTool: ToolSpec<typeof listSchema> = {
@@ -96,7 +117,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
       before = c.shown;
     }
     throwIfCancelled(ctx.signal);
-    const src = source === 'git' ? await gitSource(ctx.ws, ctx.ws.processes, t.real, ctx.signal) : fileSystemSource(ctx.ws, t.real, scope.policy);
+    const src = source === 'git' ? await gitSource(ctx.ws, ctx.ws.processes, t.real, { repo: await repositoryOf(ctx, t.real), trusted: ctx.ws.isTrusted(), signal: ctx.signal }) : fileSystemSource(ctx.ws, t.real, scope.policy);
     const matcher = scope.policy.matcher([], [], { ignoreFiles: source !== 'git' });
     const page = await listPage(src, matcher, scope.baseRel, {
       depth,
@@ -108,6 +129,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
       lineBytes: (e) => Buffer.byteLength(entryLine(e), 'utf8') + 1,
       signal: ctx.signal,
     });
+    await checkUnchanged(ctx, t.real, t.located.display);
     if (page.entries.length === 0 && after === undefined && before > 0) {
       const n = page.total ?? 0;
       throw new ToolError('offset-past-end', `offset=${before + 1} is past the end of the listing of ${t.located.display}: it has ${formatCount(n)} entries at depth ${depth}. Use an offset from 1 to ${Math.max(n, 1)}, or omit it.`);
