@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js) and the headless CLI (dist/cli.js).
+// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js) and the task thread (dist/taskWorker.js).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
 import * as esbuild from 'esbuild';
 
@@ -48,6 +48,8 @@ const common = {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, pdfjsApart] },
+  // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.
+  { ...common, entryPoints: ['src/host/taskWorker.ts'], outfile: 'dist/taskWorker.js', plugins: [...common.plugins, pdfjsApart] },
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.mjs'], outfile: 'dist/pdfjs.js' },
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'], outfile: 'dist/pdfjs-worker.js' },
 ];

@@ -57,6 +57,10 @@ export const MAX_LIST_NAME_CHARS = 500;
 export const MAX_LIST_OUTPUT_BYTES = 64 * 1024;
 /** Paths one fs_glob page returns at most. */
 export const MAX_GLOB_RESULTS = 1000;
+/** Matching files fs_glob sorts by modification time at most (each is stat'ed). */
+export const MAX_MTIME_SORT_FILES = 250_000;
+/** Files stat'ed in one synchronous batch before the event loop gets a turn. */
+export const STAT_BATCH_FILES = 2000;
 /** Matches (lines, or blocks of lines in multiline mode) one fs_grep page returns at most. */
 export const MAX_GREP_MATCHES = 1000;
 /** Lines of context fs_grep shows around a match at most, on each side. */
@@ -67,6 +71,11 @@ export const MAX_SEARCH_OUTPUT_BYTES = 64 * 1024;
 export const MAX_BRACE_EXPANSIONS = 256;
 /** Files larger than this are not searched by the JavaScript fallback (ripgrep streams them). */
 export const MAX_JS_SEARCH_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes of a line ripgrep prints whole (`--max-columns`); a longer one comes as its
+ * start only. Four bytes per character keep MAX_LINE_CHARS characters of any line.
+ */
+export const MAX_RG_COLUMN_BYTES = 4 * MAX_LINE_CHARS;
 /** Characters of file paths passed to one ripgrep process (Windows caps a command line at 32,767). */
 export const MAX_RG_PATH_ARG_CHARS = 16 * 1024;
 /** Bytes of one ignore file (.gitignore, .ignore, .rgignore) read at most; the rest is not read. */
@@ -77,6 +86,26 @@ export const MAX_IGNORED_EXAMPLES = 5;
 export const MAX_GIT_LIST_BYTES = 128 * 1024 * 1024;
 /** Bytes of a git index file fs_list reads at most (about a million tracked files). */
 export const MAX_GIT_INDEX_BYTES = 128 * 1024 * 1024;
+/** Characters of one line of a program's output kept; a longer line keeps its start. */
+export const MAX_OUTPUT_LINE_CHARS = 1024 * 1024;
+/** Memory (resident, not file-backed) a ripgrep or git run may use before it is stopped. */
+export const MAX_CHILD_MEMORY_BYTES = 512 * 1024 * 1024;
+/** Milliseconds a ripgrep or git run may go without any progress (CPU, reads, output) before it is stopped. */
+export const CHILD_STALL_MS = 3000;
+/** Milliseconds one ripgrep or git run may take at most. */
+export const MAX_CHILD_RUN_MS = 120_000;
+/** How often a running child's memory and progress are checked, in milliseconds. */
+export const CHILD_WATCH_MS = 100;
+/** How often a task's deadline, memory and cancellation are checked, in milliseconds. */
+export const TASK_WATCH_MS = 50;
+/** Memory (heap and buffers) a task thread may add: a regex search, a PDF's text. */
+export const MAX_TASK_MEMORY_BYTES = 512 * 1024 * 1024;
+/** Milliseconds the JavaScript search's regex may take on one file before the search stops. */
+export const MAX_REGEX_FILE_MS = 5000;
+/** Milliseconds a task thread waits for more work before it stops (the next request starts it again). */
+export const TASK_IDLE_MS = 1000;
+/** Milliseconds one fs_read of a PDF may spend extracting text; the pages done by then are shown. */
+export const MAX_PDF_EXTRACT_MS = 5000;
 /** How often a running ripgrep is checked for cancellation, in milliseconds. */
 export const CANCEL_POLL_MS = 25;
 /** Bytes of a .ipynb file fs_read parses at most (its JSON is read whole). */

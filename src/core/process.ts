@@ -18,7 +18,33 @@ export interface RunOptions {
   /** Line separator of standard output. @default "\n" */
   separator?: '\n' | '\0';
   /** Variables added to (or, when undefined, removed from) the inherited environment. */
-  env?: Record<string, string | undefined>;
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Stops the process once its own memory (resident, not file-backed) passes this
+   * many bytes: a program fed an endless file (a link to /dev/zero) grows without end.
+   * Checked where the system tells it (Linux).
+   */
+  maxMemoryBytes?: number;
+  /**
+   * Stops the process once it has used no CPU, read nothing and printed nothing for this
+   * many milliseconds: it waits on something that never comes (a FIFO). Linux.
+   */
+  stallMs?: number;
+  /** Stops the process after this many milliseconds, on every system. */
+  deadlineMs?: number;
+  /** Characters of one output line kept; the rest of a longer line is dropped. @default MAX_OUTPUT_LINE_CHARS */
+  maxLineChars?: number;
+}
+
+/** A process stopped by one of its limits (see RunOptions); `limit` is in bytes or milliseconds. */
+export class ProcessStopped extends Error {
+  constructor(
+    readonly command: string,
+    readonly reason: 'memory' | 'stall' | 'deadline',
+    readonly limit: number,
+  ) {
+    super(`${command} was stopped (${reason})`);
+  }
 }
 
 export interface RunResult {
@@ -42,11 +68,59 @@ export class SpawnError extends Error {
   }
 }
 
+/** A request to the host's task runner; each kind has its answer (see TaskAnswer). */
+export type TaskRequest =
+  /** The match records of one text (findRecords), under a compiled regex's source and flags. */
+  | { task: 'regex'; source: string; flags: string; acrossLines: boolean; text: string }
+  /** Opens a PDF in the task; answers its page count. */
+  | { task: 'pdf-open'; bytes: Uint8Array; where: string }
+  /** The text of one page of the PDF the task opened. */
+  | { task: 'pdf-page'; n: number };
+
+export interface TaskOptions {
+  /** Milliseconds the session may run in all, from its start. */
+  deadlineMs: number;
+  /** Milliseconds one request may take. @default no limit but the deadline */
+  requestMs?: number;
+  /** Bytes of heap the task's thread may take. */
+  maxMemoryBytes: number;
+  /**
+   * Bytes the whole process's resident memory may grow by while the task runs, for the
+   * buffers a heap limit does not count; only for a task the calling thread waits on.
+   */
+  maxRssGrowthBytes?: number;
+  /** Stops the task's thread after this many idle milliseconds; the next request starts it again. @default never */
+  idleMs?: number;
+  signal?: CancelSignal;
+}
+
+/** Work run apart from the calling thread, where it can be stopped while it computes. */
+export interface TaskSession {
+  call<O>(request: TaskRequest): Promise<O>;
+  close(): Promise<void>;
+}
+
+/** A task stopped by a limit of its TaskOptions; `limit` is in bytes or milliseconds. */
+export class TaskStopped extends Error {
+  constructor(
+    readonly reason: 'memory' | 'deadline',
+    readonly limit: number,
+  ) {
+    super(`the task was stopped (${reason})`);
+  }
+}
+
 export interface ProcessHost {
   /** Runs a command to its end; cancellation kills it (and rejects with CancelledError). */
   run(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult>;
   /** A private temporary file holding `text`; `dispose` removes it. */
   tempFile(name: string, text: string): Promise<{ path: string; dispose(): Promise<void> }>;
+  /**
+   * A session of work run off the calling thread (a worker), stoppable at any point:
+   * a regex that backtracks, a PDF whose streams expand without end. Its limits reject
+   * pending calls with TaskStopped, cancellation with CancelledError.
+   */
+  startTask(options: TaskOptions): TaskSession;
   /** Whether a file exists and may be executed. */
   isExecutable(path: string): boolean;
   /** The environment programs are looked up in (PATH, PATHEXT, overrides). */

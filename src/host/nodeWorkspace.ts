@@ -1,11 +1,12 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import type { CancelSignal } from '../core/cancel';
 import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile } from '../core/file';
-import { iterateLocalDirectory } from './localDirectory';
+import { iterateLocalDirectory, localMtimes } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
@@ -70,6 +71,10 @@ export class NodeWorkspace implements Workspace {
     } catch {
       return { type: 'symlink', size: l.size, mtimeMs: l.mtimeMs, isSymlink: true };
     }
+  }
+
+  mtimes(paths: readonly string[], signal?: CancelSignal): Promise<number[]> {
+    return localMtimes(paths, signal);
   }
 
   async readDirectory(p: string): Promise<DirEntry[]> {

@@ -1,16 +1,95 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants as fsConstants, mkdtempSync } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdtempSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { CancelledError } from '../core/errors';
-import { CANCEL_POLL_MS } from '../core/limits';
-import { SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
+import { CANCEL_POLL_MS, CHILD_WATCH_MS, MAX_OUTPUT_LINE_CHARS } from '../core/limits';
+import { startTask } from './tasks';
+import { ProcessStopped, SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
+
+/**
+ * Splits a stream of text into lines, each chunk scanned once: a gigabyte-long line
+ * costs one pass, and keeps only its first `maxChars` characters.
+ */
+export class LineSplitter {
+  private parts: string[] = [];
+  private kept = 0;
+
+  constructor(
+    private readonly sep: string,
+    private readonly maxChars: number,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  push(chunk: string): void {
+    let start = 0;
+    for (let i = chunk.indexOf(this.sep); i >= 0; i = chunk.indexOf(this.sep, start)) {
+      this.keep(chunk.slice(start, i));
+      this.flush();
+      start = i + 1;
+    }
+    if (start < chunk.length) {
+      this.keep(chunk.slice(start));
+    }
+  }
+
+  /** The last line, when the stream did not end with a separator. */
+  end(): void {
+    if (this.parts.length) {
+      this.flush();
+    }
+  }
+
+  private keep(piece: string): void {
+    const room = this.maxChars - this.kept;
+    if (room > 0 && piece) {
+      const p = piece.length > room ? piece.slice(0, room) : piece;
+      this.parts.push(p);
+      this.kept += p.length;
+    } else if (this.parts.length === 0) {
+      this.parts.push('');
+    }
+  }
+
+  private flush(): void {
+    const line = this.parts.length === 1 ? this.parts[0] : this.parts.join('');
+    this.parts = [];
+    this.kept = 0;
+    this.onLine(line);
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+/** What Linux says of a running process: its own memory, its CPU time, and what it has read. */
+function procSample(pid: number): { anonBytes: number; cpuMs: number; io: string } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'latin1');
+    const anon = /^RssAnon:\s+(\d+) kB/m.exec(status);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    let io = '';
+    try {
+      io = readFileSync(`/proc/${pid}/io`, 'latin1');
+    } catch {
+      // not readable here: CPU time and output still tell progress
+    }
+    const rchar = /^rchar: (\d+)/m.exec(io)?.[1] ?? '';
+    const syscr = /^syscr: (\d+)/m.exec(io)?.[1] ?? '';
+    return { anonBytes: anon ? Number(anon[1]) * 1024 : 0, cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ, io: `${rchar}:${syscr}` };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Runs a command to its end. Cancellation kills it: a VS Code token's event is used
- * when present, otherwise the token is polled, since the core only knows the flag.
+ * when present, otherwise the token is polled, since the core only knows the flag. The
+ * limits of `opts` (memory, progress, time) kill it too, and the call rejects with
+ * ProcessStopped saying which.
  */
 export function runProcess(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   throwIfCancelled(opts.signal);
@@ -18,46 +97,84 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     const env = opts.env ? withEnv(process.env, opts.env) : process.env;
     const child = spawn(command, args as string[], { cwd: opts.cwd, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], windowsHide: true });
     const sep = opts.separator ?? '\n';
+    const maxLine = opts.maxLineChars ?? MAX_OUTPUT_LINE_CHARS;
     let cancelled = false;
+    let stopped: ProcessStopped | undefined;
     let overflow = false;
     let outBytes = 0;
     const outChunks: string[] = [];
-    let pending = '';
-    let errPending = '';
     let stderr = '';
-    const kill = () => {
+    const outLines = opts.onLine ? new LineSplitter(sep, maxLine, opts.onLine) : undefined;
+    const errLines = opts.onErrLine ? new LineSplitter('\n', maxLine, opts.onErrLine) : undefined;
+    const kill = (signal: NodeJS.Signals = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) {
-        child.kill();
+        child.kill(signal);
       }
     };
     const onCancel = () => {
       cancelled = true;
       kill();
     };
+    const stop = (reason: ProcessStopped['reason'], limit: number) => {
+      stopped ??= new ProcessStopped(command, reason, limit);
+      kill('SIGKILL');
+    };
     const token = opts.signal as (CancelSignal & { onCancellationRequested?: (f: () => void) => { dispose(): void } }) | undefined;
     const sub = typeof token?.onCancellationRequested === 'function' ? token.onCancellationRequested(onCancel) : undefined;
     const timer = opts.signal && !sub ? setInterval(() => opts.signal?.isCancellationRequested && onCancel(), CANCEL_POLL_MS) : undefined;
+    const deadline = opts.deadlineMs !== undefined ? setTimeout(() => stop('deadline', opts.deadlineMs!), opts.deadlineMs) : undefined;
+    // Memory and progress, from /proc: where there is none, the deadline alone bounds the run.
+    let lastIo = '';
+    let progressAt = Date.now();
+    let cpuAt = 0;
+    let tickAt = Date.now();
+    const watch =
+      process.platform === 'linux' && child.pid !== undefined && (opts.maxMemoryBytes !== undefined || opts.stallMs !== undefined)
+        ? setInterval(() => {
+            const now = Date.now();
+            const sample = procSample(child.pid!);
+            const late = now - tickAt > 4 * CHILD_WATCH_MS;
+            tickAt = now;
+            if (!sample) {
+              return;
+            }
+            if (opts.maxMemoryBytes !== undefined && sample.anonBytes > opts.maxMemoryBytes) {
+              stop('memory', opts.maxMemoryBytes);
+              return;
+            }
+            const io = `${sample.io}:${outBytes}:${stderr.length}`;
+            // Progress: it read or printed something, or computed for a fair share of the
+            // time (a thread blocked on a FIFO leaves others idling at a percent or two).
+            // A late tick means this process was busy: the child may only have waited on us.
+            if (io !== lastIo || late || (sample.cpuMs - cpuAt) * 4 > now - progressAt) {
+              lastIo = io;
+              progressAt = now;
+              cpuAt = sample.cpuMs;
+            } else if (opts.stallMs !== undefined && now - progressAt > opts.stallMs) {
+              stop('stall', opts.stallMs);
+            }
+          }, CHILD_WATCH_MS)
+        : undefined;
     const cleanup = () => {
       sub?.dispose();
-      if (timer) {
-        clearInterval(timer);
+      for (const t of [timer, watch]) {
+        if (t) {
+          clearInterval(t);
+        }
+      }
+      if (deadline) {
+        clearTimeout(deadline);
       }
     };
     const out = child.stdout!;
     const err = child.stderr!;
     out.setEncoding('utf8');
     out.on('data', (chunk: string) => {
-      if (opts.onLine) {
-        const text = pending + chunk;
-        let start = 0;
-        for (let i = text.indexOf(sep); i >= 0; i = text.indexOf(sep, start)) {
-          opts.onLine(text.slice(start, i));
-          start = i + 1;
-        }
-        pending = text.slice(start);
+      outBytes += chunk.length;
+      if (outLines) {
+        outLines.push(chunk);
         return;
       }
-      outBytes += chunk.length;
       if (opts.maxOutputBytes !== undefined && outBytes > opts.maxOutputBytes) {
         overflow = true;
         kill();
@@ -67,13 +184,8 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     });
     err.setEncoding('utf8');
     err.on('data', (chunk: string) => {
-      if (opts.onErrLine) {
-        const text = errPending + chunk;
-        const lines = text.split('\n');
-        errPending = lines.pop() ?? '';
-        for (const l of lines) {
-          opts.onErrLine(l);
-        }
+      if (errLines) {
+        errLines.push(chunk);
         return;
       }
       if (stderr.length < 65536) {
@@ -92,14 +204,14 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     });
     child.on('close', (code) => {
       cleanup();
-      if (pending && opts.onLine) {
-        opts.onLine(pending);
-      }
-      if (errPending && opts.onErrLine) {
-        opts.onErrLine(errPending);
-      }
+      outLines?.end();
+      errLines?.end();
       if (cancelled) {
         reject(new CancelledError());
+        return;
+      }
+      if (stopped) {
+        reject(stopped);
         return;
       }
       resolve({ code, stdout: outChunks.join(''), stderr, overflow });
@@ -107,7 +219,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
   });
 }
 
-function withEnv(base: NodeJS.ProcessEnv, changes: Record<string, string | undefined>): NodeJS.ProcessEnv {
+function withEnv(base: NodeJS.ProcessEnv, changes: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {
   const env = { ...base };
   for (const [k, v] of Object.entries(changes)) {
     if (v === undefined) {
@@ -131,6 +243,7 @@ function isExecutable(p: string): boolean {
 /** Programs run on this machine, as the extension host's or the CLI's own process. */
 export const NODE_PROCESSES: ProcessHost = {
   run: runProcess,
+  startTask,
   async tempFile(name, text) {
     const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'aft-'));
     const path = nodePath.join(dir, name);

@@ -7,13 +7,13 @@ import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
 import type { OpenedFile } from '../core/file';
-import { iterateLocalDirectory } from './localDirectory';
+import { iterateLocalDirectory, localMtimes } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
 import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
-import type { CancelSignal } from '../core/cancel';
+import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 
 function typeOf(t: vscode.FileType, own: boolean): EntryType {
   if (own && t & vscode.FileType.SymbolicLink) {
@@ -88,6 +88,19 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     } catch {
       return undefined;
     }
+  }
+
+  /** On disk in bulk (see localMtimes); in a virtual folder one stat at a time through its provider. */
+  async mtimes(paths: readonly string[], signal?: CancelSignal): Promise<number[]> {
+    if (paths.every((p) => this.uriFor(p).scheme === 'file')) {
+      return localMtimes(paths, signal);
+    }
+    const out: number[] = [];
+    for (const p of paths) {
+      throwIfCancelled(signal);
+      out.push((await this.stat(p))?.mtimeMs ?? 0);
+    }
+    return out;
   }
 
   async readDirectory(p: string): Promise<DirEntry[]> {

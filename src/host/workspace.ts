@@ -80,6 +80,8 @@ export interface Workspace {
   realpath(path: string): Promise<string>;
   /** Follows symlinks; undefined when nothing is there. */
   stat(path: string): Promise<FileStat | undefined>;
+  /** Modification times of many files at once (0 for one that is gone), checking `signal` between batches. */
+  mtimes(paths: readonly string[], signal?: CancelSignal): Promise<number[]>;
   readDirectory(path: string): Promise<DirEntry[]>;
   /** The entries one by one, as the file system gives them: stopping early reads no more. */
   iterateDirectory(path: string): AsyncIterable<DirEntry>;

@@ -8,7 +8,7 @@ import { decideRead, globSet, sensitiveSet } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
-import { extractPdfPages, renderPdfEnvelope } from '../core/read/pdf';
+import { extractPdfPages, pdfInTask, renderPdfEnvelope } from '../core/read/pdf';
 import { fitToBudget } from './budget';
 import { suggestPaths } from './suggest';
 import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder, type InstructionFile, type InstructionText } from '../core/read/instructions';
@@ -136,7 +136,7 @@ async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, file: Open
   }
   const data = bytes ?? (await file.read(0, size));
   const version = await versionOfPdf(file, data);
-  const extract = await extractPdfPages(data, { firstPage: input.offset ?? 1, maxPages: Math.min(input.limit ?? MAX_PDF_PAGES_PER_READ, MAX_PDF_PAGES_PER_READ), displayPath: t.located.display }, ctx.signal);
+  const extract = await extractPdfPages(data, { firstPage: input.offset ?? 1, maxPages: Math.min(input.limit ?? MAX_PDF_PAGES_PER_READ, MAX_PDF_PAGES_PER_READ), displayPath: t.located.display }, ctx.signal, pdfInTask(ctx.ws.processes, ctx.signal));
   const render = (k: number) => {
     const pages = extract.pages.slice(0, k);
     const cut = k < extract.pages.length;

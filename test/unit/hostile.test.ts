@@ -7,7 +7,9 @@ import type { OpenedFile } from '../../src/core/file';
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../src/core/limits';
 import type { Approver, Confirmation } from '../../src/tools/approval';
 import { cliApprover } from '../../src/tools/cliApprover';
+import { LineSplitter } from '../../src/host/process';
 import { call, context, prepare, rgOnPath, tempTree, withEngine } from './helpers';
+import { makeInflatingPdf } from './pdfFixture';
 
 /**
  * A hostile workspace, tried as the tools' users would meet it: a cloned repository that
@@ -412,3 +414,220 @@ function withEngineSync<T>(engine: string, fn: () => T): T {
     }
   }
 }
+
+/** A signal the test cancels after `ms`. */
+function cancelAfter(ms: number): { isCancellationRequested: boolean } {
+  const s = { isCancellationRequested: false };
+  setTimeout(() => (s.isCancellationRequested = true), ms).unref();
+  return s;
+}
+
+describe('hostile workspace: every call is bounded in time and memory, and cancellable', () => {
+  describe('ignore files that never end or never open', () => {
+    let t: ReturnType<typeof tempTree>;
+    before(() => {
+      t = tempTree({ 'zero/a.txt': 'hello\n', 'pipe/b.txt': 'hello\n', 'plain/c.txt': 'hello\n' });
+      fs.symlinkSync('/dev/zero', path.join(t.root, 'zero', '.gitignore'));
+      spawnSync('mkfifo', [path.join(t.root, 'pipe', '.ignore')]);
+    });
+    after(() => t.cleanup());
+
+    for (const [engineName, engine] of [
+      ['ripgrep', rgOnPath],
+      ['javascript', () => 'none'],
+    ] as [string, () => string][]) {
+      for (const folder of ['zero', 'pipe', undefined]) {
+        it(`${engineName}: fs_list, fs_glob and fs_grep on ${folder ?? 'the whole workspace'} end within seconds, saying why when they stop`, async function () {
+          this.timeout(30000);
+          await withEngine(engine(), async () => {
+            const ctx = await context(t.root);
+            for (const [tool, input] of [
+              ['fs_list', { path: folder, depth: 3 }],
+              ['fs_glob', { pattern: '*.txt', path: folder }],
+              ['fs_grep', { pattern: 'hello', path: folder }],
+              ['fs_read', { path: `${folder ?? 'plain'}/${folder === 'zero' ? 'a' : folder === 'pipe' ? 'b' : 'c'}.txt` }],
+            ] as const) {
+              const t0 = Date.now();
+              const r = await call(ctx, tool, input);
+              const ms = Date.now() - t0;
+              assert.ok(ms < 8000, `${tool} took ${ms} ms`);
+              if (r.isError) {
+                // Only ripgrep, which reads ignore files itself, is stopped; the message says why.
+                assert.equal(engineName, 'ripgrep', `${tool}: ${r.text}`);
+                assert.match(r.text, /ripgrep was stopped: it (needed more than 512\.0 MiB of memory|made no progress for 3 seconds)/, r.text);
+              }
+            }
+          });
+        });
+      }
+    }
+
+    it('through the CLI', function () {
+      this.timeout(30000);
+      const r = withEngineSync(rgOnPath(), () => runCli(['fs_grep', '--root', t.root, '--input', JSON.stringify({ pattern: 'hello', path: 'pipe' })]));
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /made no progress for 3 seconds, as happens when it waits on a FIFO/);
+      assert.ok(r.ms < 8000, `${r.ms} ms`);
+      const l = runCli(['fs_list', '--root', t.root, '--input', JSON.stringify({ depth: 3 })]);
+      assert.equal(l.code, 0, l.out);
+      assert.match(l.out, /\.gitignore@ -> \/dev\/zero/);
+    });
+  });
+
+  describe('the JavaScript search on a pattern that backtracks', () => {
+    let t: ReturnType<typeof tempTree>;
+    before(() => (t = tempTree({ 'a.txt': `${'a'.repeat(64)}!\n`, 'b.txt': 'aaa\n' })));
+    after(() => t.cleanup());
+
+    it('is stopped after a deadline with a message that names the cause', async function () {
+      this.timeout(30000);
+      const t0 = Date.now();
+      const r = await withEngine('none', async () => call(await context(t.root), 'fs_grep', { pattern: '(a+)+$' }));
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /The pattern was stopped after 5 seconds on one file: it backtracks without end/);
+      assert.ok(Date.now() - t0 < 9000, `${Date.now() - t0} ms`);
+    });
+
+    it('stops at once when the call is cancelled', async function () {
+      this.timeout(30000);
+      const t0 = Date.now();
+      const r = await withEngine('none', async () => call({ ...(await context(t.root)), signal: cancelAfter(300) }, 'fs_grep', { pattern: '(a+)+$' }));
+      assert.equal(r.isError, true);
+      assert.match(r.text, /cancelled/);
+      assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms`);
+    });
+
+    it('through the CLI', function () {
+      this.timeout(30000);
+      const r = withEngineSync('none', () => runCli(['fs_grep', '--root', t.root, '--input', JSON.stringify({ pattern: '(a+)+$' })]));
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /backtracks without end/);
+      assert.ok(r.ms < 9000, `${r.ms} ms`);
+    });
+  });
+
+  describe('files with very long lines', () => {
+    let t: ReturnType<typeof tempTree>;
+    before(() => {
+      t = tempTree({ 'short.txt': 'needle here\n' });
+      const fd = fs.openSync(path.join(t.root, 'minified.js'), 'w');
+      const block = Buffer.alloc(1024 * 1024, 'abcdefghij');
+      for (let i = 0; i < 100; i++) {
+        fs.writeSync(fd, block);
+      }
+      fs.writeSync(fd, ' needle\n');
+      fs.closeSync(fd);
+    });
+    after(() => t.cleanup());
+
+    for (const output of ['content', 'count', 'files']) {
+      it(`fs_grep (${output}) reads a 100 MiB line within seconds, the line cut`, async function () {
+        this.timeout(30000);
+        const t0 = Date.now();
+        const r = await withEngine(rgOnPath(), async () => call(await context(t.root), 'fs_grep', { pattern: 'needle', output, context: output === 'content' ? 1 : undefined }));
+        assert.equal(r.isError, false, r.text.slice(0, 500));
+        assert.ok(Date.now() - t0 < 8000, `${Date.now() - t0} ms`);
+        assert.ok(r.text.length < 64 * 1024, `${r.text.length} characters`);
+        if (output === 'content') {
+          assert.match(r.text, /minified\.js \(1 match\)\n {2}L1: (abcdefghij){100}[a-j]*… \[line cut: over 8000 bytes in all; read it with fs_read\]$/m);
+        }
+      });
+    }
+
+    it('through the CLI, in multiline mode too', function () {
+      this.timeout(30000);
+      const r = withEngineSync(rgOnPath(), () => runCli(['fs_grep', '--root', t.root, '--input', JSON.stringify({ pattern: ' needle\\n', multiline: true })]));
+      assert.equal(r.code, 0, r.out.slice(0, 500));
+      assert.match(r.out, /Found 1 match in 1 file/);
+      assert.ok(r.ms < 8000, `${r.ms} ms`);
+    });
+  });
+
+  describe('PDFs whose streams inflate enormously', () => {
+    let t: ReturnType<typeof tempTree>;
+    before(function () {
+      this.timeout(60000);
+      t = tempTree({ 'bomb.pdf': makeInflatingPdf(1, 1, 200 * 1024 * 1024), 'late.pdf': makeInflatingPdf(3, 2, 200 * 1024 * 1024) });
+    });
+    after(() => t.cleanup());
+
+    it('are stopped within seconds, off the calling thread, saying why', async function () {
+      this.timeout(30000);
+      const t0 = Date.now();
+      let ticks = 0;
+      const tick = setInterval(() => ticks++, 100);
+      const r = await call(await context(t.root), 'fs_read', { path: 'bomb.pdf' });
+      clearInterval(tick);
+      const ms = Date.now() - t0;
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /^Stopped extracting the text of page 1 of bomb\.pdf: it (took more than 5 seconds|needed more than 512\.0 MiB of memory)/);
+      assert.ok(ms < 9000, `${ms} ms`);
+      assert.ok(ticks >= Math.floor(ms / 100) - 10, `this thread stayed free: ${ticks} ticks in ${ms} ms`);
+    });
+
+    it('give the pages before the heavy one, and say where to continue', async function () {
+      this.timeout(30000);
+      const r = await call(await context(t.root), 'fs_read', { path: 'late.pdf' });
+      assert.equal(r.isError, false, r.text);
+      assert.match(r.text, /=== Page 1 of 3 ===\npage 1 text/);
+      assert.match(r.text, /page 2 could not be extracted within the time and memory allowed\. Use offset=2 to continue\./);
+    });
+
+    it('stop at once when the call is cancelled', async function () {
+      this.timeout(30000);
+      const t0 = Date.now();
+      const r = await call({ ...(await context(t.root)), signal: cancelAfter(300) }, 'fs_read', { path: 'bomb.pdf' });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /cancelled/);
+      assert.ok(Date.now() - t0 < 2500, `${Date.now() - t0} ms`);
+    });
+
+    it('through the CLI', function () {
+      this.timeout(30000);
+      const r = runCli(['fs_read', '--root', t.root, '--input', JSON.stringify({ path: 'bomb.pdf' })]);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /^Stopped extracting the text of page 1 of bomb\.pdf/);
+      assert.ok(r.ms < 9000, `${r.ms} ms`);
+    });
+  });
+
+  describe('fs_glob sorted by modification time', () => {
+    it('stats the matches in bulk, not one await per file, and pages them', async function () {
+      this.timeout(60000);
+      const t = tempTree();
+      try {
+        fs.mkdirSync(path.join(t.root, 'd'));
+        for (let i = 0; i < 20000; i++) {
+          fs.writeFileSync(path.join(t.root, 'd', `f${i}.txt`), '');
+        }
+        const newest = new Date(Date.now() + 60_000);
+        fs.utimesSync(path.join(t.root, 'd', 'f123.txt'), newest, newest);
+        const ctx = await context(t.root);
+        let stats = 0;
+        const stat = ctx.ws.stat.bind(ctx.ws);
+        ctx.ws.stat = (p: string) => ((stats += 1), stat(p));
+        const r = await call(ctx, 'fs_glob', { pattern: '*.txt', sort: 'mtime', limit: 2 });
+        assert.match(r.text, /^d\/f123\.txt\n/);
+        assert.match(r.text, /files 1–2 of 20,000/);
+        assert.ok(stats < 100, `${stats} stat calls`);
+      } finally {
+        t.cleanup();
+      }
+    });
+  });
+});
+
+describe('reading a program\'s output', () => {
+  it('splits lines in one pass over each chunk, keeping at most the cap of a line', () => {
+    const lines: string[] = [];
+    const s = new LineSplitter('\n', 10, (l) => lines.push(l));
+    const t0 = Date.now();
+    for (let i = 0; i < 20_000; i++) {
+      s.push('x'.repeat(10_000));
+    }
+    s.push('\nshort\n\nlast');
+    s.end();
+    assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms for 200 MB in one line`);
+    assert.deepEqual(lines, ['x'.repeat(10), 'short', '', 'last']);
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 
 /** RC4, for the standard security handler of the encrypted sample. */
 function rc4(key: Uint8Array, data: Uint8Array): Uint8Array {
@@ -72,3 +73,41 @@ export function makePdf(pages: string[][], opts: { encryptWith?: string; fontSiz
   return Buffer.from(out, 'latin1');
 }
 
+
+/**
+ * A PDF whose page `bombPage` (1-based) has a FlateDecode content stream that inflates to
+ * `inflatedBytes` of text-showing operators; the other pages hold one line each. A few
+ * hundred KiB on disk, and pdf.js decodes and evaluates the whole stream.
+ */
+export function makeInflatingPdf(pageCount: number, bombPage: number, inflatedBytes: number): Uint8Array {
+  const objs: Buffer[] = [];
+  objs[1] = Buffer.from('<< /Type /Catalog /Pages 2 0 R >>');
+  objs[2] = Buffer.from(`<< /Type /Pages /Kids [${Array.from({ length: pageCount }, (_, i) => `${4 + i * 2} 0 R`).join(' ')}] /Count ${pageCount} >>`);
+  objs[3] = Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  for (let i = 0; i < pageCount; i++) {
+    objs[4 + i * 2] = Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`);
+    if (i + 1 === bombPage) {
+      const body = Buffer.concat([Buffer.from('BT /F1 1 Tf 10 700 Td '), Buffer.alloc(inflatedBytes, '(A) Tj '), Buffer.from(' ET')]);
+      const z = deflateSync(body, { level: 9 });
+      objs[5 + i * 2] = Buffer.concat([Buffer.from(`<< /Length ${z.length} /Filter /FlateDecode >>\nstream\n`), z, Buffer.from('\nendstream')]);
+    } else {
+      const content = `BT /F1 12 Tf 10 760 Td (page ${i + 1} text) Tj ET`;
+      objs[5 + i * 2] = Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    }
+  }
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  let length = parts[0].length;
+  const offsets: number[] = [];
+  for (let k = 1; k < objs.length; k++) {
+    offsets[k] = length;
+    const obj = Buffer.concat([Buffer.from(`${k} 0 obj\n`), objs[k], Buffer.from('\nendobj\n')]);
+    parts.push(obj);
+    length += obj.length;
+  }
+  const xref = `xref\n0 ${objs.length}\n0000000000 65535 f \n${offsets
+    .slice(1)
+    .map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)
+    .join('')}trailer\n<< /Size ${objs.length} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  parts.push(Buffer.from(xref));
+  return Buffer.concat(parts);
+}

@@ -3,8 +3,9 @@ import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
 import type { Frame } from '../ignore/rules';
-import { MAX_GIT_LIST_BYTES } from '../limits';
-import { SpawnError, type ProcessHost } from '../process';
+import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_GIT_LIST_BYTES } from '../limits';
+import { ProcessStopped, SpawnError, type ProcessHost } from '../process';
+import { stoppedError } from '../search/ripgrep';
 import { readIndexEntries, UnsupportedIndex, type IndexEntry, type RepoHost, type Repository } from './gitIndex';
 import type { ListSource, SourceEntry } from './walk';
 
@@ -68,8 +69,19 @@ export const SAFE_GIT_ENV: Readonly<Record<string, string | undefined>> = {
 async function lsFiles(proc: ProcessHost, base: string, signal?: CancelSignal): Promise<IndexEntry[]> {
   let result;
   try {
-    result = await proc.run('git', [...SAFE_GIT_CONFIG.flatMap((c) => ['-c', c]), 'ls-files', '-z', '--stage'], { cwd: base, signal, maxOutputBytes: MAX_GIT_LIST_BYTES, env: SAFE_GIT_ENV });
+    result = await proc.run('git', [...SAFE_GIT_CONFIG.flatMap((c) => ['-c', c]), 'ls-files', '-z', '--stage'], {
+      cwd: base,
+      signal,
+      maxOutputBytes: MAX_GIT_LIST_BYTES,
+      env: SAFE_GIT_ENV,
+      maxMemoryBytes: MAX_CHILD_MEMORY_BYTES,
+      stallMs: CHILD_STALL_MS,
+      deadlineMs: MAX_CHILD_RUN_MS,
+    });
   } catch (e) {
+    if (e instanceof ProcessStopped) {
+      throw stoppedError('git ls-files', e);
+    }
     if (e instanceof SpawnError) {
       throw new ToolError('io', `source="git": this repository's index needs the git command to be read, and git could not be run (${e.code ?? e.message}). Install git, or list the folder with source="filesystem".`);
     }

@@ -3,7 +3,8 @@ import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/a
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import { formatBytes, formatCount, plural } from '../format';
-import { MAX_PDF_BYTES, MAX_PDF_PAGE_CHARS, MAX_PDF_PAGES_PER_READ, MAX_READ_BYTES } from '../limits';
+import { MAX_PDF_BYTES, MAX_PDF_EXTRACT_MS, MAX_PDF_PAGE_CHARS, MAX_PDF_PAGES_PER_READ, MAX_READ_BYTES, MAX_TASK_MEMORY_BYTES } from '../limits';
+import { TaskStopped, type ProcessHost, type TaskRequest } from '../process';
 import { cutLine } from '../text/lines';
 
 /**
@@ -27,8 +28,8 @@ export interface PdfExtract {
   pages: PdfPage[];
   /** Set when pages remain after the last one returned: the page to continue from. */
   nextPage?: number;
-  /** Why pages stopped before the end: the page count asked for, or the text budget. */
-  stop?: 'limit' | 'bytes';
+  /** Why pages stopped before the end: the page count asked for, the text budget, or the time or memory a page took. */
+  stop?: 'limit' | 'bytes' | 'time';
 }
 
 export interface PdfPageRequest {
@@ -162,24 +163,22 @@ function pdfError(e: unknown, where: string): ToolError {
   );
 }
 
+/** An opened PDF: its page count and the text of one page at a time. */
+export interface PdfPages {
+  pageCount: number;
+  /** The text of page `n` (1-based), lines from its text items (see {@link textFromItems}). */
+  text(n: number): Promise<string>;
+  close(): Promise<void>;
+}
+
 /**
- * Extracts the text of pages `firstPage` onwards: at most `maxPages` pages, and no
- * page after the text reaches `maxBytes`. Throws a ToolError for a PDF that is too
- * big, encrypted or damaged, and for a first page past the end.
+ * Opens a PDF with pdf.js in this thread. Throws a ToolError for a PDF that is
+ * encrypted or damaged. Where untrusted PDFs are read this runs in a task the host can
+ * stop (see ProcessHost.startTask): pdf.js decodes a page whole, and a page's streams
+ * can be made to expand without end.
  */
-export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, signal?: CancelSignal): Promise<PdfExtract> {
-  const where = opts.displayPath ?? 'the PDF';
-  if (!Number.isInteger(opts.firstPage) || opts.firstPage < 1 || !Number.isInteger(opts.maxPages) || opts.maxPages < 1) {
-    throw new ToolError('invalid-input', `offset and limit count pages in a PDF and must be whole numbers, 1 or more; got offset=${opts.firstPage}, limit=${opts.maxPages}.`);
-  }
-  if (bytes.length > MAX_PDF_BYTES) {
-    throw new ToolError(
-      'binary',
-      `Cannot read ${where}: it is ${formatBytes(bytes.length)}, over the ${formatBytes(MAX_PDF_BYTES)} limit for extracting PDF text. Ask the user for the pages you need as a smaller file.`,
-    );
-  }
+export async function openPdfPages(bytes: Uint8Array, where: string): Promise<PdfPages> {
   const lib = await pdfjs();
-  throwIfCancelled(signal);
   // pdf.js takes ownership of (detaches) the buffer it is given, and refuses a Node
   // Buffer: hand it a plain copy.
   let task: ReturnType<typeof lib.getDocument> | undefined;
@@ -198,8 +197,86 @@ export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, s
     await task?.destroy();
     throw pdfError(e, where);
   }
+  return {
+    pageCount: doc.numPages,
+    async text(n) {
+      try {
+        const page = await doc.getPage(n);
+        const text = textFromItems((await page.getTextContent()).items);
+        page.cleanup();
+        return text;
+      } catch (e) {
+        throw pdfError(e, `page ${n} of ${where}`);
+      }
+    },
+    close: () => doc.destroy(),
+  };
+}
+
+/**
+ * Opens PDFs in a task of the host, off the calling thread, within MAX_PDF_EXTRACT_MS
+ * and MAX_TASK_MEMORY_BYTES: pdf.js decodes a page's content whole, and a 1 MiB page
+ * can inflate to gigabytes. A limit reached stops the task ({@link PdfStopped}).
+ */
+export function pdfInTask(proc: Pick<ProcessHost, 'startTask'>, signal?: CancelSignal): (bytes: Uint8Array, where: string) => Promise<PdfPages> {
+  return async (bytes, where) => {
+    const session = proc.startTask({ deadlineMs: MAX_PDF_EXTRACT_MS, maxMemoryBytes: MAX_TASK_MEMORY_BYTES, maxRssGrowthBytes: MAX_TASK_MEMORY_BYTES, signal });
+    const call = async <O>(r: TaskRequest): Promise<O> => {
+      try {
+        return await session.call<O>(r);
+      } catch (e) {
+        if (e instanceof TaskStopped) {
+          throw new PdfStopped(e.reason === 'memory' ? `it needed more than ${formatBytes(e.limit)} of memory` : `it took more than ${e.limit / 1000} seconds`);
+        }
+        throw e;
+      }
+    };
+    try {
+      const pageCount = await call<number>({ task: 'pdf-open', bytes, where });
+      return { pageCount, text: (n) => call<string>({ task: 'pdf-page', n }), close: () => session.close() };
+    } catch (e) {
+      await session.close();
+      throw e;
+    }
+  };
+}
+
+/** Stops a PDF's extraction from outside (a deadline, a memory cap): the pages done so far still count. */
+export class PdfStopped extends Error {
+  constructor(readonly why: string) {
+    super(why);
+  }
+}
+
+/**
+ * Extracts the text of pages `firstPage` onwards: at most `maxPages` pages, and no
+ * page after the text reaches `maxBytes`. Throws a ToolError for a PDF that is too
+ * big, encrypted or damaged, and for a first page past the end. When `open`'s pages
+ * throw {@link PdfStopped}, the pages extracted before are returned with the stop
+ * ("time"), and a PDF stopped before its first page is refused with the reason.
+ */
+export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, signal?: CancelSignal, open: (bytes: Uint8Array, where: string) => Promise<PdfPages> = openPdfPages): Promise<PdfExtract> {
+  const where = opts.displayPath ?? 'the PDF';
+  if (!Number.isInteger(opts.firstPage) || opts.firstPage < 1 || !Number.isInteger(opts.maxPages) || opts.maxPages < 1) {
+    throw new ToolError('invalid-input', `offset and limit count pages in a PDF and must be whole numbers, 1 or more; got offset=${opts.firstPage}, limit=${opts.maxPages}.`);
+  }
+  if (bytes.length > MAX_PDF_BYTES) {
+    throw new ToolError(
+      'binary',
+      `Cannot read ${where}: it is ${formatBytes(bytes.length)}, over the ${formatBytes(MAX_PDF_BYTES)} limit for extracting PDF text. Ask the user for the pages you need as a smaller file.`,
+    );
+  }
+  throwIfCancelled(signal);
+  const stoppedError = (e: PdfStopped, page?: number) =>
+    new ToolError('too-large', `Stopped extracting the text of ${page === undefined ? where : `page ${page} of ${where}`}: ${e.why}. The PDF may be built to expand without end, or simply be too heavy; ask the user for a text export of the pages you need.`);
+  let doc: PdfPages;
   try {
-    const pageCount = doc.numPages;
+    doc = await open(bytes, where);
+  } catch (e) {
+    throw e instanceof PdfStopped ? stoppedError(e) : e;
+  }
+  try {
+    const pageCount = doc.pageCount;
     if (opts.firstPage > pageCount) {
       throw new ToolError('offset-past-end', `offset=${opts.firstPage} is past the end of ${where}: it has ${plural(pageCount, 'page')}. Use an offset from 1 to ${pageCount}.`);
     }
@@ -221,14 +298,16 @@ export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, s
       throwIfCancelled(signal);
       let text: string;
       try {
-        const page = await doc.getPage(n);
-        text = textFromItems((await page.getTextContent()).items);
-        page.cleanup();
+        text = await doc.text(n);
       } catch (e) {
-        if (e instanceof ToolError) {
-          throw e;
+        if (e instanceof PdfStopped) {
+          if (pages.length === 0) {
+            throw stoppedError(e, n);
+          }
+          stop = 'time';
+          break;
         }
-        throw pdfError(e, `page ${n} of ${where}`);
+        throw e;
       }
       const entry: PdfPage = { n, text };
       if (text.length > MAX_PDF_PAGE_CHARS) {
@@ -240,7 +319,7 @@ export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, s
     }
     return n <= pageCount ? { pageCount, pages, nextPage: n, stop } : { pageCount, pages };
   } finally {
-    await doc.destroy();
+    await doc.close().catch(() => undefined);
   }
 }
 
@@ -305,7 +384,12 @@ export function renderPdfEnvelope(e: PdfEnvelope): string {
     out.push('(The PDF has no pages.)');
   }
   if (extract.nextPage !== undefined) {
-    const why = extract.stop === 'bytes' ? 'the text reached the 50 KiB output cap' : `the limit of ${plural(extract.pages.length, 'page')} per read was reached`;
+    const why =
+      extract.stop === 'bytes'
+        ? 'the text reached the 50 KiB output cap'
+        : extract.stop === 'time'
+          ? `page ${extract.nextPage} could not be extracted within the time and memory allowed`
+          : `the limit of ${plural(extract.pages.length, 'page')} per read was reached`;
     out.push('', `(Showing pages ${first}–${last} of ${formatCount(total)}; ${why}. Use offset=${extract.nextPage} to continue.)`);
   }
   out.push('</content>');

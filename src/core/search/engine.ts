@@ -1,10 +1,10 @@
 import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import { MAX_RG_PATH_ARG_CHARS } from '../limits';
-import { jsCount, jsDetails, jsFiles, textDetails, type JsHost } from './jsEngine';
+import { jsCount, jsDetails, jsFiles, recordFinder, textDetails, type JsHost } from './jsEngine';
 import { compileQuery, RegexTranslationError, type CompiledQuery, type Query } from './regex';
 import type { ProcessHost } from '../process';
-import { findRipgrep, rgCount, rgDetails, rgFiles, rgJsonCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
+import { findRipgrep, rgCount, rgDetails, rgFiles, rgMultilineCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
 import type { Scope } from './scope';
 import { looksBinary, type FileHits } from './textSearch';
 
@@ -37,7 +37,7 @@ export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, signal?: C
     kind: 'ripgrep',
     label: `ripgrep (${origin})`,
     files: (scope, keeps, trailing, boundary) => rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, boundary),
-    count: (scope, q, keeps, boundary) => (q.multiline ? rgJsonCount(rgScope(found, proc, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, boundary)),
+    count: (scope, q, keeps, boundary) => (q.multiline ? rgMultilineCount(rgScope(found, proc, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, boundary)),
     // In multiline mode `--max-count` counts matches, and several can make one record.
     details: (scope, q, files, maxCount, context) => rgDetails(rgScope(found, proc, scope, signal), q, files, q.multiline ? 1_000_000_000 : maxCount, context, MAX_RG_PATH_ARG_CHARS),
     textDetails: async (scope, q, text, context) => (looksBinary(text) ? undefined : rgTextDetails(rgScope(found, proc, scope, signal), q, text, undefined, context)),
@@ -57,7 +57,8 @@ export function compileForJs(q: Query): CompiledQuery {
   }
 }
 
-export function javascriptEngine(host: JsHost, signal?: CancelSignal): SearchEngine {
+export function javascriptEngine(host: JsHost, proc: Pick<ProcessHost, 'startTask'>, signal?: CancelSignal): SearchEngine {
+  const find = recordFinder(proc, signal);
   const compiled = new Map<string, CompiledQuery>();
   const compile = (q: Query) => {
     const key = JSON.stringify(q);
@@ -68,14 +69,14 @@ export function javascriptEngine(host: JsHost, signal?: CancelSignal): SearchEng
     }
     return c;
   };
-  const js = (scope: Scope) => ({ host, rootPath: scope.rootPath, policy: scope.policy, file: scope.isFile ? scope.baseRel : undefined, signal });
+  const js = (scope: Scope) => ({ host, find, rootPath: scope.rootPath, policy: scope.policy, file: scope.isFile ? scope.baseRel : undefined, signal });
   return {
     kind: 'javascript',
     label: 'the built-in JavaScript search (no ripgrep was found)',
     files: (scope, keeps, trailing, boundary) => jsFiles(js(scope), keeps, trailing, boundary),
     count: (scope, q, keeps, boundary) => jsCount(js(scope), compile(q), keeps, boundary),
     details: (scope, q, files, maxCount, context) => jsDetails(js(scope), compile(q), files, maxCount, context),
-    textDetails: async (_scope, q, text, context) => (looksBinary(text) ? undefined : textDetails(text, compile(q), undefined, context)),
+    textDetails: async (_scope, q, text, context) => (looksBinary(text) ? undefined : textDetails(find, text, compile(q), undefined, context)),
   };
 }
 
@@ -94,5 +95,5 @@ export function pickEngine(bundled: string | undefined, host: JsHost, proc: Proc
     announced.add(key);
     log(found ? `Searching with ripgrep at ${found.path} (${found.origin === 'editor' ? 'bundled with the editor' : found.origin === 'PATH' ? 'found on PATH' : `set by ${found.origin}`})` : 'No ripgrep found (neither bundled with the editor nor on PATH): searching with the built-in JavaScript search');
   }
-  return found ? ripgrepEngine(found, proc, signal) : javascriptEngine(host, signal);
+  return found ? ripgrepEngine(found, proc, signal) : javascriptEngine(host, proc, signal);
 }

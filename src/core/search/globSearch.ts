@@ -1,6 +1,8 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
+import { ToolError } from '../errors';
+import { MAX_MTIME_SORT_FILES } from '../limits';
 import { comparePaths, smallestSorted } from '../list/order';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
@@ -18,7 +20,10 @@ export interface GlobRequest {
 export interface GlobEnv {
   engine: SearchEngine;
   scopes: Scope[];
-  host: Omit<StatHost, 'stat'> & { stat(path: string): Promise<{ type: string; mtimeMs: number } | undefined> };
+  host: StatHost & {
+    /** Modification times of many files (0 for one that is gone), checking `signal` as it goes. */
+    mtimes(paths: readonly string[], signal?: CancelSignal): Promise<number[]>;
+  };
   signal?: CancelSignal;
 }
 
@@ -83,12 +88,19 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
   }
   let ordered: typeof found;
   if (req.sort === 'mtime') {
-    const times = new Map<string, number>();
-    for (const f of found) {
-      throwIfCancelled(env.signal);
-      times.set(f.key, (await env.host.stat(nodePath.join(f.scope.rootPath, ...f.rel.split('/'))))?.mtimeMs ?? 0);
+    // Every match is stat'ed to know the newest: bounded, and in bulk rather than one await each.
+    if (found.length > MAX_MTIME_SORT_FILES) {
+      throw new ToolError(
+        'too-large',
+        `sort: "mtime" needs the modification time of every matching file, and ${found.length} files match, over the ${MAX_MTIME_SORT_FILES} it sorts. Narrow the pattern or the path, or sort by path.`,
+      );
     }
-    ordered = found.sort((a, b) => times.get(b.key)! - times.get(a.key)! || comparePaths(a.key, b.key));
+    const times = await env.host.mtimes(
+      found.map((f) => nodePath.join(f.scope.rootPath, ...f.rel.split('/'))),
+      env.signal,
+    );
+    const index = new Map(found.map((f, i) => [f, times[i]]));
+    ordered = smallestSorted(found, req.skip + req.limit, (a, b) => index.get(b)! - index.get(a)! || comparePaths(a.key, b.key));
   } else {
     // a page needs only the first skip+limit paths in order, not all of them sorted
     ordered = smallestSorted(found, req.skip + req.limit, (a, b) => comparePaths(a.key, b.key));

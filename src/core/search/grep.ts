@@ -2,7 +2,7 @@ import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { formatCount, plural } from '../format';
 import { relPosix } from '../ignore/policy';
-import { MAX_JS_SEARCH_FILE_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
+import { MAX_JS_SEARCH_FILE_BYTES, MAX_RG_COLUMN_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
 import { comparePaths, smallestSorted } from '../list/order';
 import { isWithin } from '../paths';
 import { isGitInternal } from '../policy';
@@ -207,9 +207,14 @@ export interface GrepPage {
   lines(k: number): string[];
 }
 
-function renderHitLine(n: number, text: string, kind: ':' | '-'): string {
+/** A line as a hit shows it; `long`: ripgrep gave only its start, so its length is not known. */
+function renderHitLine(n: number, text: string, kind: ':' | '-', long: boolean): string {
   const cut = cutLine(n, text.replace(/\r$/, ''));
-  const body = cut.fullLength === undefined ? cut.text : `${cut.text}… [line cut: ${formatCount(cut.fullLength)} characters in all; read it with fs_read]`;
+  const body = long
+    ? `${cut.text}… [line cut: over ${MAX_RG_COLUMN_BYTES} bytes in all; read it with fs_read]`
+    : cut.fullLength === undefined
+      ? cut.text
+      : `${cut.text}… [line cut: ${formatCount(cut.fullLength)} characters in all; read it with fs_read]`;
   return `  L${n}${kind} ${body}`;
 }
 
@@ -238,7 +243,7 @@ export function renderFileHits(hits: FileHits, from: number, to: number, context
       if (context > 0 && last > 0 && n > last + 1) {
         block.push('  --');
       }
-      block.push(renderHitLine(n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-'));
+      block.push(renderHitLine(n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-', hits.long?.has(n) ?? false));
       last = n;
     }
     out.push(block);

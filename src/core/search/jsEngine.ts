@@ -2,19 +2,58 @@ import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import type { IgnorePolicy } from '../ignore/policy';
 import { IGNORE_FILE_NAMES, type Frame } from '../ignore/rules';
-import { MAX_JS_SEARCH_FILE_BYTES } from '../limits';
+import { ToolError } from '../errors';
+import { formatBytes } from '../format';
+import { MAX_CHILD_RUN_MS, MAX_JS_SEARCH_FILE_BYTES, MAX_REGEX_FILE_MS, MAX_TASK_MEMORY_BYTES, TASK_IDLE_MS } from '../limits';
+import { TaskStopped, type ProcessHost, type TaskSession } from '../process';
 import { readRegularFile, type FileOpener } from '../file';
 import { decodeText } from '../text/encoding';
 import type { CompiledQuery } from './regex';
-import { findRecords, linesFor, looksBinary, type FileHits } from './textSearch';
+import { findRecords, linesFor, looksBinary, type FileHits, type MatchRecord } from './textSearch';
 
 /** The part of the workspace seam the JavaScript search reads through. */
 export interface JsHost extends FileOpener {
   readDirectory(path: string): Promise<{ name: string; type: string }[]>;
 }
 
+/** The match records of a text under a compiled query, found where a runaway match can be stopped. */
+export type RecordFinder = (text: string, q: CompiledQuery) => Promise<MatchRecord[]>;
+
+/**
+ * Finds records on a task thread of the host (see ProcessHost.startTask): a pattern such
+ * as `(a+)+$` backtracks for minutes on a line of a's, and only a thread can be stopped
+ * in the middle of a match. A literal pattern cannot backtrack and is matched here.
+ */
+export function recordFinder(proc: Pick<ProcessHost, 'startTask'>, signal?: CancelSignal): RecordFinder {
+  let session: TaskSession | undefined;
+  return async (text, q) => {
+    if (q.literal) {
+      return findRecords(text, q).records;
+    }
+    session ??= proc.startTask({ deadlineMs: MAX_CHILD_RUN_MS, requestMs: MAX_REGEX_FILE_MS, maxMemoryBytes: MAX_TASK_MEMORY_BYTES, idleMs: TASK_IDLE_MS, signal });
+    try {
+      return await session.call<MatchRecord[]>({ task: 'regex', source: q.regex.source, flags: q.regex.flags, acrossLines: q.acrossLines, text });
+    } catch (e) {
+      if (!(e instanceof TaskStopped)) {
+        throw e;
+      }
+      if (e.reason === 'memory') {
+        throw new ToolError('too-large', `The built-in search was stopped: matching the pattern needed more than ${formatBytes(e.limit)} of memory. Simplify the pattern, or narrow the search with path or include.`);
+      }
+      if (e.limit === MAX_REGEX_FILE_MS) {
+        throw new ToolError(
+          'invalid-input',
+          `The pattern was stopped after ${e.limit / 1000} seconds on one file: it backtracks without end (nested repetition such as (a+)+, or alternatives that overlap). Rewrite it without nested quantifiers, or set "fixed_strings": true.`,
+        );
+      }
+      throw new ToolError('io', `The built-in search was stopped after ${e.limit / 1000} seconds. Narrow the search with path or include.`);
+    }
+  };
+}
+
 export interface JsScope {
   host: JsHost;
+  find: RecordFinder;
   /** Real path the rules and returned paths are relative to. */
   rootPath: string;
   policy: IgnorePolicy;
@@ -107,7 +146,7 @@ export async function jsCount(s: JsScope, q: CompiledQuery, keeps: readonly stri
       if (text === undefined) {
         return;
       }
-      const n = findRecords(text, q).records.length;
+      const n = (await s.find(text, q)).length;
       if (n) {
         counts.set(rel, n);
       }
@@ -126,7 +165,7 @@ export async function jsDetails(s: JsScope, q: CompiledQuery, files: readonly st
     async (rel) => {
       const text = await searchableText(s.host, abs(s, rel));
       if (text !== undefined) {
-        out.set(rel, textDetails(text, q, maxCount, context));
+        out.set(rel, await textDetails(s.find, text, q, maxCount, context));
       }
     },
     s.signal,
@@ -134,7 +173,7 @@ export async function jsDetails(s: JsScope, q: CompiledQuery, files: readonly st
   return out;
 }
 
-export function textDetails(text: string, q: CompiledQuery, maxCount: number | undefined, context: number): FileHits {
-  const records = findRecords(text, q).records.slice(0, maxCount);
-  return { records, lines: linesFor(text, records, context) };
+export async function textDetails(find: RecordFinder, text: string, q: CompiledQuery, maxCount: number | undefined, context: number): Promise<FileHits> {
+  const records = (await find(text, q)).slice(0, maxCount);
+  return { records, ...linesFor(text, records, context) };
 }

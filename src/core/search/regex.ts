@@ -79,6 +79,8 @@ export interface CompiledQuery {
   regex: RegExp;
   /** Search the whole text at once (multiline mode and a pattern that can cross lines). */
   acrossLines: boolean;
+  /** A fixed string: the regex cannot backtrack. */
+  literal?: boolean;
 }
 
 /** Translates and compiles; throws {@link RegexTranslationError} or the engine's SyntaxError. */
@@ -112,7 +114,7 @@ export function compileQuery(q: Query): CompiledQuery {
   if (!q.multiline && hasLiteralNewline(q)) {
     throw new RegexTranslationError('the literal "\\n" is not allowed in a regex unless multiline is true');
   }
-  return { regex: new RegExp(source, flags), acrossLines: q.multiline && canMatchNewline(q) };
+  return { regex: new RegExp(source, flags), acrossLines: q.multiline && canMatchNewline(q), literal: q.fixedStrings };
 }
 
 /** A line feed the pattern spells out (ripgrep refuses it outside multiline mode). */

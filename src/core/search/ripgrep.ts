@@ -2,9 +2,11 @@ import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
-import { SpawnError, type ProcessHost, type RunResult } from '../process';
+import { formatBytes } from '../format';
+import { ProcessStopped, SpawnError, type ProcessHost, type RunResult } from '../process';
 import type { Query } from './regex';
-import type { FileHits, MatchRecord } from './textSearch';
+import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_RG_COLUMN_BYTES } from '../limits';
+import type { FileHits } from './textSearch';
 
 /**
  * Environment variable naming the ripgrep to use instead of the editor's or the one on
@@ -100,6 +102,9 @@ async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) =
       onLine: opts.onLine,
       separator: opts.separator,
       stdin: opts.stdin,
+      maxMemoryBytes: MAX_CHILD_MEMORY_BYTES,
+      stallMs: CHILD_STALL_MS,
+      deadlineMs: MAX_CHILD_RUN_MS,
       onErrLine: (l) => {
         const m = IGNORING.exec(l);
         if (m) {
@@ -113,6 +118,9 @@ async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) =
     if (e instanceof SpawnError) {
       throw new ToolError('io', `ripgrep at ${scope.rg} could not be started (${e.code ?? e.message}). Check that it exists and can run, or unset ${RIPGREP_ENV}.`);
     }
+    if (e instanceof ProcessStopped) {
+      throw stoppedError('ripgrep', e);
+    }
     throw e;
   }
   // With --no-messages, per-file read errors are silent; what is left on stderr is fatal.
@@ -124,6 +132,19 @@ async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) =
     throw new ToolError('io', `ripgrep failed: ${stderr}`);
   }
   return { ...result, stderr };
+}
+
+/** A program stopped by its limits, in words that say what in the workspace can cause it and what to do. */
+export function stoppedError(what: string, e: ProcessStopped): ToolError {
+  const narrow = 'Narrow the search with path or include, or leave the file out with the ignore settings.';
+  switch (e.reason) {
+    case 'memory':
+      return new ToolError('too-large', `${what} was stopped: it needed more than ${formatBytes(e.limit)} of memory. A file in the searched folders has an extremely long line, or an ignore file never ends (a link to /dev/zero). ${narrow}`);
+    case 'stall':
+      return new ToolError('io', `${what} was stopped: it made no progress for ${e.limit / 1000} seconds, as happens when it waits on a FIFO or device in the searched folders (an ignore file that is a pipe). ${narrow}`);
+    default:
+      return new ToolError('io', `${what} was stopped after ${e.limit / 1000} seconds. ${narrow}`);
+  }
 }
 
 function targetArgs(scope: RgScope): string[] {
@@ -168,56 +189,73 @@ export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[]
   return counts;
 }
 
-interface JsonText {
-  text?: string;
-  bytes?: string;
-}
-
-function jsonText(t: JsonText | undefined): string {
-  if (!t) {
-    return '';
-  }
-  return t.text ?? Buffer.from(t.bytes ?? '', 'base64').toString('utf8');
-}
-
-/** Folds ripgrep `--json` lines into per-file records and line texts. */
-export class JsonCollector {
+/**
+ * Folds ripgrep's standard output (`--null -H -n --no-heading`) into per-file records
+ * and line texts. Each line is `path NUL number (":" match | "-" context) text`, or
+ * "--" between groups. Lines longer than {@link MAX_RG_COLUMN_BYTES} come as a preview
+ * (`--max-columns-preview`): their start and ripgrep's " [... omitted ...]" note, which
+ * is dropped and the line marked long. ripgrep's JSON output is not used here because it
+ * ignores `--max-columns`: one gigabyte-long line would cross the pipe whole.
+ *
+ * In multiline mode ripgrep prints every line of a match; matching lines that touch are
+ * one record, as they are in the JavaScript search (see textSearch.ts).
+ */
+export class LineCollector {
   readonly files = new Map<string, FileHits>();
+  /** A path with a line feed in it arrives over several lines. */
+  private pendingPath = '';
 
-  constructor(private readonly pathFor: (p: string) => string) {}
+  constructor(
+    private readonly pathFor: (p: string) => string,
+    private readonly multiline: boolean,
+  ) {}
 
   line(l: string): void {
-    // Only three message kinds matter; the prefix test keeps JSON.parse off the rest.
-    if (!l.startsWith('{"type":"match"') && !l.startsWith('{"type":"context"') && !l.startsWith('{"type":"begin"')) {
+    const z = l.indexOf('\0');
+    if (z < 0) {
+      if (l !== '--') {
+        this.pendingPath += `${l}\n`;
+      }
       return;
     }
-    const msg = JSON.parse(l) as { type: string; data: { path?: JsonText; lines?: JsonText; line_number?: number } };
-    const path = this.pathFor(jsonText(msg.data.path));
+    const path = this.pathFor(this.pendingPath + l.slice(0, z));
+    this.pendingPath = '';
+    const m = /^(\d+)([:-])/.exec(l.slice(z + 1, z + 24));
+    if (!m) {
+      return;
+    }
     let f = this.files.get(path);
     if (!f) {
       f = { records: [], lines: new Map() };
       this.files.set(path, f);
     }
-    if (msg.type === 'begin' || msg.data.line_number === undefined) {
+    const n = Number(m[1]);
+    let text = l.slice(z + 1 + m[0].length);
+    if (Buffer.byteLength(text, 'utf8') > MAX_RG_COLUMN_BYTES) {
+      text = text.replace(/ \[\.\.\. [^\]]*\]$/, '');
+      (f.long ??= new Set()).add(n);
+    }
+    f.lines.set(n, text);
+    if (m[2] !== ':') {
       return;
     }
-    const text = jsonText(msg.data.lines);
-    const parts = text.split('\n');
-    if (parts[parts.length - 1] === '') {
-      parts.pop();
-    }
-    const first = msg.data.line_number;
-    parts.forEach((p, i) => f.lines.set(first + i, p));
-    if (msg.type === 'match') {
-      const r: MatchRecord = { first, last: first + Math.max(parts.length, 1) - 1 };
-      f.records.push(r);
+    const prev = f.records[f.records.length - 1];
+    if (this.multiline && prev && prev.last + 1 === n) {
+      prev.last = n;
+    } else {
+      f.records.push({ first: n, last: n });
     }
   }
 }
 
-/** `rg --json` over chosen files: their records (at most `maxCount` each) and the lines around them. */
+/** Flags of every pass that reads ripgrep's lines: bounded columns, paths NUL-ended, numbered. */
+function lineArgs(preview: boolean): string[] {
+  return ['--null', '--with-filename', '--line-number', '--no-heading', '--color=never', `--max-columns=${MAX_RG_COLUMN_BYTES}`, ...(preview ? ['--max-columns-preview'] : [])];
+}
+
+/** ripgrep over chosen files: their records (at most `maxCount` each) and the lines around them. */
 export async function rgDetails(scope: RgScope, q: Query, files: readonly string[], maxCount: number, context: number, batchChars: number): Promise<Map<string, FileHits>> {
-  const collector = new JsonCollector(relOut);
+  const collector = new LineCollector(relOut, q.multiline);
   const batches: string[][] = [];
   let cur: string[] = [];
   let len = 0;
@@ -235,34 +273,33 @@ export async function rgDetails(scope: RgScope, q: Query, files: readonly string
   }
   for (const batch of batches) {
     // Named files are searched as given: no ignore rules, no walk.
-    await rg({ ...scope, target: undefined }, ['--json', '--no-config', '--no-messages', '--max-count', String(maxCount), '--context', String(context), ...queryArgs(q), '--', ...batch], {
+    await rg({ ...scope, target: undefined }, ['--no-config', '--no-messages', ...lineArgs(true), '--max-count', String(maxCount), '--context', String(context), ...queryArgs(q), '--', ...batch], {
       onLine: (l) => collector.line(l),
     });
   }
   return collector.files;
 }
 
-/** `rg --json` over a text given on standard input (an unsaved editor buffer). */
+/** ripgrep over a text given on standard input (an unsaved editor buffer). */
 export async function rgTextDetails(scope: RgScope, q: Query, text: string, maxCount: number | undefined, context: number): Promise<FileHits> {
-  const collector = new JsonCollector(() => '-');
-  await rg({ ...scope, target: undefined }, ['--json', '--no-config', ...(maxCount !== undefined ? ['--max-count', String(maxCount)] : []), '--context', String(context), ...queryArgs(q), '-'], {
+  const collector = new LineCollector(() => '-', q.multiline);
+  await rg({ ...scope, target: undefined }, ['--no-config', ...lineArgs(true), ...(maxCount !== undefined ? ['--max-count', String(maxCount)] : []), '--context', String(context), ...queryArgs(q), '-'], {
     onLine: (l) => collector.line(l),
     stdin: text,
   });
   return collector.files.get('-') ?? { records: [], lines: new Map() };
 }
 
-/** Multiline searches count records, which `--count` does not: one `--json` pass gives them. */
-export async function rgJsonCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
-  const collector = new JsonCollector(relOut);
+/**
+ * Multiline searches count records, which `--count` does not: one pass over the
+ * matching lines gives them (each printed as ripgrep's short "omitted" note, not its text).
+ */
+export async function rgMultilineCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
+  const collector = new LineCollector(relOut, true);
   const debug = boundary !== undefined && keeps.length === 0;
   await withExplicitFile(scope.proc, scope.policy, (explicit) =>
-    rg(scope, ['--json', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...queryArgs(q), ...targetArgs(scope)], {
-      onLine: (l) => {
-        if (l.startsWith('{"type":"match"') || l.startsWith('{"type":"begin"')) {
-          collector.line(l);
-        }
-      },
+    rg(scope, ['--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...lineArgs(false).map((a) => (a.startsWith('--max-columns=') ? '--max-columns=1' : a)), ...queryArgs(q), ...targetArgs(scope)], {
+      onLine: (l) => collector.line(l),
       boundary: debug ? boundary : undefined,
     }),
   );

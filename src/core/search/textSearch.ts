@@ -1,3 +1,4 @@
+import { MAX_RG_COLUMN_BYTES } from '../limits';
 import type { CompiledQuery } from './regex';
 
 /** A run of lines ripgrep reports as one match: one line, or in multiline mode the lines a match (or several touching ones) spans. */
@@ -11,6 +12,8 @@ export interface FileHits {
   records: MatchRecord[];
   /** Text of the lines the records and their context cover, by 1-based number. */
   lines: Map<number, string>;
+  /** Lines too long for ripgrep to print whole: `lines` holds their start, their length is not known. */
+  long?: Set<number>;
 }
 
 /** Lines of a text as ripgrep numbers them: split on "\n", no empty line after a final "\n". */
@@ -100,15 +103,21 @@ export function findRecords(text: string, q: CompiledQuery): Counted {
  * The lines to print for the chosen records: theirs and `context` lines on each side,
  * as ripgrep's `--json` with `-C` would give them.
  */
-export function linesFor(text: string, records: readonly MatchRecord[], context: number): Map<number, string> {
+export function linesFor(text: string, records: readonly MatchRecord[], context: number): Pick<FileHits, 'lines' | 'long'> {
   const lines = textLines(text);
   const out = new Map<number, string>();
+  let long: Set<number> | undefined;
   for (const r of records) {
     for (let n = Math.max(1, r.first - context); n <= Math.min(lines.length, r.last + context); n++) {
-      out.set(n, lines[n - 1]);
+      const line = lines[n - 1];
+      out.set(n, line);
+      // as ripgrep's --max-columns sees it (a UTF-16 unit is at most 3 UTF-8 bytes)
+      if (line.length * 3 > MAX_RG_COLUMN_BYTES && Buffer.byteLength(line, 'utf8') > MAX_RG_COLUMN_BYTES) {
+        (long ??= new Set()).add(n);
+      }
     }
   }
-  return out;
+  return long ? { lines: out, long } : { lines: out };
 }
 
 /** ripgrep skips a file it finds a NUL byte in; this is the same test on decoded text. */
