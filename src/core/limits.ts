@@ -111,6 +111,25 @@ export const CANCEL_POLL_MS = 25;
 /** Bytes of a .ipynb file fs_read parses at most (its JSON is read whole). */
 export const MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;
 
+// Tool input: every string field has a maximum length (also in package.json's inputSchema).
+
+/** Characters of a path given to a tool (PATH_MAX on Linux). */
+export const MAX_PATH_INPUT_CHARS = 4096;
+/** Characters of an fs_grep pattern. */
+export const MAX_PATTERN_INPUT_CHARS = 8192;
+/** Characters of a glob: an fs_glob pattern, an fs_grep include, one fs_list ignore glob. */
+export const MAX_GLOB_INPUT_CHARS = 4096;
+/** Globs in fs_list's ignore list. */
+export const MAX_IGNORE_INPUT_GLOBS = 100;
+/** Characters of an fs_list cursor (it carries a path). */
+export const MAX_CURSOR_INPUT_CHARS = 16384;
+/** Levels of arrays and objects inside one another an input may have. */
+export const MAX_INPUT_DEPTH = 16;
+/** Problems an invalid-input message lists at most; the rest are counted. */
+export const MAX_INPUT_ISSUES = 8;
+/** Characters of a tool's error text; longer ones are cut. */
+export const MAX_ERROR_TEXT_CHARS = 8000;
+
 // Mutating tools: fs_edit, fs_write, fs_apply_patch.
 
 /** Bytes of a file that can be changed as text at most (it is loaded, matched and written whole). */

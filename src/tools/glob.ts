@@ -2,14 +2,14 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount, plural } from '../core/format';
-import { MAX_GLOB_RESULTS } from '../core/limits';
+import { MAX_GLOB_INPUT_CHARS, MAX_GLOB_RESULTS, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { engineFor } from './engine';
 import { normalizeGlob } from '../core/search/glob';
 import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
 import { checkScopes, scopesFor } from './grep';
 import { fitToBudget } from './budget';
-import { boolField, intField, continuationCall } from './input';
+import { boolField, continuationCall, intField, textField } from './input';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -18,8 +18,8 @@ import type { ToolContext, ToolSpec } from './types';
 const DEFAULT_LIMIT = 100;
 
 export const globSchema = z.strictObject({
-  pattern: z.string({ error: 'expected a glob (string), e.g. "**/*.ts"' }).min(1, { error: 'must not be empty' }),
-  path: z.string({ error: 'expected a folder path (string)' }).min(1, { error: 'must not be empty' }).optional(),
+  pattern: textField(MAX_GLOB_INPUT_CHARS, 'a glob, e.g. "**/*.ts"'),
+  path: textField(MAX_PATH_INPUT_CHARS, 'a folder path').optional(),
   limit: intField(1).optional(),
   offset: intField(1).optional(),
   sort: z.enum(['path', 'mtime'], { error: 'expected "path" or "mtime"' }).optional(),

@@ -2,14 +2,14 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount, plural } from '../core/format';
-import { MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES } from '../core/limits';
+import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
 import { locate } from '../core/paths';
 import { engineFor } from './engine';
 import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, sensitiveTester, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import type { CaseMode } from '../core/search/regex';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField, continuationCall } from './input';
+import { boolField, continuationCall, intField, textField } from './input';
 import { textResult, type ToolResult } from './result';
 import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -18,9 +18,9 @@ import type { ToolContext, ToolSpec } from './types';
 const DEFAULT_LIMIT = 100;
 
 export const grepSchema = z.strictObject({
-  pattern: z.string({ error: 'expected a regular expression (string)' }).min(1, { error: 'must not be empty' }),
-  path: z.string({ error: 'expected a folder or file path (string)' }).min(1, { error: 'must not be empty' }).optional(),
-  include: z.string({ error: 'expected a glob (string), e.g. "*.ts"' }).min(1, { error: 'must not be empty' }).optional(),
+  pattern: textField(MAX_PATTERN_INPUT_CHARS, 'a regular expression'),
+  path: textField(MAX_PATH_INPUT_CHARS, 'a folder or file path').optional(),
+  include: textField(MAX_GLOB_INPUT_CHARS, 'a glob, e.g. "*.ts"').optional(),
   fixed_strings: boolField().optional(),
   case_sensitive: boolField().optional(),
   context: intField(0).pipe(z.number().max(MAX_GREP_CONTEXT_LINES, { error: `must be ${MAX_GREP_CONTEXT_LINES} or less` })).optional(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_INPUT_ISSUES } from '../core/limits';
 
 /**
  * An integer that may arrive as a string: some models send `"offset": "10"`. Only
@@ -20,8 +21,10 @@ function describeReceived(v: unknown): string {
   if (v === undefined) {
     return 'nothing';
   }
-  const s = JSON.stringify(v);
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  if (typeof v === 'string' && v.length > 60) {
+    return `${JSON.stringify(v.slice(0, 40))}... (${v.length} characters)`;
+  }
+  return boundedJson(v, 60);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -41,7 +44,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
  */
 export function formatInputError(tool: string, error: z.ZodError, input: unknown, example: string): string {
   const lines = [`Invalid input for ${tool}:`];
-  for (const issue of error.issues) {
+  for (const issue of error.issues.slice(0, MAX_INPUT_ISSUES)) {
     const field = issue.path.length ? issue.path.join('.') : '(input)';
     if (issue.code === 'unrecognized_keys') {
       lines.push(`- unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`);
@@ -52,6 +55,9 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
       continue;
     }
     lines.push(`- \`${field}\`: ${issue.message} (got ${describeReceived(valueAt(input, issue.path))})`);
+  }
+  if (error.issues.length > MAX_INPUT_ISSUES) {
+    lines.push(`- and ${error.issues.length - MAX_INPUT_ISSUES} more problems like these`);
   }
   lines.push(`A valid call looks like: ${example}`);
   return lines.join('\n');
@@ -69,4 +75,49 @@ export function continuationCall<T extends object>(tool: string, input: T, keys:
     }
   }
   return `${tool} ${JSON.stringify({ ...next, ...position })}`;
+}
+
+/**
+ * A string of at most `maxChars` characters: longer input is refused with the field's
+ * limit named, never echoed back whole (the schema says "expected {what}" otherwise).
+ */
+export function textField(maxChars: number, what: string) {
+  return z
+    .string({ error: `expected ${what} (string)` })
+    .min(1, { error: 'must not be empty' })
+    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted` });
+}
+
+/** The first field of `input` nesting arrays or objects deeper than `maxDepth`, if any: checked before validation, iteratively. */
+export function overDeepField(input: unknown, maxDepth: number): string | undefined {
+  if (input === null || typeof input !== 'object') {
+    return undefined;
+  }
+  for (const [key, value] of Object.entries(input)) {
+    const stack: [unknown, number][] = [[value, 1]];
+    while (stack.length) {
+      const [v, d] = stack.pop()!;
+      if (v === null || typeof v !== 'object') {
+        continue;
+      }
+      if (d > maxDepth) {
+        return key;
+      }
+      for (const child of Object.values(v)) {
+        stack.push([child, d + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** JSON of a value for a log line or a message: at most `maxChars`, whatever the value's size or depth. */
+export function boundedJson(v: unknown, maxChars: number): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = '(too deeply nested to show)';
+  }
+  return s.length > maxChars ? `${s.slice(0, Math.max(0, maxChars - 3))}...` : s;
 }

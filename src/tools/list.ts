@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatCount } from '../core/format';
-import { MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES } from '../core/limits';
+import { MAX_CURSOR_INPUT_CHARS, MAX_GLOB_INPUT_CHARS, MAX_IGNORE_INPUT_GLOBS, MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
 import { entryLine, renderListing } from '../core/list/render';
 import { findRepository, type Repository } from '../core/list/gitIndex';
@@ -13,7 +13,7 @@ import { ApprovalDenied } from './approval';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField, continuationCall } from './input';
+import { boolField, continuationCall, intField, textField } from './input';
 import { textResult, type ToolResult } from './result';
 import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -24,21 +24,19 @@ const DEFAULT_DEPTH = 2;
 const DEFAULT_LIMIT = 100;
 
 export const listSchema = z.strictObject({
-  path: z.string({ error: 'expected a folder path (string)' }).min(1, { error: 'must not be empty' }).optional(),
+  path: textField(MAX_PATH_INPUT_CHARS, 'a folder path').optional(),
   depth: intField(1).pipe(z.number().max(MAX_LIST_DEPTH_LEVELS, { error: `must be ${MAX_LIST_DEPTH_LEVELS} or less` })).optional(),
   offset: intField(1).optional(),
-  cursor: z.string({ error: 'expected the cursor text a previous fs_list page gave' }).min(1, { error: 'must not be empty' }).optional(),
+  cursor: textField(MAX_CURSOR_INPUT_CHARS, 'the cursor text a previous fs_list page gave').optional(),
   limit: intField(1).optional(),
   include_hidden: boolField().optional(),
   respect_ignore: boolField().optional(),
   ignore: z
     .array(
-      z
-        .string({ error: 'expected a glob (string)' })
-        .min(1, { error: 'must not be empty' })
-        .refine((g) => !g.startsWith('!'), { error: 'negations ("!glob") are not supported; use respect_ignore=false to see ignored entries' }),
+      textField(MAX_GLOB_INPUT_CHARS, 'a glob').refine((g) => !g.startsWith('!'), { error: 'negations ("!glob") are not supported; use respect_ignore=false to see ignored entries' }),
       { error: 'expected a list of globs' },
     )
+    .max(MAX_IGNORE_INPUT_GLOBS, { error: (issue) => `holds ${String((issue.input as unknown[]).length)} globs; at most ${MAX_IGNORE_INPUT_GLOBS} are accepted` })
     .optional(),
   source: z.enum(['filesystem', 'git'], { error: 'expected "filesystem" or "git"' }).optional(),
 });

@@ -3,7 +3,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
 import { completeUtf8, readHead, type OpenedFile } from '../core/file';
-import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PATH_INPUT_CHARS, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
 import { decideRead, globSet, sensitiveSet } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
@@ -17,7 +17,7 @@ import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectFileType } from '../core/text/sniff';
-import { boolField, intField } from './input';
+import { boolField, intField, textField } from './input';
 import type { ToolResult } from './result';
 import { authorize, checkUnchanged, openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
 import { readText, type TextRequest, type TextSource } from './readText';
@@ -34,7 +34,7 @@ const indentationSchema = z.strictObject({
 
 export const readSchema = z
   .strictObject({
-    path: z.string({ error: 'expected a file path (string)' }).min(1, { error: 'must not be empty' }),
+    path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
     offset: intField(1).optional(),
     limit: intField(1).optional(),
     mode: z.enum(['slice', 'indentation'], { error: 'expected "slice" or "indentation"' }).optional(),

@@ -1,12 +1,17 @@
 import { ToolError } from '../core/errors';
 import { ApprovalDenied } from './approval';
-import { formatInputError } from './input';
+import { MAX_ERROR_TEXT_CHARS, MAX_INPUT_DEPTH } from '../core/limits';
+import { boundedJson, formatInputError, overDeepField } from './input';
 import { errorResult, type ToolResult } from './result';
 import type { Preparation, ToolContext, ToolSpec } from './types';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; result: ToolResult };
 
 export function parseInput<S extends ToolSpec>(spec: S, raw: unknown): Parsed<ReturnType<S['schema']['parse']>> {
+  const deep = overDeepField(raw, MAX_INPUT_DEPTH);
+  if (deep !== undefined) {
+    return { ok: false, result: errorResult(`Invalid input for ${spec.name}:\n- \`${deep}\`: nests arrays or objects more than ${MAX_INPUT_DEPTH} levels deep; no field of this tool does\nA valid call looks like: ${spec.example}`) };
+  }
   const r = spec.schema.safeParse(raw ?? {});
   if (r.success) {
     return { ok: true, value: r.data as ReturnType<S['schema']['parse']> };
@@ -34,7 +39,7 @@ export async function prepareTool(spec: ToolSpec, raw: unknown, ctx: ToolContext
 /** Validates, runs and logs one call; every failure becomes an error result. */
 export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext): Promise<ToolResult> {
   const t0 = Date.now();
-  const summary = JSON.stringify(raw ?? {}).slice(0, 200);
+  const summary = boundedJson(raw ?? {}, 200);
   let result: ToolResult;
   const parsed = parseInput(spec, raw);
   if (!parsed.ok) {
@@ -49,9 +54,21 @@ export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext)
       }
     }
   }
+  result = capErrorText(result);
   const outcome = result.needsApproval ? `needs approval: ${firstLine(result)}` : result.isError ? `error: ${firstLine(result)}` : 'ok';
   ctx.log.info(`${spec.name} ${summary} -> ${outcome} (${Date.now() - t0} ms)`);
   return result;
+}
+
+/** An error answer is a few lines to act on: one that grew past MAX_ERROR_TEXT_CHARS (a long path, a long pattern) is cut. */
+function capErrorText(r: ToolResult): ToolResult {
+  if (!r.isError) {
+    return r;
+  }
+  return {
+    ...r,
+    parts: r.parts.map((p) => (p.kind === 'text' && p.text.length > MAX_ERROR_TEXT_CHARS ? { ...p, text: `${p.text.slice(0, MAX_ERROR_TEXT_CHARS)}… [error text cut at ${MAX_ERROR_TEXT_CHARS} characters]` } : p)),
+  };
 }
 
 function firstLine(r: ToolResult): string {

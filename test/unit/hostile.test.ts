@@ -631,3 +631,70 @@ describe('reading a program\'s output', () => {
     assert.deepEqual(lines, ['x'.repeat(10), 'short', '', 'last']);
   });
 });
+
+describe('hostile input: a clear, bounded answer', () => {
+  let t: ReturnType<typeof tempTree>;
+  before(() => (t = tempTree({ 'a.txt': 'x\n' })));
+  after(() => t.cleanup());
+
+  const deep = (n: number): unknown => {
+    let v: unknown = 'x';
+    for (let i = 0; i < n; i++) {
+      v = [v];
+    }
+    return v;
+  };
+  const cases: [string, string, Record<string, unknown>, RegExp][] = [
+    ['input nested deep enough to overflow the stack', 'fs_read', { path: deep(200_000) }, /`path`: nests arrays or objects more than 16 levels deep/],
+    ['nesting under an unknown field', 'fs_list', { other: deep(200_000) }, /`other`: nests arrays or objects more than 16 levels deep/],
+    ['a 10 MB path', 'fs_read', { path: 'a'.repeat(10_000_000) }, /`path`: is 10000000 characters long; at most 4096 are accepted/],
+    ['a 10 MB pattern', 'fs_grep', { pattern: 'a'.repeat(10_000_000) }, /`pattern`: is 10000000 characters long; at most 8192 are accepted/],
+    ['a 10 MB glob', 'fs_glob', { pattern: `{${Array.from({ length: 1_000_000 }, (_, i) => `a${i}`).join(',')}}` }, /`pattern`: is \d+ characters long; at most 4096 are accepted/],
+    ['a huge include', 'fs_grep', { pattern: 'x', include: `{${Array.from({ length: 1_000_000 }, (_, i) => `a${i}`).join(',')}}` }, /`include`: is \d+ characters long; at most 4096 are accepted/],
+    ['a huge ignore list', 'fs_list', { ignore: Array(200_000).fill('*.tmp') }, /`ignore`: holds 200000 globs; at most 100 are accepted/],
+    ['many bad globs', 'fs_list', { ignore: Array(100).fill('') }, /`ignore\.7`: must not be empty[^\n]*\n- and 92 more problems like these\n/],
+    ['a 10 MB cursor', 'fs_list', { cursor: 'c'.repeat(10_000_000) }, /`cursor`: is 10000000 characters long; at most 16384 are accepted/],
+  ];
+  for (const [what, tool, input, expected] of cases) {
+    it(`${what}: names the field and its limit, never echoing the input`, async function () {
+      this.timeout(20000);
+      const r = await call(await context(t.root), tool, input);
+      assert.equal(r.isError, true);
+      assert.match(r.text, expected);
+      assert.match(r.text, new RegExp(`^Invalid input for ${tool}:`));
+      assert.ok(r.text.length < 2000, `${r.text.length} characters of error`);
+      assert.doesNotMatch(r.text, /failed unexpectedly|internal error|E2BIG|Maximum call stack/);
+    });
+  }
+
+  it('caps any error text', async () => {
+    const dir = `${'d'.repeat(250)}/`.repeat(15);
+    const deepTree = tempTree({ [`${dir}notes-1.txt`]: '', [`${dir}notes-2.txt`]: '', [`${dir}notes-3.txt`]: '' });
+    try {
+      const r = await call(await context(deepTree.root), 'fs_read', { path: `${dir}notes-4.txt` });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^File not found: [^\n]*\nDid you mean one of these\?/);
+      assert.match(r.text, /… \[error text cut at 8000 characters\]$/);
+      assert.ok(r.text.length < 8100, `${r.text.length}`);
+    } finally {
+      deepTree.cleanup();
+    }
+  });
+
+  it('through the CLI: exit 1 with the field named, never an internal error', function () {
+    this.timeout(30000);
+    const file = path.join(t.root, 'input.json');
+    for (const [tool, text, expected] of [
+      ['fs_read', `{"path":${'['.repeat(500_000)}"x"${']'.repeat(500_000)}}`, /`path`: nests arrays or objects more than 16 levels deep/],
+      ['fs_grep', JSON.stringify({ pattern: 'a'.repeat(10_000_000) }), /at most 8192 are accepted/],
+      ['fs_list', JSON.stringify({ ignore: Array(200_000).fill('x') }), /at most 100 are accepted/],
+    ] as const) {
+      fs.writeFileSync(file, text);
+      const r = runCli([tool, '--root', t.root, '--input-file', file]);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.out, expected);
+      assert.equal(r.err, '');
+      assert.ok(r.out.length < 2000);
+    }
+  });
+});

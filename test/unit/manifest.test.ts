@@ -33,6 +33,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { path: 'a.py', mode: 'indentation', indentation: { anchor_line: 12, max_levels: 1, include_siblings: false, include_header: true, max_lines: 80 } },
       { path: 'a.py', mode: 'indentation' },
       { path: 'a.py', indentation: { max_levels: 0 } },
+      { path: 'a'.repeat(4096) },
     ],
     invalid: [
       {},
@@ -47,6 +48,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { path: 'a', mode: 'indentation', indentation: { anchor_line: 0 } },
       { path: 'a', indentation: { max_levels: -1 } },
       { path: 'a', indentation: { depth: 2 } },
+      { path: 'a'.repeat(4097) },
     ],
   },
   fs_list: {
@@ -57,6 +59,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { path: '/abs', cursor: 'WzEsImEiLDEsIngiXQ', include_hidden: false, respect_ignore: false },
       { ignore: ['*.snap', 'fixtures/'], source: 'git' },
       { limit: 5000 },
+      { ignore: Array(100).fill('x'.repeat(4096)), cursor: 'c'.repeat(16384) },
     ],
     invalid: [
       { path: '' },
@@ -70,11 +73,15 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { ignore: [''] },
       { source: 'disk' },
       { dir_path: 'src' },
+      { ignore: Array(101).fill('x') },
+      { ignore: ['x'.repeat(4097)] },
+      { cursor: 'c'.repeat(16385) },
+      { path: 'a'.repeat(4097) },
     ],
   },
   fs_glob: {
     valid: [{ pattern: '*.ts' }, { pattern: 'src/**/*.test.ts', path: 'src', limit: 10, offset: 11, sort: 'mtime', respect_ignore: false }, { pattern: 'a', limit: 5000 }],
-    invalid: [{}, { pattern: '' }, { pattern: 3 }, { pattern: '*', sort: 'size' }, { pattern: '*', limit: 0 }, { pattern: '*', offset: 0 }, { pattern: '*', include: '*.ts' }, { glob: '*.ts' }],
+    invalid: [{}, { pattern: '' }, { pattern: 3 }, { pattern: '*', sort: 'size' }, { pattern: '*', limit: 0 }, { pattern: '*', offset: 0 }, { pattern: '*', include: '*.ts' }, { glob: '*.ts' }, { pattern: '*'.repeat(4097) }, { pattern: '*', path: 'a'.repeat(4097) }],
   },
   fs_grep: {
     valid: [
@@ -82,8 +89,9 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { pattern: 'a\\(', path: 'src', include: '*.ts', fixed_strings: false, case_sensitive: true, context: 10, output: 'content', offset: 5, limit: 1000, multiline: true, respect_ignore: false },
       { pattern: 'x', output: 'count', context: 0 },
       { pattern: 'x', output: 'files', limit: 5000 },
+      { pattern: 'x'.repeat(8192), include: 'i'.repeat(4096), path: 'p'.repeat(4096) },
     ],
-    invalid: [{}, { pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }, { query: 'x' }],
+    invalid: [{}, { pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }, { query: 'x' }, { pattern: 'x'.repeat(8193) }, { pattern: 'x', include: 'i'.repeat(4097) }, { pattern: 'x', path: 'p'.repeat(4097) }],
   },
 };
 
@@ -109,6 +117,28 @@ describe('package.json and the tool registry', () => {
       }
       assert.equal(t.canBeReferencedInPrompt, true);
       assert.ok((t.modelDescription as string).length > 200, `${name} modelDescription says when to use it, limits and how to continue`);
+    }
+  });
+
+  it('give every string field, list items included, a maximum length', () => {
+    const strings = (schema: Record<string, unknown>, at: string): [string, Record<string, unknown>][] => {
+      const out: [string, Record<string, unknown>][] = [];
+      if (schema.type === 'string' && !schema.enum) {
+        out.push([at, schema]);
+      }
+      for (const [k, v] of Object.entries((schema.properties as Record<string, Record<string, unknown>>) ?? {})) {
+        out.push(...strings(v, `${at}.${k}`));
+      }
+      if (schema.items) {
+        out.push(...strings(schema.items as Record<string, unknown>, `${at}[]`));
+        assert.ok(typeof schema.maxItems === 'number', `${at} has maxItems`);
+      }
+      return out;
+    };
+    for (const t of contributed) {
+      for (const [at, s] of strings(t.inputSchema as Record<string, unknown>, t.name as string)) {
+        assert.ok(typeof s.maxLength === 'number', `${at} has maxLength`);
+      }
     }
   });
 
