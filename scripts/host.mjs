@@ -70,17 +70,20 @@ export function installVsix(vsix, extensionsDir, runEnv) {
 }
 
 /**
- * Starts code-server on 127.0.0.1. `enable-smoke-test-driver` makes the built web client
+ * Starts code-server on 127.0.0.1 (`trusted: false` for a workspace in Restricted Mode). `enable-smoke-test-driver` makes the built web client
  * honour the URL payload's extensionDevelopmentPath and extensionTestsPath.
  */
-export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, onOutput }) {
+export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, trusted = true, onOutput }) {
   const userData = path.join(runDir, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+  // trusted: workspace trust is off, every folder is trusted. Otherwise trust is on and
+  // the folder, never trusted before, opens in Restricted Mode without asking.
+  const trust = trusted ? {} : { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false };
+  fs.writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings, ...trust }, null, 2));
   const extensionsDir = path.join(runDir, 'extensions');
   fs.mkdirSync(extensionsDir, { recursive: true });
   const args = [csEntry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened',
+    ...(trusted ? ['--disable-workspace-trust'] : []), '--disable-getting-started-override', '--ignore-last-opened',
     '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--vscode-option', 'enable-smoke-test-driver', workspace];
   const log = fs.createWriteStream(path.join(runDir, 'code-server.log'));
   const child = spawn(node24, args, {

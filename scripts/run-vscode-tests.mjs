@@ -3,10 +3,12 @@
 // starts the extension host. The tests run with mocha in that host and call the tools
 // through vscode.lm.invokeTool.
 //
-//   node scripts/run-vscode-tests.mjs [--suite integration|vsix]
+//   node scripts/run-vscode-tests.mjs [--suite integration|untrusted|vsix]
 //
 // integration: the extension from this folder (extensionDevelopmentPath) on a copy of
 //   test/fixtures/workspace, tests from out/test/integration.
+// untrusted: the same, with workspace trust on, so the folder opens in Restricted Mode;
+//   tests from out/test/untrusted.
 // vsix: the packaged agent-file-tools.vsix installed with --install-extension into a
 //   fresh extensions folder, checked by out/test/vsix from a throwaway probe extension.
 // Exit code 0 only when every test passed. Screenshots go to test-output/screenshots.
@@ -18,7 +20,7 @@ import { CHROMIUM_ARGS, chromePath, csEntry, freePort, hostVersion, installVsix,
 const t0 = Date.now();
 const log = (...a) => console.log(`[vscode-tests +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 const suite = process.argv.includes('--suite') ? process.argv[process.argv.indexOf('--suite') + 1] : 'integration';
-if (!['integration', 'vsix'].includes(suite)) {
+if (!['integration', 'untrusted', 'vsix'].includes(suite)) {
   console.error(`unknown suite ${suite}`);
   process.exit(2);
 }
@@ -74,7 +76,10 @@ try {
     extraEnv.AFT_EXTENSIONS_DIR = extensionsDir;
   }
   server = await startCodeServer({
-    runDir, runEnv, workspace, port, extraEnv,
+    runDir, runEnv, workspace, port, extraEnv, trusted: suite !== 'untrusted',
+    // VS Code's git extension runs git on the repositories the tests build, and so their
+    // hooks: the tests check what this extension runs, so it stays off.
+    settings: { 'git.enabled': false },
     onOutput: (s) => {
       if (verbose || /^\s*(✔|✓|\d+\) |\d+ passing|\d+ failing|\d+ pending)|\[aft\]|Error:/m.test(s)) process.stdout.write(s.replace(/^/gm, '  │ '));
     },

@@ -2,7 +2,8 @@
 //   1. installs the test host if missing (scripts/setup-host.sh: idempotent, ~0.3 s when present)
 //   2. builds the extension and CLI, compiles the tests
 //   3. unit tests in plain Node (mocha), including the .vsix package check
-//   4. integration tests in a real VS Code extension host (code-server + chromium)
+//   4. integration tests in a real VS Code extension host (code-server + chromium), and the
+//      same host with the workspace untrusted (Restricted Mode)
 //   5. the packaged .vsix installed into a fresh host, its tools called there
 // Exits non-zero when any step or test fails; ends with one "N passed, M failed" line.
 import { spawn } from 'node:child_process';
@@ -54,7 +55,7 @@ totals.failed += count(/(\d+) failing/);
 if (count(/(\d+) pending/)) problems.push('unit tests: pending tests are not allowed');
 if (unit.code !== 0) problems.push(`unit tests failed (exit ${unit.code})`);
 
-for (const suite of ['integration', 'vsix']) {
+for (const suite of ['integration', 'untrusted', 'vsix']) {
   const resultsFile = path.join(root, 'test-output', `${suite}-results.json`);
   fs.rmSync(resultsFile, { force: true });
   const r = await run(`${suite} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', suite]);

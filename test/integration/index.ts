@@ -1,11 +1,17 @@
 // Loaded by the VS Code extension host (extensionTestsPath). Runs every *.test.js of
-// this folder with mocha inside the host, writes a JSON summary for the runner, and
-// rejects on failure so the workbench reports a non-zero exit code.
+// this folder (or, through runSuite, of another) with mocha inside the host, writes a
+// JSON summary for the runner, and rejects on failure so the workbench reports a
+// non-zero exit code.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 
 export function run(): Promise<void> {
+  return runSuite(__dirname);
+}
+
+/** Runs every *.test.js of `dir` (the untrusted-workspace suite has its own folder). */
+export function runSuite(dir: string): Promise<void> {
   const mocha = new Mocha({
     ui: 'bdd',
     color: false,
@@ -17,7 +23,6 @@ export function run(): Promise<void> {
   if (process.env.AFT_TEST_INVERT) {
     mocha.invert();
   }
-  const dir = __dirname;
   for (const f of fs.readdirSync(dir).sort()) {
     if (f.endsWith('.test.js')) {
       mocha.addFile(path.join(dir, f));

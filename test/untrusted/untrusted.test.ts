@@ -1,0 +1,48 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { buildHostileTree, OUTSIDE, SECRET, splitIndex, type HostileTree } from '../integration/hostileTree';
+import { invoke } from '../integration/util';
+
+describe('the read tools in an untrusted workspace (Restricted Mode)', () => {
+  let h: HostileTree;
+  let workspace: string;
+  before(() => {
+    workspace = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    h = buildHostileTree(workspace);
+  });
+  after(() => h.remove());
+
+  it('runs with the workspace untrusted', () => {
+    assert.equal(vscode.workspace.isTrusted, false);
+    assert.ok(vscode.lm.tools.some((t) => t.name === 'fs_read'), 'the read tools are there in Restricted Mode');
+  });
+
+  it('reads, and appends only the instruction files the path policy allows', async () => {
+    const { text } = await invoke('fs_read', { path: `${h.rel}/pkg/main.ts` });
+    assert.match(text, /\nL1: export const x = 1;\n/);
+    assert.match(text, /<instructions path="hostile\/AGENTS\.md">\nUse tabs in this package\.\n<\/instructions>/);
+    assert.match(text, /^\(Skipped hostile\/pkg\/AGENTS\.md: it resolves outside the workspace\.\)$/m);
+    assert.ok(!text.includes(OUTSIDE) && !text.includes(SECRET), text);
+  });
+
+  it('lists what git tracks from the index, and never runs the repository\'s core.fsmonitor', async () => {
+    const { text } = await invoke('fs_list', { path: `${h.rel}/repo`, source: 'git' });
+    assert.match(text, /^src\/$/m);
+    assert.ok(!fs.existsSync(h.marker), 'the fsmonitor command ran');
+  });
+
+  it('does not run git at all for an index only git can read, and says why', async () => {
+    splitIndex(workspace, h);
+    const { text } = await invoke('fs_list', { path: `${h.rel}/repo`, source: 'git' });
+    assert.match(text, /uses a split index, which fs_list reads only by running git, and git is not run in an untrusted workspace/);
+    assert.ok(!fs.existsSync(h.marker), 'the fsmonitor command ran');
+  });
+
+  it('searches and globs as in a trusted workspace', async () => {
+    const grep = await invoke('fs_grep', { pattern: 'export', path: h.rel });
+    assert.match(grep.text, /^hostile\/pkg\/main\.ts \(1 match\)$/m);
+    const glob = await invoke('fs_glob', { pattern: '*.ts', path: h.rel });
+    assert.match(glob.text, /^hostile\/pkg\/main\.ts$/m);
+  });
+});
