@@ -277,12 +277,41 @@ function splitSegments(p: string): string[] {
   return out;
 }
 
-/** Path segments against pattern segments; a pattern ending in plain segments after one leading `**` checks only the path's tail. */
-function pathTest(segs: Seg[]): (parts: string[]) => boolean {
+/**
+ * A path being matched: whole, and split into segments only when a pattern needs more
+ * than its last one (`**\/*.ts`, `*.log` and the like test the name alone).
+ */
+export class PathSubject {
+  private parts: string[] | undefined;
+  private last: string | undefined;
+
+  constructor(readonly whole: string) {}
+
+  get segments(): string[] {
+    return (this.parts ??= this.whole.split('/'));
+  }
+
+  get name(): string {
+    return (this.last ??= this.whole.slice(this.whole.lastIndexOf('/') + 1));
+  }
+}
+
+type PathTest = (s: PathSubject) => boolean;
+
+/**
+ * Path segments against pattern segments. After one leading `**`, plain segments only
+ * check the path's tail (the last segment alone for one), without the general walk.
+ */
+function pathTest(segs: Seg[]): PathTest {
   const tail = segs.slice(1);
-  if (segs[0]?.kind === 'star' && tail.every((s) => s.kind === 'seg')) {
-    const tests = tail.map((s) => (s as { test: SegmentTest }).test);
-    return (parts) => {
+  if (segs[0]?.kind === 'star' && tail.every((x) => x.kind === 'seg')) {
+    const tests = tail.map((x) => (x as { test: SegmentTest }).test);
+    if (tests.length === 1) {
+      const only = tests[0];
+      return (s) => only(s.name);
+    }
+    return (s) => {
+      const parts = s.segments;
       const off = parts.length - tests.length;
       if (off < 0) {
         return false;
@@ -295,7 +324,10 @@ function pathTest(segs: Seg[]): (parts: string[]) => boolean {
       return true;
     };
   }
-  return (parts) => wildcard(segs, parts.length, (s, i) => ((s as { test: SegmentTest }).test(parts[i]) ? 1 : -1), (i) => i + 1);
+  return (s) => {
+    const parts = s.segments;
+    return wildcard(segs, parts.length, (x, i) => ((x as { test: SegmentTest }).test(parts[i]) ? 1 : -1), (i) => i + 1);
+  };
 }
 
 /** A trailing `**` after other segments matches what is inside that folder: at least one segment more. */
@@ -332,32 +364,24 @@ export interface GlobOptions {
   nocase?: boolean;
 }
 
-/** A path split into segments, and whole (for the literal pre-check); lowercased when matching without case. */
-type Subject = { parts: string[]; whole: string };
-
 /**
  * One brace alternative. The longest segment without wildcards must appear in the path
  * for it to match at all: a substring check spares most paths the segment walk.
  */
-function compileAlternative(alt: string, nocase: boolean): (s: Subject) => boolean {
+function compileAlternative(alt: string, nocase: boolean): PathTest {
   const test = pathTest(insideFolder(compileSegments(alt, nocase, false)!));
   const literal = splitSegments(alt)
     .filter((seg) => seg !== '' && !/[*?[\\]/.test(seg))
     .reduce((best, seg) => (seg.length > best.length ? seg : best), '');
   const need = nocase ? literal.toLowerCase() : literal;
-  return need ? (s) => s.whole.includes(need) && test(s.parts) : (s) => test(s.parts);
+  return need ? (s) => s.whole.includes(need) && test(s) : test;
 }
 
-/** A glob as tests of subjects: whether it matches, before any leading "!" is applied. */
-function compileBody(glob: string, nocase: boolean): { negated: boolean; test: (s: Subject) => boolean } {
+/** A glob as a test of paths: whether it matches, before any leading "!" is applied. */
+function compileBody(glob: string, nocase: boolean): { negated: boolean; test: PathTest } {
   const negated = glob.startsWith('!');
   const alts = expandBraces(negated ? glob.slice(1) : glob).map((alt) => compileAlternative(alt, nocase));
-  return { negated, test: (s) => alts.some((t) => t(s)) };
-}
-
-function subject(path: string, nocase: boolean): Subject {
-  const whole = nocase ? path.toLowerCase() : path;
-  return { parts: whole.split('/'), whole };
+  return { negated, test: alts.length === 1 ? alts[0] : (s) => alts.some((t) => t(s)) };
 }
 
 /**
@@ -370,7 +394,7 @@ function subject(path: string, nocase: boolean): Subject {
 export function compileGlob(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
   const nocase = opts.nocase ?? false;
   const { negated, test } = compileBody(glob, nocase);
-  return (p) => test(subject(p, nocase)) !== negated;
+  return (p) => test(new PathSubject(nocase ? p.toLowerCase() : p)) !== negated;
 }
 
 /** Several globs as one test: true when any matches. The path is split once for all of them. */
@@ -378,7 +402,7 @@ export function compileGlobs(globs: readonly string[], opts: GlobOptions = {}): 
   const nocase = opts.nocase ?? false;
   const bodies = globs.map((g) => compileBody(g, nocase));
   return (p) => {
-    const s = subject(p, nocase);
+    const s = new PathSubject(nocase ? p.toLowerCase() : p);
     return bodies.some((b) => b.test(s) !== b.negated);
   };
 }
@@ -389,8 +413,8 @@ export interface GitignoreRule {
   negated: boolean;
   /** `pattern/`: only folders match. */
   dirOnly: boolean;
-  /** Tests a path (relative to the rules' folder, "/"-separated, no trailing "/"), split into segments. */
-  test(parts: string[]): boolean;
+  /** Tests a path relative to the rules' folder ("/"-separated, no trailing "/"). */
+  test(path: PathSubject): boolean;
 }
 
 /**

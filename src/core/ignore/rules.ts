@@ -1,4 +1,4 @@
-import { compileGitignoreRule, type GitignoreRule } from '../glob/matcher';
+import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/matcher';
 
 /** What a rule set says of a path: left out, explicitly kept (a `!` rule), or nothing. */
 export type Verdict = 'ignore' | 'keep' | undefined;
@@ -33,11 +33,11 @@ class RuleList {
   }
 
   /** The verdict of the last rule that matches `rel` ("/"-separated, no trailing "/"). */
-  test(rel: string, isDir: boolean): Verdict {
-    const parts = rel.split('/');
+  test(rel: string | PathSubject, isDir: boolean): Verdict {
+    const path = typeof rel === 'string' ? new PathSubject(rel) : rel;
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const r = this.rules[i];
-      if ((r.dirOnly && !isDir) || !r.test(parts)) {
+      if ((r.dirOnly && !isDir) || !r.test(path)) {
         continue;
       }
       return r.negated ? 'keep' : 'ignore';
@@ -61,8 +61,8 @@ export class RuleFile {
   }
 
   /** `rel` is relative to the rules' folder, "/" separated, without a leading "./". */
-  test(rel: string, isDir: boolean): Verdict {
-    if (!rel) {
+  test(rel: string | PathSubject, isDir: boolean): Verdict {
+    if ((typeof rel === 'string' ? rel : rel.whole) === '') {
       return undefined;
     }
     return this.list.test(rel, isDir);
@@ -100,7 +100,7 @@ export class Overrides {
     return this.list === undefined;
   }
 
-  test(rel: string, isDir: boolean): Verdict {
+  test(rel: string | PathSubject, isDir: boolean): Verdict {
     if (this.list) {
       const v = this.list.test(rel, isDir);
       if (v === 'ignore') {
@@ -137,7 +137,9 @@ export class Matcher {
   ) {}
 
   match(frame: Frame | undefined, rel: string, isDir: boolean): MatchResult {
-    const o = this.overrides.test(rel, isDir);
+    // One subject for the rules anchored at the root: the path is split at most once.
+    const path = new PathSubject(rel);
+    const o = this.overrides.test(path, isDir);
     if (o) {
       return { verdict: o, by: 'override' };
     }
@@ -150,13 +152,13 @@ export class Matcher {
         if (!file) {
           continue;
         }
-        const v = file.test(f.dir ? rel.slice(f.dir.length + 1) : rel, isDir);
+        const v = file.test(f.dir ? rel.slice(f.dir.length + 1) : path, isDir);
         if (v) {
           return { verdict: v, by: 'file' };
         }
       }
     }
-    const e = this.explicit?.test(rel, isDir);
+    const e = this.explicit?.test(path, isDir);
     return e ? { verdict: e, by: 'file' } : { verdict: undefined };
   }
 }
