@@ -181,7 +181,7 @@ export function isSensitive(sensitive: GlobSet, relative: string | undefined, re
   return sensitiveForms(relative, real).some((p) => p !== '' && sensitive.test(p));
 }
 
-const PARTICIPLE: Record<string, string> = { read: 'read', list: 'listed', search: 'searched' };
+const PRESENT: Record<string, string> = { read: 'reads', list: 'lists', search: 'searches' };
 
 /** The question for a path outside the workspace folders: `verb` says what the tool does with it. */
 export function outsideQuestion(toolName: string, verb: string, real: string): ReadDecision & { kind: 'confirm' } {
@@ -204,9 +204,10 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
   const gitRel = (l: Located) => l.relative ?? l.display;
   if (isGitInternal(gitRel(i.located)) || (i.given && isGitInternal(gitRel(i.given)))) {
     const what = i.given?.display ?? i.located.display;
+    const where = isGitInternal(what.slice(0, -4)) || !/(^|[\\/])\.git$/i.test(what) ? 'is inside a .git folder' : 'is a .git folder';
     return {
       kind: 'deny',
-      message: `${what} is inside a .git folder: ${i.toolName} never ${PARTICIPLE[i.verb] ?? i.verb} git's own data (objects, config, hooks), which can carry credentials and is not the project's source. To see the files git tracks, call fs_list with "source": "git".`,
+      message: `${what} ${where}: ${i.toolName} never ${PRESENT[i.verb] ?? i.verb} git's own data (objects, config, hooks), which can carry credentials and is not the project's source. To see the files git tracks, call fs_list with "source": "git".`,
     };
   }
   const posixReal = i.real.split('\\').join('/');
