@@ -1,4 +1,4 @@
-import { compileGlobs } from './glob/matcher';
+import { compileGlob, compileGlobs } from './glob/matcher';
 import type { Located } from './paths';
 
 /**
@@ -174,6 +174,56 @@ export interface ReadPolicyInput {
 export function sensitiveForms(relative: string | undefined, real: string): string[] {
   const abs = real.split('\\').join('/').replace(/^[a-zA-Z]:/, '').replace(/^\/+/, '');
   return relative ? [relative, abs] : [abs];
+}
+
+/**
+ * {@link isSensitive} for the many files a search returns, deciding alike: globs that
+ * only name a file at any depth (`**\/.env`, most of them) are decided once per distinct
+ * name; the others are tried only in folders whose path holds every literal folder name
+ * they need (`.ssh`, `.aws`), decided once per folder. `rootPath` is the real path
+ * `relative` is relative to; `inWorkspace` says whether that is a workspace folder.
+ */
+export function sensitiveFileTester(globs: readonly string[]): (rootPath: string, relative: string, inWorkspace: boolean) => boolean {
+  const byName = (g: string) => /^!?\*\*\/[^/]+$/.test(g);
+  const nameTest = (gs: string[]) => {
+    const t = gs.length ? compileGlobs(gs, { nocase: true }) : () => false;
+    const memo = new Map<string, boolean>();
+    return (name: string) => {
+      let v = memo.get(name);
+      if (v === undefined) {
+        v = t(name);
+        memo.set(name, v);
+      }
+      return v;
+    };
+  };
+  const named = globs.filter(byName);
+  const nameInc = nameTest(named.filter((g) => !g.startsWith('!')).map((g) => g.slice(3)));
+  const nameExc = nameTest(named.filter((g) => g.startsWith('!')).map((g) => g.slice(4)));
+  // The other globs, with the folder names a match needs among the path's folders.
+  const rest = globs
+    .filter((g) => !byName(g))
+    .map((g) => {
+      const body = g.startsWith('!') ? g.slice(1) : g;
+      const segs = body.split('/');
+      const folders = segs.slice(0, -1).filter((x) => x !== '' && !/[*?[\]{}\\]/.test(x)).map((x) => x.toLowerCase());
+      return { exclude: g.startsWith('!'), folders, test: compileGlob(body, { nocase: true }) };
+    });
+  const byFolder = new Map<string, typeof rest>();
+  return (rootPath, relative, inWorkspace) => {
+    const cut = relative.lastIndexOf('/');
+    const name = relative.slice(cut + 1);
+    const dirKey = `${rootPath}\0${cut < 0 ? '' : relative.slice(0, cut)}`;
+    let candidates = byFolder.get(dirKey);
+    if (!candidates) {
+      const here = new Set(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`.toLowerCase().split('/'));
+      candidates = rest.filter((r) => r.folders.every((f) => here.has(f)));
+      byFolder.set(dirKey, candidates);
+    }
+    const forms = candidates.length ? sensitiveForms(inWorkspace ? relative : undefined, `${rootPath}/${relative}`) : [];
+    const hit = (exclude: boolean) => candidates!.some((r) => r.exclude === exclude && forms.some((f) => f !== '' && r.test(f)));
+    return (nameInc(name) || hit(false)) && !(nameExc(name) || hit(true));
+  };
 }
 
 /** Whether a path may hold secrets: one of its {@link sensitiveForms} matches. */

@@ -5,7 +5,8 @@ import { formatCount, plural } from '../core/format';
 import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
 import { locate } from '../core/paths';
 import { engineFor } from './engine';
-import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, sensitiveTester, type GrepOutput, type GrepRequest } from '../core/search/grep';
+import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, type GrepOutput, type GrepRequest } from '../core/search/grep';
+import { sensitiveFileTester } from '../core/policy';
 import type { CaseMode } from '../core/search/regex';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
@@ -100,7 +101,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     }
     const engine = engineFor(ctx, scopes);
     throwIfCancelled(ctx.signal);
-    const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveTester(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
+    const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveFileTester(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
     const result = await grepCounts(req, env);
     const files = result.files;
     const records = files.reduce((s, f) => s + f.count, 0);

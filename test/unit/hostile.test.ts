@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_SENSITIVE_GLOBS, sensitiveSet } from '../../src/core/policy';
+import fc from 'fast-check';
+import { DEFAULT_SENSITIVE_GLOBS, isSensitive, sensitiveFileTester, sensitiveSet } from '../../src/core/policy';
 import type { OpenedFile } from '../../src/core/file';
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../src/core/limits';
 import type { Approver, Confirmation } from '../../src/tools/approval';
@@ -305,6 +306,20 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
     for (const p of ['.env.example', '.env.sample', '.env.template', 'src/.env.example', 'README.md', 'src/env.ts', 'package.json', 'config.json', 'main.tf', 'docs/keys.md', '.gitignore']) {
       it(`reads ${p} without asking`, () => assert.ok(!set.test(p), p));
     }
+    it('decides for a search\'s many files as for one read', () => {
+      const fast = sensitiveFileTester(DEFAULT_SENSITIVE_GLOBS);
+      const segs = ['src', '.aws', '.ssh', 'home', 'me', '.config', 'gcloud', 'git', 'x'];
+      const names = ['credentials', 'config', '.env', '.env.example', 'main.ts', 'id_rsa', 'a.pem', 'hosts.yml', 'kubeconfig'];
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...segs), { maxLength: 4 }), fc.array(fc.constantFrom(...segs), { maxLength: 3 }), fc.constantFrom(...names), fc.boolean(), (rootSegs, dir, name, inside) => {
+          const root = `/${rootSegs.join('/')}`.replace(/\/$/, '') || '/r';
+          const rel = [...dir, name].join('/');
+          assert.equal(fast(root, rel, inside), isSensitive(set, inside ? rel : undefined, `${root}/${rel}`), `${root} ${rel} ${inside}`);
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
     it('ships the same defaults in the setting', () => {
       const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
       assert.deepEqual(manifest.contributes.configuration.properties['agentFileTools.sensitiveFiles'].default, DEFAULT_SENSITIVE_GLOBS);

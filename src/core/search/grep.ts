@@ -6,8 +6,6 @@ import { MAX_JS_SEARCH_FILE_BYTES, MAX_RG_COLUMN_BYTES, MAX_SEARCH_OUTPUT_BYTES 
 import { comparePaths, smallestSorted } from '../list/order';
 import { isWithin } from '../paths';
 import { isGitInternal } from '../policy';
-import { compileGlobs } from '../glob/matcher';
-import { isSensitive, sensitiveSet, type GlobSet } from '../policy';
 import { ToolError } from '../errors';
 import { readRegularFile, type FileOpener } from '../file';
 import { decodeText } from '../text/encoding';
@@ -41,7 +39,8 @@ export interface GrepEnv {
   host: Omit<StatHost, 'stat'> & FileOpener & { realpath(p: string): Promise<string>; stat(p: string): Promise<{ type: string; size: number } | undefined> };
   /** Unsaved editor buffers: their text is what is searched for their file. */
   dirty: { path: string; text: string }[];
-  sensitive: GlobSet;
+  /** Whether a file (root-relative, under a root that is a workspace folder or not) may hold secrets: see sensitiveFileTester. */
+  sensitive: (rootPath: string, relative: string, inWorkspace: boolean) => boolean;
   /** Real path of the sensitive file (or folder) the user approved for this call: what is in it is searched like any file. */
   approved?: string;
   signal?: CancelSignal;
@@ -70,10 +69,8 @@ export interface GrepResult {
  */
 export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepResult> {
   const result: GrepResult = { files: [], reports: [] };
-  const secret = (scope: Scope, rel: string): boolean => {
-    const abs = nodePath.join(scope.rootPath, ...rel.split('/'));
-    return !(env.approved !== undefined && isWithin(env.approved, abs)) && isSensitive(env.sensitive, scope.root ? rel : undefined, abs);
-  };
+  const secret = (scope: Scope, rel: string): boolean =>
+    env.sensitive(scope.rootPath, rel, scope.root !== undefined) && !(env.approved !== undefined && isWithin(env.approved, nodePath.join(scope.rootPath, ...rel.split('/'))));
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
     if (scope.isFile) {
@@ -160,42 +157,6 @@ const byDisplay = (a: { display: string }, b: { display: string }) => comparePat
  */
 export function inPathOrder<T extends { display: string }>(files: readonly T[], k: number): T[] {
   return smallestSorted(files, k, byDisplay);
-}
-
-/**
- * The sensitive-file globs as a test for the many files a search returns: globs that
- * only name a file at any depth (`**\/.env`, most of them) are decided once per distinct
- * name, since a name like index.ts recurs in most folders; the rest are tested on the path.
- */
-export function sensitiveTester(globs: readonly string[]): GlobSet {
-  const byName = (g: string) => /^!?\*\*\/[^/]+$/.test(g);
-  const named = globs.filter(byName).map((g) => g.replace('**/', ''));
-  if (named.length === globs.length) {
-    return memoByName(sensitiveSet(named));
-  }
-  const inc = (gs: string[]) => (gs.length ? compileGlobs(gs, { nocase: true }) : () => false);
-  const nameInc = memoByName({ test: inc(named.filter((g) => !g.startsWith('!'))) });
-  const nameExc = memoByName({ test: inc(named.filter((g) => g.startsWith('!')).map((g) => g.slice(1))) });
-  const rest = globs.filter((g) => !byName(g));
-  const pathInc = inc(rest.filter((g) => !g.startsWith('!')));
-  const pathExc = inc(rest.filter((g) => g.startsWith('!')).map((g) => g.slice(1)));
-  return { test: (p) => (nameInc.test(p) || pathInc(p)) && !(nameExc.test(p) || pathExc(p)) };
-}
-
-/** A test of file names, applied to a path's last segment and remembered per name. */
-function memoByName(set: GlobSet): GlobSet {
-  const memo = new Map<string, boolean>();
-  return {
-    test: (rel) => {
-      const name = rel.slice(rel.lastIndexOf('/') + 1);
-      let v = memo.get(name);
-      if (v === undefined) {
-        v = set.test(name);
-        memo.set(name, v);
-      }
-      return v;
-    },
-  };
 }
 
 export interface GrepPage {
