@@ -477,6 +477,23 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
       }
     }
 
+    it('fs_read and fs_grep named on the FIFO or the device refuse it at once, never waiting on it', async function () {
+      this.timeout(30000);
+      const ctx = await context(t.root, {}, cliApprover({ yes: false, allowOutside: true }));
+      for (const [tool, input, expected] of [
+        ['fs_read', { path: 'pipe/.ignore' }, /is not a regular file/],
+        ['fs_read', { path: 'zero/.gitignore' }, /is not a regular file/],
+        ['fs_grep', { pattern: 'x', path: 'pipe/.ignore' }, /is not a folder or a regular file/],
+        ['fs_grep', { pattern: 'x', path: 'zero/.gitignore' }, /is not a folder or a regular file/],
+      ] as const) {
+        const t0 = Date.now();
+        const r = await call(ctx, tool, input);
+        assert.equal(r.isError, true, r.text);
+        assert.match(r.text, expected);
+        assert.ok(Date.now() - t0 < 3000, `${tool} ${input.path}: ${Date.now() - t0} ms`);
+      }
+    });
+
     it('through the CLI', function () {
       this.timeout(30000);
       const r = withEngineSync(rgOnPath(), () => runCli(['fs_grep', '--root', t.root, '--input', JSON.stringify({ pattern: 'hello', path: 'pipe' })]));
