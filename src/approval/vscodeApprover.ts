@@ -5,6 +5,8 @@ import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation
 /** Shows a proposed change to the person and waits for their answer. */
 export interface ReviewUi {
   review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review>;
+  /** Shows a change that landed without a question, without taking focus. */
+  showApplied(change: ChangeProposal): void;
 }
 
 /** Confirmations the chat showed before invoke, as "tool, input, question" keys; the oldest are forgotten first. */
@@ -40,6 +42,7 @@ export class VscodeApprover {
     return {
       confirm: (q, signal) => this.confirm(tool, input, q, signal),
       review: (p, signal) => this.reviews.review(p, signal),
+      showApplied: (p) => this.reviews.showApplied(p),
     };
   }
 
@@ -81,4 +84,7 @@ export class DialogReview implements ReviewUi {
     }
     return acceptAsProposed(p);
   }
+
+  /** A dialog cannot show a change without interrupting: the log and the tool's result carry it. */
+  showApplied(): void {}
 }
