@@ -53,6 +53,8 @@ export const USER_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'workbench.tips.enabled': false,
   'chat.disableAIFeatures': false,
+  // VS Code's default; code-server's own default saves after a delay, which would save buffers the tests keep unsaved
+  'files.autoSave': 'off',
 };
 
 /** Installs a .vsix into an extensions folder with code-server's own CLI. */

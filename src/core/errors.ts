@@ -20,6 +20,7 @@ export type ToolErrorCode =
   | 'not-a-file'
   | 'cancelled'
   | 'too-large'
+  | 'untrusted'
   | 'stale'
   | 'rejected'
   | 'io';

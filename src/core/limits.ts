@@ -82,3 +82,11 @@ export const MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;
 
 /** Bytes of a file that can be changed as text at most (it is loaded, matched and written whole). */
 export const MAX_EDIT_FILE_BYTES = 16 * 1024 * 1024;
+/** Lines of the applied change's unified diff a result shows before cutting it. */
+export const MAX_CHANGE_DIFF_LINES = 120;
+/** New errors a result lists per changed file. */
+export const MAX_DIAGNOSTICS_PER_FILE = 20;
+/** Other files with new errors fs_write names after a change. */
+export const MAX_OTHER_PROBLEM_FILES = 5;
+/** How long a change waits at most for the language servers' diagnostics, in milliseconds. */
+export const DIAGNOSTICS_WAIT_MS = 3000;

@@ -121,7 +121,19 @@ export class NodeWorkspace implements Workspace {
     return applyOnDisk(changes, opts);
   }
 
+  newFileEol(): 'LF' | 'CRLF' {
+    return 'LF';
+  }
+
+  async format(): Promise<boolean> {
+    return false;
+  }
+
   diagnostics(_path: string): Diagnostic[] {
+    return [];
+  }
+
+  filesWithErrors(): { path: string; errors: number }[] {
     return [];
   }
 

@@ -3,6 +3,7 @@ import type { CancelSignal } from '../core/cancel';
 import type { Workspace } from '../host/workspace';
 import type { InstructionMemory } from '../core/read/instructions';
 import type { ReadLedger } from './ledger';
+import type { FileLocks } from './locks';
 import type { Approver, Confirmation } from './approval';
 import type { ToolResult } from './result';
 import type { Settings } from './settings';
@@ -23,6 +24,8 @@ export interface ToolContext {
   settings: Settings;
   signal: CancelSignal;
   ledger: ReadLedger;
+  /** Serialises changes to the same file across calls. */
+  locks: FileLocks;
   log: Logger;
   /** Set when the caller gives `tokenizationOptions`: outputs are sized to fit it. */
   budget?: TokenBudget;

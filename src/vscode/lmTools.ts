@@ -3,6 +3,7 @@ import type { VscodeApprover } from '../approval/vscodeApprover';
 import type { Workspace } from '../host/workspace';
 import { InstructionMemory } from '../core/read/instructions';
 import { ReadLedger } from '../tools/ledger';
+import { FileLocks } from '../tools/locks';
 import { TOOLS } from '../tools/registry';
 import type { ToolResult } from '../tools/result';
 import { invokeTool, prepareTool } from '../tools/run';
@@ -79,6 +80,7 @@ function requestKeyOf(token: unknown): string | undefined {
 /** Registers every tool of the registry; returns the disposables. */
 export function registerTools(ws: Workspace, approver: VscodeApprover, log: Logger): vscode.Disposable[] {
   const ledger = new ReadLedger();
+  const locks = new FileLocks();
   const instructions = new InstructionMemory();
   const context = (spec: ToolSpec, input: unknown, token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>): ToolContext => {
     const tok = options?.tokenizationOptions;
@@ -88,6 +90,7 @@ export function registerTools(ws: Workspace, approver: VscodeApprover, log: Logg
       settings: readSettings(),
       signal: token,
       ledger,
+      locks,
       log,
       budget: tok ? { tokenBudget: tok.tokenBudget, countTokens: (text) => Promise.resolve(tok.countTokens(text, token)) } : undefined,
       requestKey: requestKeyOf(options?.toolInvocationToken),

@@ -87,4 +87,19 @@ describe('the CLI (dist/cli.js)', () => {
     assert.equal(ok.code, 0);
     assert.match(ok.out, /\nL1: K=v\n/);
   });
+
+  it('prints a change as a unified diff and exits 3 without --yes, applies it with --yes', () => {
+    const input = JSON.stringify({ path: 'notes/new.md', content: '# New\n' });
+    const r = run(['fs_write', '--root', tree.root, '--input', input]);
+    assert.equal(r.code, 3);
+    assert.equal(r.out, '--- /dev/null\n+++ b/notes/new.md\n@@ -0,0 +1,1 @@\n+# New\n\nThis change needs the user\'s approval; nothing was written. Run again with --yes to apply it.\n');
+    assert.equal(fs.existsSync(path.join(tree.root, 'notes/new.md')), false);
+    const json = JSON.parse(run(['fs_write', '--root', tree.root, '--json', '--input', input]).out);
+    assert.equal(json.ok, false);
+    assert.match(json.text, /^--- \/dev\/null/);
+    const ok = run(['fs_write', '--root', tree.root, '--yes', '--input', input]);
+    assert.equal(ok.code, 0, ok.out);
+    assert.match(ok.out, /^Created notes\/new\.md: 1 line; version \w{8}\.\n$/);
+    assert.equal(fs.readFileSync(path.join(tree.root, 'notes/new.md'), 'utf8'), '# New\n');
+  });
 });

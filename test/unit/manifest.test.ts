@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { TOOLS } from '../../src/tools/registry';
+import { DEFAULT_SETTINGS } from '../../src/tools/settings';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -15,7 +16,7 @@ const REFERENCE_NAMES: Record<string, string> = {
   fs_glob: 'glob',
   fs_grep: 'grep',
   fs_edit: 'edit',
-  fs_write: 'write',
+  fs_write: 'fsWrite',
   fs_apply_patch: 'applyPatch',
 };
 
@@ -85,6 +86,10 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
     ],
     invalid: [{}, { pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }, { query: 'x' }],
   },
+  fs_write: {
+    valid: [{ path: 'a.txt', content: '' }, { path: 'src/new.ts', content: 'export {};\n' }],
+    invalid: [{}, { path: 'a.txt' }, { content: 'x' }, { path: '', content: 'x' }, { path: 'a', content: 3 }, { path: 'a', content: 'x', mode: 'append' }],
+  },
 };
 
 describe('package.json and the tool registry', () => {
@@ -128,6 +133,15 @@ describe('package.json and the tool registry', () => {
       }
     });
   }
+
+  it('gives the settings the defaults the code uses', () => {
+    const props = manifest.contributes.configuration.properties;
+    assert.deepEqual(props['agentFileTools.sensitiveFiles'].default, [...DEFAULT_SETTINGS.sensitiveFiles]);
+    assert.deepEqual(props['agentFileTools.protectedFiles'].default, [...DEFAULT_SETTINGS.protectedFiles]);
+    for (const key of ['approvalPolicy', 'saveAfterChange', 'formatAfterChange', 'instructionFiles', 'maxImageBytes'] as const) {
+      assert.deepEqual(props[`agentFileTools.${key}`].default, DEFAULT_SETTINGS[key], key);
+    }
+  });
 
   it('keeps activation lazy and the manifest within the host it is tested on', () => {
     assert.deepEqual(manifest.activationEvents, []);
