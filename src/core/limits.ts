@@ -90,3 +90,34 @@ export const MAX_DIAGNOSTICS_PER_FILE = 20;
 export const MAX_OTHER_PROBLEM_FILES = 5;
 /** How long a change waits at most for the language servers' diagnostics, in milliseconds. */
 export const DIAGNOSTICS_WAIT_MS = 3000;
+
+// fs_edit
+
+/** Places one fs_edit level counts at most; a text found more often is reported with this many. */
+export const MAX_EDIT_PLACES = 100_000;
+/** Line numbers an fs_edit failure lists at most (the count gives the rest). */
+export const MAX_EDIT_PLACES_LISTED = 20;
+/** Characters (UTF-16 code units) of a line quoted in an fs_edit failure before it is cut. */
+export const MAX_EDIT_QUOTE_CHARS = 160;
+/** Lines one elision line (`// ... existing code ...`) in old_string may stand for at most. */
+export const MAX_EDIT_ELIDED_LINES = 1000;
+/**
+ * The disproportionate-match guard: a loose match whose block has at least
+ * max(old lines + this, old lines * EDIT_GUARD_LINE_RATIO) lines (or old_string that many
+ * more than the block) is refused.
+ */
+export const EDIT_GUARD_EXTRA_LINES = 3;
+/** See {@link EDIT_GUARD_EXTRA_LINES}. */
+export const EDIT_GUARD_LINE_RATIO = 2;
+/** The guard also refuses a block with this many characters more than old_string … */
+export const EDIT_GUARD_EXTRA_CHARS = 500;
+/** … when it is also this many times as long. */
+export const EDIT_GUARD_CHAR_RATIO = 4;
+/** A line found more often than this in the file is too common to place the closest region. */
+export const MAX_EDIT_VOTE_OCCURRENCES = 256;
+/** Line edits (inserted + deleted lines) up to which new_string is aligned line by line with old_string. */
+export const MAX_EDIT_ALIGN_LINES = 4000;
+/** Characters of one line up to which a changed line keeps the file's typography character by character. */
+export const MAX_EDIT_CHAR_ALIGN_CHARS = 4000;
+/** Loop steps between cancellation checks in fs_edit's matching (a power of two). */
+export const EDIT_CANCEL_CHECK_STEPS = 4096;
