@@ -1,4 +1,4 @@
-import type { CancelSignal } from '../cancel';
+import { throwIfCancelled, type CancelSignal } from '../cancel';
 import {
   EDIT_GUARD_CHAR_RATIO,
   EDIT_GUARD_EXTRA_CHARS,
@@ -9,7 +9,7 @@ import {
   MAX_EDIT_PLACES,
 } from '../limits';
 import { closestRegion } from './closest';
-import { describeIndentMap, indentMap, type IndentMap } from './indent';
+import { describeIndentMap, indentMap, indentWidth, type IndentMap } from './indent';
 import { toLf } from './lines';
 import {
   asciiTypography,
@@ -60,6 +60,7 @@ interface Variant {
  * @throws CancelledError when `signal` is cancelled.
  */
 export function findEdit(content: string, req: EditRequest, signal?: CancelSignal): FindResult {
+  throwIfCancelled(signal);
   if (req.oldString.length === 0) {
     return { ok: false, reason: 'invalid', message: 'old_string is empty.' };
   }
@@ -69,14 +70,19 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   }
   const subject = new Subject(content, signal);
   const all = req.replaceAll === true;
-  const found = (r: FindResult | undefined) => r !== undefined;
 
   let r = substring(subject, base, 'exact', all);
-  if (found(r)) {
-    return r!;
+  if (r) {
+    return r;
   }
   let work = base;
   const prefixed = stripReadPrefixes(base.old);
+  const found = (r: FindResult | undefined) => {
+    if (r?.ok && prefixed) {
+      checkPrefixLines(r, prefixed.first, prefixed.first + splitLines(base.old).length - 1);
+    }
+    return r !== undefined;
+  };
   if (prefixed) {
     work = { old: prefixed.text, new: stripReadPrefixesLoose(base.new), notes: ['removed the `L{n}: ` line-number prefixes copied from fs_read output'] };
     r = substring(subject, work, 'read-prefix', all);
@@ -109,6 +115,14 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   const closest = core ? closestRegion(subject, core.old) : undefined;
   const hint = !prefixed && looksPrefixed(base.old) ? 'old_string starts with an `L{n}: ` prefix from fs_read output, but not every line has one or the numbers skip; copy the text without the prefixes.' : undefined;
   return { ok: false, reason: 'not-found', ...(closest ? { closest } : {}), ...(hint ? { hint } : {}) };
+}
+
+/** A warning when old_string's `L{n}: ` prefixes named other lines than where its text is now. */
+function checkPrefixLines(r: FoundEdit, first: number, last: number): void {
+  const at = r.places[0].startLine;
+  if (r.places.length === 1 && (at < first || at > last)) {
+    r.warnings.push(`old_string's line-number prefixes said line ${first}, but the text is at line ${at} now; check that this is the place you meant.`);
+  }
 }
 
 /** Applies replacements (sorted, non-overlapping, as findEdit returns them) to `content`. */
@@ -144,8 +158,13 @@ export function planEdits(content: string, reqs: readonly EditRequest[], signal?
 // Substring levels: exact, read-prefix, escape-normalized (and typography within a line).
 
 function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean): FindResult | undefined {
-  const hits = findAll(subject.lf.text, v.old, all ? MAX_EDIT_PLACES : 2, subject.signal);
-  return hits.length === 0 ? undefined : substringResult(subject, v, level, all, { hay: subject.lf.text, needle: v.old, hits }, () => v.new);
+  const hay = subject.lf.text;
+  let hits = findAll(hay, v.old, all || level === 'read-prefix' ? MAX_EDIT_PLACES : 2, subject.signal);
+  if (level === 'read-prefix') {
+    // Prefixed lines are whole lines: text found after another line's indentation lost that indentation (the line levels re-indent it).
+    hits = hits.filter((h) => h === 0 || hay.charCodeAt(h - 1) === 10);
+  }
+  return hits.length === 0 ? undefined : substringResult(subject, v, level, all, { hay, needle: v.old, hits }, () => v.new);
 }
 
 /**
@@ -205,6 +224,10 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
     return { start, end, text: eol === '\n' ? t : t.replace(/\n/g, eol), line: table.lineOf(start) + 1, endLine: table.lineOf(Math.max(start, end - 1)) + 1 };
   });
   const warnings: string[] = [];
+  const shallow = shallowerLines(hay, hits[0], v);
+  if (shallow) {
+    warnings.push(shallow);
+  }
   if (all) {
     const inside = hits.filter((h) => isWordChar(hay, h - 1) && isWordChar(hay, h) || (isWordChar(hay, h + len - 1) && isWordChar(hay, h + len)));
     if (inside.length > 0) {
@@ -213,6 +236,26 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
   }
   const places = reps.map((r) => ({ startLine: r.line, endLine: r.endLine }));
   return found(subject, level, reps, places, [...v.notes], warnings, v);
+}
+
+/**
+ * A warning when old_string began after the indentation of its line and the lines
+ * new_string adds are indented less than that line: they are written as given, which is
+ * right for a block that ends there and wrong when the model meant them relative to it.
+ */
+function shallowerLines(hay: string, hit: number, v: Variant): string | undefined {
+  const lineStart = hay.lastIndexOf('\n', hit - 1) + 1;
+  const lead = hay.slice(lineStart, hit);
+  const added = v.new.split('\n').slice(1).filter((l) => !isBlank(l));
+  if (lead.length === 0 || !/^[ \t]+$/.test(lead) || /^[ \t]/.test(v.old) || v.old.includes('\n') || added.length === 0) {
+    return undefined;
+  }
+  const width = indentWidth(lead);
+  const less = added.filter((l) => indentWidth(leadingWhitespace(l)) < width);
+  if (less.length === 0) {
+    return undefined;
+  }
+  return `old_string starts after the ${width}-column indentation of line ${hay.slice(0, hit).split('\n').length}, and ${less.length === added.length ? 'the lines' : `${less.length} of the lines`} new_string adds after its first are indented less; they were written as given. Check their indentation.`;
 }
 
 function isWordChar(s: string, i: number): boolean {
@@ -448,9 +491,11 @@ function tolerances(subject: Subject, old: readonly string[], pairing: BlockPair
     }
     const oe = oc.trimEnd();
     const te = tc.trimEnd();
-    if (oe === te) {
+    if (oc.slice(oe.length) !== tc.slice(te.length)) {
       trailing = true;
       extraTrailing ||= oe.length < oc.length && te.length === tc.length;
+    }
+    if (oe === te) {
       continue;
     }
     if (collapseSpaces(oc) === collapseSpaces(tc)) {
@@ -713,6 +758,9 @@ function found(subject: Subject, level: MatchLevel, reps: Replacement[], places:
       reason: 'invalid',
       message: level === 'exact' ? 'new_string gives the text the file already has, so there is nothing to change.' : `old_string matched (${adjustments.join('; ') || level}), and new_string gives the text the file already has, so there is nothing to change.`,
     };
+  }
+  if (v.new.indexOf('\n') === -1 && /\\n(?: {2}|\t)/.test(v.new) && !/\\n/.test(v.old)) {
+    warnings.push('new_string has no line break but has \\n followed by indentation; if you meant line breaks, send them as line breaks, not as \\n.');
   }
   const elisions = splitLines(v.new).filter(isElision);
   const elision = elisions.length > splitLines(v.old).filter(isElision).length ? elisions[0] : undefined;

@@ -83,30 +83,37 @@ const READ_PREFIX = /^(?: {2})?L(\d+)[:-](?: |$)/;
 
 /**
  * old_string without the line-number prefixes of fs_read output, when every line has one
- * and the numbers count up by one; undefined otherwise (a half-prefixed text is not
- * guessed at).
+ * and the numbers count up by one (blank lines around the copy may have none); undefined
+ * otherwise (a half-prefixed text is not guessed at).
  */
 export function stripReadPrefixes(text: string): { text: string; first: number } | undefined {
   const lines = text.split('\n');
-  const last = lines.length - 1;
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo <= hi && isBlank(lines[lo])) {
+    lo++;
+  }
+  while (hi >= lo && isBlank(lines[hi])) {
+    hi--;
+  }
+  if (lo > hi) {
+    return undefined;
+  }
   let first = -1;
-  for (let i = 0; i <= last; i++) {
-    if (i === last && lines[i] === '') {
-      break;
-    }
+  for (let i = lo; i <= hi; i++) {
     const m = READ_PREFIX.exec(lines[i]);
     if (!m) {
       return undefined;
     }
     const n = Number(m[1]);
-    if (i === 0) {
+    if (i === lo) {
       first = n;
-    } else if (n !== first + i) {
+    } else if (n !== first + i - lo) {
       return undefined;
     }
     lines[i] = lines[i].slice(m[0].length);
   }
-  return first < 0 ? undefined : { text: lines.join('\n'), first };
+  return { text: lines.join('\n'), first };
 }
 
 /** new_string without the prefixes, on the lines that have one (lines the model added may not). */

@@ -105,8 +105,7 @@ export function projectBlock(
       cursor = pairing.to[r] + 1;
     }
     added.forEach((line, a) => {
-      const partner = a < removed.length ? removed[a] : -1;
-      out.push(adaptLine(file, oldLines, pairing, adapt, line, partner));
+      out.push(adaptLine(file, oldLines, pairing, adapt, line, a < removed.length ? removed[a] : -1));
     });
   }
   emitTo(pairing.e);
@@ -141,10 +140,42 @@ function adaptLine(file: LineTable, oldLines: readonly string[], pairing: BlockP
   if (adapt.trimTrailing) {
     l = l.trimEnd();
   }
-  if (adapt.typography && partner >= 0 && pairing.from[partner] >= 0 && pairing.from[partner] === pairing.to[partner]) {
-    l = keepTypography(oldLines[partner], file.texts[pairing.from[partner]], l);
+  if (adapt.typography) {
+    const j = partner >= 0 && pairing.from[partner] === pairing.to[partner] ? partner : likeliestSource(oldLines, pairing, l);
+    if (j >= 0) {
+      l = keepTypography(oldLines[j], file.texts[pairing.from[j]], l);
+    }
   }
   return l;
+}
+
+/**
+ * The line of old_string an added line was most likely made from (the longest common
+ * start and end), when the alignment paired it with none; -1 when none shares anything.
+ */
+function likeliestSource(oldLines: readonly string[], pairing: BlockPairing, line: string): number {
+  const text = line.trim();
+  let best = -1;
+  let bestScore = 0;
+  oldLines.forEach((o, j) => {
+    if (pairing.from[j] < 0 || pairing.from[j] !== pairing.to[j]) {
+      return;
+    }
+    const t = o.trim();
+    let p = 0;
+    while (p < t.length && p < text.length && t[p] === text[p]) {
+      p++;
+    }
+    let q = 0;
+    while (q < t.length - p && q < text.length - p && t[t.length - 1 - q] === text[text.length - 1 - q]) {
+      q++;
+    }
+    if (p + q > bestScore) {
+      best = j;
+      bestScore = p + q;
+    }
+  });
+  return best;
 }
 
 /**
