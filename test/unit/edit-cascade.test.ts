@@ -350,8 +350,10 @@ describe('fs_edit cascade: context-aware (old_string elides lines with "...")', 
     assert.equal((r as { level: string }).level, 'context-aware');
   });
 
-  it('is not used with replace_all', () => {
-    notFound(JS, 'function a() {\n  // ...\n  three();', 'x', true);
+  it('is not used with replace_all, and says so', () => {
+    const { r } = run(JS, 'function a() {\n  // ...\n  three();', 'x', true);
+    assert.equal(r.ok, false);
+    assert.match((r as { message: string }).message, /replace_all/);
   });
 
   it('a spread such as `...props,` is code, not an elision', () => {
@@ -416,5 +418,125 @@ describe('fs_edit planEdits', () => {
 describe('fs_edit cascade: cancellation', () => {
   it('throws CancelledError when the signal is cancelled', () => {
     assert.throws(() => findEdit(PY, { oldString: 'no such text', newString: 'x' }, { isCancellationRequested: true }), CancelledError);
+  });
+});
+
+describe('fs_edit cascade: substance is never forgiven', () => {
+  // One block, each tolerance the cascade has, and each change of substance a fuzzy match must not absorb.
+  const BLOCK = ['function price(item) {', '  const label = "Total";', '  return item.cost * 12;', '}'];
+  const before = ['// prices', 'import { x } from "y";', ''];
+  const after = ['', 'export { price };'];
+  const startLine = before.length + 1;
+  const curly = (ls: string[]) => ls.map((l) => l.replace(/"Total"/, '“Total”'));
+  const tolerances: { name: string; level: MatchLevel; file?: (ls: string[]) => string[]; old: (ls: string[]) => string }[] = [
+    { name: 'trailing whitespace', level: 'line-trimmed', old: (ls) => ls.map((l) => l + '   ').join('\n') },
+    { name: 'a wrong base indentation', level: 'indentation-flexible', old: (ls) => ls.map((l) => '    ' + l).join('\n') },
+    { name: 'tabs for spaces', level: 'indentation-flexible', old: (ls) => ls.map((l) => l.replace(/^ {2}/, '\t')).join('\n') },
+    { name: 'runs of spaces', level: 'whitespace-normalized', old: (ls) => ls.map((l) => l.replace(/ = /, '   =   ')).join('\n') },
+    { name: 'typographic quotes', level: 'unicode-normalized', file: curly, old: (ls) => ls.join('\n') },
+    { name: 'escaped twice', level: 'escape-normalized', old: (ls) => ls.join('\\n').replace(/"/g, '\\"') },
+    { name: 'L{n}: prefixes', level: 'read-prefix', old: (ls) => ls.map((l, k) => `L${startLine + k}: ${l}`).join('\n') },
+    { name: 'blank lines around', level: 'trimmed-boundary', old: (ls) => `\n\n${ls.join('\n')}\n\n\n` },
+    { name: 'a blank line inside', level: 'block-anchor', old: (ls) => [ls[0], '', ...ls.slice(1)].join('\n') },
+    { name: 'CRLF for LF', level: 'exact', old: (ls) => ls.join('\r\n') },
+  ];
+  const changes: { name: string; change: (ls: string[]) => string[] }[] = [
+    { name: 'a number', change: (ls) => ls.map((l) => l.replace('12', '13')) },
+    { name: 'an identifier', change: (ls) => ls.map((l) => l.replace('item.cost', 'item.costs')) },
+    { name: 'the case of a word', change: (ls) => ls.map((l) => l.replace('Total', 'total')) },
+    { name: 'a middle line (first and last still match)', change: (ls) => ls.map((l) => l.replace('return', 'yield')) },
+    { name: 'a missing middle line', change: (ls) => ls.filter((l) => !l.includes('label')) },
+  ];
+  for (const t of tolerances) {
+    const fileBlock = (t.file ?? ((ls) => ls))(BLOCK);
+    const file = [...before, ...fileBlock, ...after].join('\n') + '\n';
+    it(`${t.name}: forgiven (${t.level})`, () => {
+      const r = findEdit(file, { oldString: t.old(BLOCK), newString: t.old(BLOCK).replace('12', '24') });
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.equal(r.level, t.level);
+      assert.equal(applyReplacements(file, r.replacements), file.replace('12', '24'));
+    });
+    for (const c of changes) {
+      it(`${t.name} and ${c.name} changed: not a match`, () => {
+        const old = t.old(c.change(BLOCK));
+        const r = findEdit(file, { oldString: old, newString: old.replace('1', '9') + 'x' });
+        assert.equal(r.ok, false, `${JSON.stringify(r)}\nold:\n${old}`);
+        assert.equal((r as { reason: string }).reason, 'not-found');
+      });
+    }
+  }
+});
+
+describe('fs_edit cascade: ambiguity at every level', () => {
+  const cases: { level: MatchLevel; file: string; old: string; lines: number[] }[] = [
+    { level: 'exact', file: code('a(1);', 'a(1);'), old: 'a(1);', lines: [1, 2] },
+    { level: 'read-prefix', file: code('a(1);', 'b();', 'a(1);', 'b();'), old: 'L1: a(1);\nL2: b();', lines: [1, 3] },
+    { level: 'trimmed-boundary', file: code('a(1);', 'x', 'a(1);'), old: '\n\na(1);\n\n', lines: [1, 3] },
+    { level: 'line-trimmed', file: code('a(1);', 'x', 'a(1);'), old: 'a(1);  \n', lines: [1, 3] },
+    { level: 'indentation-flexible', file: code('  a(1);', '  b();', 'x', '    a(1);', '    b();'), old: 'a(1);\nb();', lines: [1, 4] },
+    { level: 'whitespace-normalized', file: code('a  = 1;', 'x', 'a = 1;'), old: 'a   = 1; ', lines: [1, 3] },
+    { level: 'unicode-normalized', file: code('say(“hi”);', 'x', 'say(”hi”);'), old: 'say("hi"); ', lines: [1, 3] },
+    { level: 'block-anchor', file: code('a();', '', 'b();', 'x', 'a();', '', 'b();'), old: 'a();\nb();', lines: [1, 5] },
+    { level: 'escape-normalized', file: code('a(1);', 'b();', 'x', 'a(1);', 'b();'), old: 'a(1);\\nb();', lines: [1, 4] },
+  ];
+  for (const c of cases) {
+    it(`${c.level}: several places are reported, not picked`, () => {
+      const a = ambiguous(c.file, c.old, c.lines);
+      assert.equal(a.level, c.level);
+    });
+  }
+});
+
+describe('fs_edit cascade: the disproportionate-match guard', () => {
+  it('refuses a block much shorter than old_string', () => {
+    const { r } = run(code('a();', 'b();'), 'a();\n\n\n\n\nb();', 'a();\nc();');
+    assert.equal((r as { reason: string }).reason, 'too-broad');
+  });
+
+  it('refuses a block with far more characters than old_string', () => {
+    const { r } = run(code('a' + ' '.repeat(700) + '= 1;', 'b = 2;'), 'a = 1;\nb = 2;', 'a = 1;\nb = 3;');
+    assert.equal((r as { reason: string }).reason, 'too-broad');
+  });
+});
+
+describe('fs_edit cascade: what a tolerant edit rewrites', () => {
+  it('touches only the lines new_string changes: kept lines keep their bytes and mixed line endings', () => {
+    const file = 'keep()\r\nif (a) {\r\n  one();\n  two();\r\n}\n';
+    const r = findEdit(file, { oldString: 'if (a) {  \n  one();\n  two();\n}', newString: 'if (a) {\n  one();\n  TWO();\n}' });
+    assert.ok(r.ok);
+    assert.equal(r.level, 'line-trimmed');
+    assert.equal(r.replacements.length, 1);
+    // Only line 4's text changes; the block's dominant ending (CRLF) is not forced on kept lines.
+    assert.deepEqual([r.replacements[0].line, r.replacements[0].endLine], [4, 4]);
+    assert.equal(applyReplacements(file, r.replacements), 'keep()\r\nif (a) {\r\n  one();\n  TWO();\r\n}\n');
+  });
+
+  it('writes the lines it adds with the ending of the block (CRLF when the block is CRLF)', () => {
+    const file = 'x\nif (a) {\r\n  one();\r\n}\r\n';
+    const r = findEdit(file, { oldString: 'if (a) { \n  one();\n}', newString: 'if (a) {\n  one();\n  two();\n  three();\n}' });
+    assert.ok(r.ok);
+    assert.equal(applyReplacements(file, r.replacements), 'x\nif (a) {\r\n  one();\r\n  two();\r\n  three();\r\n}\r\n');
+  });
+
+  it('deletes whole lines with their line break', () => {
+    matches(code('a();', '  b();', 'c();'), '  b(); ', '', 'line-trimmed', code('a();', 'c();'));
+    matches(code('a();', '  b();', 'c();'), 'a(); \n  b();', 'a();', 'line-trimmed', code('a();', 'c();'));
+  });
+
+  it('warns when lines added after a one-line old_string found after the indentation are indented less', () => {
+    const r = matches(code('def f():', '    return 1'), 'return 1', 'x = 1\nreturn x', 'exact', code('def f():', '    x = 1', 'return x'));
+    assert.match(r.warnings.join(), /4-column indentation of line 2/);
+    const quiet = matches(code('def f():', '    return 1'), 'return 1', 'x = 1\n    return x', 'exact', code('def f():', '    x = 1', '    return x'));
+    assert.deepEqual(quiet.warnings, []);
+  });
+
+  it('warns when new_string has \\n followed by indentation and no line break', () => {
+    const r = matches(code('if a:', '    go()'), '    go()', '    go()\\n    stop()', 'exact', code('if a:', '    go()\\n    stop()'));
+    assert.match(r.warnings.join(), /line break/);
+  });
+
+  it('warns when new_string adds an elision line, which is written as is', () => {
+    const r = matches(code('a();', 'b();', 'c();'), 'a();\nb();\nc();', 'a();\n// ... existing code ...\nc();', 'exact', code('a();', '// ... existing code ...', 'c();'));
+    assert.match(r.warnings.join(), /existing code/);
   });
 });

@@ -111,7 +111,8 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
     return r!;
   }
   subject.checkCancelled();
-  const core = coreOf(work.old, work.new);
+  // A half-prefixed copy is still placed by its text.
+  const core = coreOf(!prefixed && looksPrefixed(work.old) ? stripReadPrefixesLoose(work.old) : work.old, work.new);
   const closest = core ? closestRegion(subject, core.old) : undefined;
   const hint = !prefixed && looksPrefixed(base.old) ? 'old_string starts with an `L{n}: ` prefix from fs_read output, but not every line has one or the numbers skip; copy the text without the prefixes.' : undefined;
   return { ok: false, reason: 'not-found', ...(closest ? { closest } : {}), ...(hint ? { hint } : {}) };
@@ -346,16 +347,19 @@ function lineLevels(subject: Subject, v: Variant, all: boolean, levelName?: Matc
   }
   const withText = core.old.filter((l) => !isBlank(l)).length;
   const lines = subject.index.lines;
-  const placed = starts.map((at) => place(subject, core, lines[at], lines[at + withText - 1], at));
+  const placeAt = (at: number) => place(subject, core, lines[at], lines[at + withText - 1], at);
   const listed = (ps: Placed[]) => ps.map((p) => p.pairing.s + 1);
-  const first = placed[0];
   if (!all) {
-    if (placed.length > 1) {
-      const ranks = placed.map((p) => rank(p.rejected ? 'block-anchor' : p.level)).sort((a, b) => a - b);
-      return ambiguous(levelName ?? ORDER[ranks[1]], listed(placed), placed.length);
+    if (starts.length > 1) {
+      // The level named is the one at which the first two places are both found.
+      const level = ORDER[Math.max(...starts.slice(0, 2).map((at) => rank(placeAt(at).level)))];
+      return ambiguous(levelName ?? level, starts.map((at) => lines[at] + 1), starts.length);
     }
-    return first.rejected ? rejection(subject, core, first, levelName) : foundBlocks(subject, core, v, [first], levelName, []);
+    const only = placeAt(starts[0]);
+    return only.rejected ? rejection(subject, core, only, levelName) : foundBlocks(subject, core, v, [only], levelName, []);
   }
+  const placed = starts.map(placeAt);
+  const first = placed[0];
   const usable = placed.filter((p) => !p.rejected);
   if (usable.length === 0) {
     return rejection(subject, core, first, levelName);
@@ -374,7 +378,7 @@ function lineLevels(subject: Subject, v: Variant, all: boolean, levelName?: Matc
 
 function rejection(subject: Subject, core: Core, p: Placed, levelName?: MatchLevel): FindFailure {
   if (p.rejected === 'too-broad') {
-    return { ok: false, reason: 'too-broad', level: levelName ?? p.level, lines: [p.pairing.s + 1] };
+    return { ok: false, reason: 'too-broad', level: levelName ?? p.level, lines: [p.pairing.s + 1], block: { startLine: p.pairing.s + 1, endLine: p.pairing.e + 1 } };
   }
   return indentationMismatch(subject, core.old, p.pairing);
 }
@@ -583,7 +587,7 @@ interface Part {
 
 function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefined {
   const core = coreOf(v.old, v.new);
-  if (!core || all) {
+  if (!core) {
     return undefined;
   }
   // Elisions at either end stand for nothing old_string would change: drop them.
@@ -602,6 +606,9 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
   const elisions = core.old.map(isElision);
   if (!elisions.includes(true)) {
     return undefined;
+  }
+  if (all) {
+    return { ok: false, reason: 'invalid', message: 'old_string leaves lines out with "...", which replace_all cannot use: give the full text, or edit one place at a time without replace_all.' };
   }
   const parts: Part[] = [];
   for (let j = 0; j < core.old.length; ) {

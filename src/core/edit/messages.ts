@@ -65,10 +65,10 @@ function body(f: FindFailure, path: string): string[] {
       ];
     }
     case 'too-broad': {
-      const at = f.lines[0];
+      const { startLine, endLine } = f.block;
       return [
-        `old_string matched only loosely in ${path} (${IGNORING[f.level].trim() || f.level}), at line ${at}: the block there is much longer or shorter than old_string, so nothing was changed.`,
-        `Re-read the text with ${readCall(path, at)} and retry with the exact text.`,
+        `old_string matched only loosely in ${path} (${IGNORING[f.level].trim() || f.level}), at lines ${startLine}-${endLine}: that block is much longer or shorter than old_string, so nothing was changed.`,
+        `Re-read it with ${readCall(path, startLine, endLine)} and retry with the exact text.`,
       ];
     }
   }
@@ -86,12 +86,12 @@ function closest(c: ClosestRegion): string[] {
   return [what[0].toUpperCase() + what.slice(1), `  old_string: ${expected}`, `  file:       ${actual}`];
 }
 
-/** `fs_read` call showing lines first..last (all of a short file when no line is given). */
+/** `fs_read` call showing lines first..last (the file from its start when no line is given). */
 function readCall(path: string, first?: number, last?: number): string {
-  if (first === undefined) {
+  if (first === undefined || last === undefined) {
     return `fs_read ${JSON.stringify({ path })}`;
   }
-  const limit = Math.min(MAX_READ_LINES, last === undefined ? 40 : last - first + 1);
+  const limit = Math.min(MAX_READ_LINES, last - first + 1);
   return `fs_read ${JSON.stringify({ path, offset: first, limit })}`;
 }
 

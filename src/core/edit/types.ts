@@ -106,6 +106,8 @@ export interface TooBroad {
   reason: 'too-broad';
   level: MatchLevel;
   lines: number[];
+  /** The loosely matched block (1-based lines, inclusive). */
+  block: { startLine: number; endLine: number };
 }
 
 export interface Invalid {
