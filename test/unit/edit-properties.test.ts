@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyReplacements, findEdit } from '../../src/core/edit';
+import { applyReplacements, findEdit, type Replacement } from '../../src/core/edit';
 
 // ---------------------------------------------------------------------------------------
 // Random files and exact substrings.
@@ -35,6 +35,16 @@ function expectedEol(content: string, i: number, j: number): string {
   return f.crlf > f.lf ? '\r\n' : '\n';
 }
 
+/** What every successful result must be: replacements sorted, apart, within the text, with their true line numbers. */
+function checkReplacements(content: string, reps: readonly Replacement[]): void {
+  reps.forEach((r, k) => {
+    assert.ok(r.start <= r.end && r.end <= content.length);
+    assert.ok(k === 0 || r.start >= reps[k - 1].end, 'sorted, not overlapping');
+    assert.equal(r.line, content.slice(0, r.start).split('\n').length);
+    assert.equal(r.endLine, content.slice(0, Math.max(r.start, r.end - 1)).split('\n').length);
+  });
+}
+
 describe('fs_edit properties', () => {
   it('a unique substring is found exactly, and applying gives the text with only that range changed', () => {
     fc.assert(
@@ -49,6 +59,7 @@ describe('fs_edit properties', () => {
         fc.pre(occurrences(lfContent, lfOld) === 1 && lfOld !== repl);
         const r = findEdit(content, { oldString: old, newString: repl });
         assert.ok(r.ok, JSON.stringify(r));
+        checkReplacements(content, r.replacements);
         assert.equal(r.level, 'exact');
         assert.equal(r.replacements.length, 1);
         assert.deepEqual([r.replacements[0].start, r.replacements[0].end], [i, j]);
@@ -70,6 +81,10 @@ describe('fs_edit properties', () => {
         }
         assert.ok(r.ok);
         assert.equal(applyReplacements(content, r.replacements), content.split(needle).join('#'));
+        for (const [k, rep] of r.replacements.entries()) {
+          assert.equal(rep.line, content.slice(0, rep.start).split('\n').length);
+          assert.ok(k === 0 || rep.start >= r.replacements[k - 1].end, 'sorted, not overlapping');
+        }
       }),
       { numRuns: 300 },
     );
@@ -242,6 +257,7 @@ describe('fs_edit properties: perturbed copies', () => {
           const expected = expectedLines.join(fileFormat.eol) + fileFormat.eol;
           const r = findEdit(file, { oldString: old, newString: neu });
           assert.ok(r.ok, `${JSON.stringify(r)}\nfile:\n${file}\nold:\n${old}\nnew:\n${neu}`);
+          checkReplacements(file, r.replacements);
           // A substring match is literal: new_string as given (a one-line old_string may have matched after the indentation).
           const lf = (t: string) => t.replace(/\r\n/g, '\n');
           const literal = (o: string, n: string) => lf(applyReplacements(file, r.replacements)) === lf(file).replace(lf(o), lf(n));
@@ -292,6 +308,7 @@ describe('fs_edit properties: perturbed copies', () => {
             (globalThis as Record<string, unknown>).__why = [...(((globalThis as Record<string, unknown>).__why as unknown[]) ?? []), { r, file, old }];
             return;
           }
+          checkReplacements(file, r.replacements);
           const expected = [...lines.slice(0, start), ...render(edited, fileFormat), ...lines.slice(start + block.length)].join('\n') + '\n';
           assert.equal(applyReplacements(file, r.replacements), expected, `wrong place at level ${r.level}\nfile:\n${file}\nold:\n${old}`);
           right++;

@@ -202,9 +202,8 @@ interface Hits {
 
 function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits }: Hits, text: (hit: number) => string): FindResult {
   const lf = subject.lf;
-  const table = subject.table;
   const len = needle.length;
-  const lineOfHit = (h: number) => table.lineOf(lf.toFile(h)) + 1;
+  const lineOfHit = (h: number) => subject.lineOf(lf.toFile(h)) + 1;
   if (!all && hits.length > 1) {
     const every = findAll(hay, needle, MAX_EDIT_PLACES, subject.signal);
     return ambiguous(level, every.map(lineOfHit), every.length);
@@ -220,9 +219,9 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
   const reps: Replacement[] = hits.map((h) => {
     const start = lf.toFile(h);
     const end = lf.toFile(h + len);
-    const eol = table.eolFor(start, end);
+    const eol = subject.eolFor(start, end);
     const t = text(h);
-    return { start, end, text: eol === '\n' ? t : t.replace(/\n/g, eol), line: table.lineOf(start) + 1, endLine: table.lineOf(Math.max(start, end - 1)) + 1 };
+    return { start, end, text: eol === '\n' ? t : t.replace(/\n/g, eol), line: subject.lineOf(start) + 1, endLine: subject.lineOf(Math.max(start, end - 1)) + 1 };
   });
   const warnings: string[] = [];
   const shallow = shallowerLines(hay, hits[0], v);
@@ -322,18 +321,8 @@ interface Placed {
 
 /** The places where old_string's lines with text are, in order, as consecutive lines with text of the file. */
 function substancePlaces(subject: Subject, lines: readonly string[]): number[] {
-  const { interner, ids } = subject.index;
-  const wanted: number[] = [];
-  for (const l of lines) {
-    if (!isBlank(l)) {
-      const id = interner.peek(substanceKey(l));
-      if (id < 0) {
-        return [];
-      }
-      wanted.push(id);
-    }
-  }
-  return findSequence(ids, wanted, MAX_EDIT_PLACES, subject.signal);
+  const { ids, wanted, present } = subject.encode(lines.filter((l) => !isBlank(l)).map(substanceKey));
+  return present.every(Boolean) ? findSequence(ids, wanted, MAX_EDIT_PLACES, subject.signal) : [];
 }
 
 function lineLevels(subject: Subject, v: Variant, all: boolean, levelName?: MatchLevel): FindResult | undefined {

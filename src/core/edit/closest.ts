@@ -15,8 +15,8 @@ const WORD = /[\p{L}\p{N}_$]{3,}/gu;
 export function closestRegion(subject: Subject, oldLines: readonly string[], at?: number): ClosestRegion | undefined {
   const lines = oldLines.filter((l) => !isBlank(l));
   const n = lines.length;
-  const { ids, lines: fileLines, interner } = subject.index;
-  const count = ids.length;
+  const { keys, lines: fileLines } = subject.index;
+  const count = keys.length;
   if (n === 0 || count === 0) {
     return undefined;
   }
@@ -39,7 +39,7 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
     const actual = texts[fileLines[p]];
     const expected = lines[j];
     const region = { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected, actual };
-    if (interner.peek(substanceKey(expected)) !== ids[p]) {
+    if (substanceKey(expected) !== keys[p]) {
       return { ...region, difference: 'text' };
     }
     if (!whitespace && expected.trimEnd() !== actual.trimEnd()) {
@@ -57,19 +57,26 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
 
 function bestStart(subject: Subject, lines: readonly string[]): number | undefined {
   const n = lines.length;
-  const { interner, ids } = subject.index;
+  const { ids, wanted } = subject.encode(lines.map(substanceKey));
+  // Where each of old_string's keys is in the file, unless it is too common to tell places apart.
+  const at: number[][] = [];
+  for (let p = 0; p < ids.length; p++) {
+    const id = ids[p];
+    if (id >= 0) {
+      const list = (at[id] ??= []);
+      if (list.length <= MAX_EDIT_VOTE_OCCURRENCES) {
+        list.push(p);
+      }
+    }
+  }
   const votes = new Float64Array(ids.length + n);
   let voted = false;
   for (let j = 0; j < n; j++) {
-    const id = interner.peek(substanceKey(lines[j]));
-    if (id < 0) {
+    const list = at[wanted[j]];
+    if (!list || list.length > MAX_EDIT_VOTE_OCCURRENCES) {
       continue;
     }
-    const at = subject.positionsOf(id);
-    if (at.length > MAX_EDIT_VOTE_OCCURRENCES) {
-      continue;
-    }
-    for (const p of at) {
+    for (const p of list) {
       votes[p - j + n] += 1;
       voted = true;
     }

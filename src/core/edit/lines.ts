@@ -8,11 +8,10 @@ export class LineTable {
   readonly starts: number[] = [];
   /** Offset just past each line's text (before its "\r\n" or "\n"). */
   readonly ends: number[] = [];
-  /** Each line's text without its line ending. */
-  readonly texts: string[] = [];
   /** Line breaks of each kind in the whole file. */
   readonly crlf: number = 0;
   readonly lf: number = 0;
+  private texts_?: string[];
 
   constructor(readonly content: string) {
     let crlf = 0;
@@ -24,7 +23,8 @@ export class LineTable {
         break;
       }
       const cr = nl > pos && content.charCodeAt(nl - 1) === 13;
-      this.push(pos, cr ? nl - 1 : nl);
+      this.starts.push(pos);
+      this.ends.push(cr ? nl - 1 : nl);
       if (cr) {
         crlf++;
       } else {
@@ -34,16 +34,19 @@ export class LineTable {
     }
     // A final "\n" ends the last line; it does not open an empty one.
     if (pos < content.length || this.starts.length === 0) {
-      this.push(pos, content.length);
+      this.starts.push(pos);
+      this.ends.push(content.length);
     }
     this.crlf = crlf;
     this.lf = lf;
   }
 
-  private push(start: number, end: number): void {
-    this.starts.push(start);
-    this.ends.push(end);
-    this.texts.push(this.content.slice(start, end));
+  /** Each line's text without its line ending (made on first use: an exact match never needs it). */
+  get texts(): string[] {
+    if (!this.texts_) {
+      this.texts_ = this.starts.map((s, i) => this.content.slice(s, this.ends[i]));
+    }
+    return this.texts_;
   }
 
   get count(): number {
@@ -79,32 +82,36 @@ export class LineTable {
     return lo;
   }
 
-  /** The file's dominant line ending; LF when it has none or as many of each. */
-  dominantEol(): string {
-    return this.crlf > this.lf ? '\r\n' : '\n';
-  }
-
-  /**
-   * The line ending new text in content[start, end) is written with: the dominant ending of
-   * the breaks inside the range, or the file's when the range has none or a tie.
-   */
+  /** The line ending of new text in content[start, end): see {@link eolFor}. */
   eolFor(start: number, end: number): string {
-    let crlf = 0;
-    let lf = 0;
-    let i = this.content.indexOf('\n', start);
-    while (i !== -1 && i < end) {
-      if (i > 0 && this.content.charCodeAt(i - 1) === 13) {
-        crlf++;
-      } else {
-        lf++;
-      }
-      i = this.content.indexOf('\n', i + 1);
-    }
-    if (crlf === lf) {
-      return this.dominantEol();
-    }
-    return crlf > lf ? '\r\n' : '\n';
+    return eolFor(this.content, start, end, () => (this.crlf > this.lf ? '\r\n' : '\n'));
   }
+}
+
+/** Line breaks of each kind in text[start, end). */
+export function countBreaks(text: string, start: number, end: number): { crlf: number; lf: number } {
+  let crlf = 0;
+  let lf = 0;
+  for (let i = text.indexOf('\n', start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) {
+      crlf++;
+    } else {
+      lf++;
+    }
+  }
+  return { crlf, lf };
+}
+
+/**
+ * The line ending new text in text[start, end) is written with: the dominant ending of the
+ * breaks inside the range, or the file's (`fileEol`, LF on a tie) when the range has none or a tie.
+ */
+export function eolFor(text: string, start: number, end: number, fileEol: () => string): string {
+  const { crlf, lf } = countBreaks(text, start, end);
+  if (crlf === lf) {
+    return fileEol();
+  }
+  return crlf > lf ? '\r\n' : '\n';
 }
 
 /** Text with every "\r\n" turned into "\n" (lone "\r" kept). */

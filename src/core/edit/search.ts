@@ -59,22 +59,3 @@ export function findAll(hay: string, needle: string, max: number, signal?: Cance
   }
   return out;
 }
-
-/** Interns strings as small integers, so sequences of lines compare as numbers. */
-export class Interner {
-  private readonly ids = new Map<string, number>();
-
-  id(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(s, id);
-    }
-    return id;
-  }
-
-  /** The id of a string already seen, or -1. */
-  peek(s: string): number {
-    return this.ids.get(s) ?? -1;
-  }
-}

@@ -1,16 +1,24 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { EDIT_CANCEL_CHECK_STEPS } from '../limits';
-import { LfView, LineTable } from './lines';
-import { asciiTypography, isBlank, substanceKey } from './normalize';
-import { Interner } from './search';
+import { countBreaks, eolFor, LfView, LineTable } from './lines';
+import { asciiTypography, substanceKey } from './normalize';
 
-/** The file's lines with text, as interned substance keys (see {@link substanceKey}). */
+/** The file's lines with text, as substance keys (see {@link substanceKey}). */
 export interface SubstanceIndex {
-  interner: Interner;
-  /** Key id of each line with text, in file order. */
-  ids: Int32Array;
-  /** File line (0-based) of each entry of `ids`. */
+  /** Key of each line with text, in file order. */
+  keys: string[];
+  /** File line (0-based) of each entry of `keys`. */
   lines: Int32Array;
+}
+
+/** The file's lines with text as small integers for one old_string: its lines' keys get 0, 1, …; every other line -1. */
+export interface Encoded {
+  /** Per entry of {@link SubstanceIndex.keys}. */
+  ids: Int32Array;
+  /** Per line of old_string given: its id. */
+  wanted: number[];
+  /** Per id: whether the file has a line with that key. */
+  present: boolean[];
 }
 
 /**
@@ -22,8 +30,10 @@ export class Subject {
   private lf_?: LfView;
   private typo_?: string;
   private index_?: SubstanceIndex;
-  private occ_?: { offsets: Int32Array; positions: Int32Array };
   private tabs_?: boolean;
+  private eol_?: string;
+  /** An offset just past a line break (or 0) and its 0-based line, for {@link lineOf}. */
+  private lastLine_?: [number, number];
 
   constructor(
     readonly content: string,
@@ -45,48 +55,79 @@ export class Subject {
 
   get index(): SubstanceIndex {
     if (!this.index_) {
-      const interner = new Interner();
       const texts = this.table.texts;
-      const ids: number[] = [];
+      const keys: string[] = [];
       const lines: number[] = [];
       for (let i = 0; i < texts.length; i++) {
         if ((i & (EDIT_CANCEL_CHECK_STEPS - 1)) === 0) {
           throwIfCancelled(this.signal);
         }
-        if (!isBlank(texts[i])) {
-          ids.push(interner.id(substanceKey(texts[i])));
+        const key = substanceKey(texts[i]);
+        if (key.length > 0) {
+          keys.push(key);
           lines.push(i);
         }
       }
-      this.index_ = { interner, ids: Int32Array.from(ids), lines: Int32Array.from(lines) };
+      this.index_ = { keys, lines: Int32Array.from(lines) };
     }
     return this.index_;
   }
 
-  /** Positions in {@link index} of the lines with key id `id`, ascending. */
-  positionsOf(id: number): Int32Array {
-    if (!this.occ_) {
-      const { ids } = this.index;
-      let max = -1;
-      for (const id of ids) {
-        max = Math.max(max, id);
+  /**
+   * The file's lines with text as ids for these lines of old_string (keys, not raw lines).
+   * A small map of old_string's keys is all that is built, so the cost per file line is one
+   * lookup, whatever the file's size.
+   */
+  encode(oldKeys: readonly string[]): Encoded {
+    const idOf = new Map<string, number>();
+    const wanted = oldKeys.map((k) => {
+      let id = idOf.get(k);
+      if (id === undefined) {
+        id = idOf.size;
+        idOf.set(k, id);
       }
-      const offsets = new Int32Array(max + 2);
-      for (const id of ids) {
-        offsets[id + 1]++;
+      return id;
+    });
+    const { keys } = this.index;
+    const ids = new Int32Array(keys.length);
+    const present = new Array<boolean>(idOf.size).fill(false);
+    for (let p = 0; p < keys.length; p++) {
+      if ((p & (EDIT_CANCEL_CHECK_STEPS - 1)) === 0) {
+        throwIfCancelled(this.signal);
       }
-      for (let i = 1; i < offsets.length; i++) {
-        offsets[i] += offsets[i - 1];
+      const id = idOf.get(keys[p]) ?? -1;
+      ids[p] = id;
+      if (id >= 0) {
+        present[id] = true;
       }
-      const fill = offsets.slice(0, -1);
-      const positions = new Int32Array(ids.length);
-      for (let p = 0; p < ids.length; p++) {
-        positions[fill[ids[p]]++] = p;
-      }
-      this.occ_ = { offsets, positions };
     }
-    const { offsets, positions } = this.occ_;
-    return id + 1 < offsets.length ? positions.subarray(offsets[id], offsets[id + 1]) : new Int32Array(0);
+    return { ids, wanted, present };
+  }
+
+  /** 0-based line of offset `off`, without splitting the file when no level has. */
+  lineOf(off: number): number {
+    if (this.table_) {
+      return this.table_.lineOf(off);
+    }
+    // Count forward from the last offset asked about: places come in file order.
+    let [from, line] = this.lastLine_ && this.lastLine_[0] <= off ? this.lastLine_ : [0, 0];
+    for (let i = this.content.indexOf('\n', from); i !== -1 && i < off; i = this.content.indexOf('\n', i + 1)) {
+      line++;
+      from = i + 1;
+    }
+    this.lastLine_ = [from, line];
+    return line;
+  }
+
+  /** The line ending of new text in content[start, end) (see {@link eolFor}). */
+  eolFor(start: number, end: number): string {
+    return eolFor(this.content, start, end, () => {
+      if (this.eol_ === undefined) {
+        const { crlf, lf } = this.table_ ?? countBreaks(this.content, 0, this.content.length);
+        this.eol_ = crlf > lf ? '\r\n' : '\n';
+      }
+      return this.eol_;
+    });
   }
 
   /** Whether the file indents with tabs (more lines start with a tab than with two spaces). */
