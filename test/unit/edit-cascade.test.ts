@@ -350,6 +350,14 @@ describe('fs_edit cascade: context-aware (old_string elides lines with "...")', 
     assert.equal((r as { level: string }).level, 'context-aware');
   });
 
+  it('near miss: the part after the elision is in the next function, so the elided lines would leave the block', () => {
+    const f = code('function a() {', '  setup();', '}', 'function b() {', '  teardown();', '}');
+    const nf = notFound(f, 'function a() {\n  // ...\n  teardown();\n}', 'function a() {\n  // ...\n  teardown();\n  more();\n}');
+    assert.equal(nf.closest?.line, 3);
+    // The same in Python, with a bare `...`.
+    notFound(code('def a():', '    x = 1', '    return x', '', 'def b():', '    return 3'), 'def a():\n    ...\n    return 3', 'def a():\n    ...\n    return 4');
+  });
+
   it('is not used with replace_all, and says so', () => {
     const { r } = run(JS, 'function a() {\n  // ...\n  three();', 'x', true);
     assert.equal(r.ok, false);

@@ -70,45 +70,30 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   }
   const subject = new Subject(content, signal);
   const all = req.replaceAll === true;
-
-  let r = substring(subject, base, 'exact', all);
-  if (r) {
-    return r;
+  const exact = substring(subject, base, 'exact', all);
+  if (exact) {
+    return exact;
   }
-  let work = base;
   const prefixed = stripReadPrefixes(base.old);
-  const found = (r: FindResult | undefined) => {
-    if (r?.ok && prefixed) {
-      checkPrefixLines(r, prefixed.first, prefixed.first + splitLines(base.old).length - 1);
+  const work: Variant = prefixed
+    ? { old: prefixed.text, new: stripReadPrefixesLoose(base.new), notes: ['removed the `L{n}: ` line-number prefixes copied from fs_read output'] }
+    : base;
+  // Each step runs only when every step before it found nothing; the first to find anything decides.
+  const steps: (() => FindResult | undefined)[] = [
+    () => (prefixed ? substring(subject, work, 'read-prefix', all) : undefined),
+    () => lineLevels(subject, work, all),
+    () => typographyInLine(subject, work, all),
+    ...unescaped(work).flatMap((v) => [() => substring(subject, v, 'escape-normalized', all), () => lineLevels(subject, v, all, 'escape-normalized')]),
+    () => elided(subject, work, all),
+  ];
+  for (const step of steps) {
+    const r = step();
+    if (r) {
+      if (r.ok && prefixed) {
+        checkPrefixLines(r, prefixed.first, prefixed.first + splitLines(base.old).length - 1);
+      }
+      return r;
     }
-    return r !== undefined;
-  };
-  if (prefixed) {
-    work = { old: prefixed.text, new: stripReadPrefixesLoose(base.new), notes: ['removed the `L{n}: ` line-number prefixes copied from fs_read output'] };
-    r = substring(subject, work, 'read-prefix', all);
-    if (found(r)) {
-      return r!;
-    }
-  }
-  r = lineLevels(subject, work, all) ?? typographyInLine(subject, work, all);
-  if (found(r)) {
-    return r!;
-  }
-  for (const quotesOnly of [false, true]) {
-    const old = unescapeOnce(work.old, quotesOnly);
-    if (old === work.old || (quotesOnly && old === unescapeOnce(work.old, false))) {
-      continue;
-    }
-    const note = quotesOnly ? 'unescaped \\" and \\\' (old_string was escaped twice)' : 'unescaped \\n, \\t and quotes (old_string was escaped twice); new_string was unescaped the same way';
-    const v: Variant = { old: toLf(old), new: toLf(unescapeOnce(work.new, quotesOnly)), notes: [...work.notes, note] };
-    r = substring(subject, v, 'escape-normalized', all) ?? lineLevels(subject, v, all, 'escape-normalized');
-    if (found(r)) {
-      return r!;
-    }
-  }
-  r = elided(subject, work, all);
-  if (found(r)) {
-    return r!;
   }
   subject.checkCancelled();
   // A half-prefixed copy is still placed by its text.
@@ -116,6 +101,19 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   const closest = core ? closestRegion(subject, core.old) : undefined;
   const hint = !prefixed && looksPrefixed(base.old) ? 'old_string starts with an `L{n}: ` prefix from fs_read output, but not every line has one or the numbers skip; copy the text without the prefixes.' : undefined;
   return { ok: false, reason: 'not-found', ...(closest ? { closest } : {}), ...(hint ? { hint } : {}) };
+}
+
+/** old_string and new_string unescaped once (all escapes, then quotes only), when that changes old_string. */
+function unescaped(work: Variant): Variant[] {
+  const out: Variant[] = [];
+  for (const quotesOnly of [false, true]) {
+    const old = toLf(unescapeOnce(work.old, quotesOnly));
+    if (old !== work.old && !out.some((v) => v.old === old)) {
+      const note = quotesOnly ? 'unescaped \\" and \\\' (old_string was escaped twice)' : 'unescaped \\n, \\t and quotes (old_string was escaped twice); new_string was unescaped the same way';
+      out.push({ old, new: toLf(unescapeOnce(work.new, quotesOnly)), notes: [...work.notes, note] });
+    }
+  }
+  return out;
 }
 
 /** A warning when old_string's `L{n}: ` prefixes named other lines than where its text is now. */
@@ -160,12 +158,13 @@ export function planEdits(content: string, reqs: readonly EditRequest[], signal?
 
 function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean): FindResult | undefined {
   const hay = subject.lf.text;
-  let hits = findAll(hay, v.old, all || level === 'read-prefix' ? MAX_EDIT_PLACES : 2, subject.signal);
+  const complete = all || level === 'read-prefix';
+  let hits = findAll(hay, v.old, complete ? MAX_EDIT_PLACES : 2, subject.signal);
   if (level === 'read-prefix') {
     // Prefixed lines are whole lines: text found after another line's indentation lost that indentation (the line levels re-indent it).
     hits = hits.filter((h) => h === 0 || hay.charCodeAt(h - 1) === 10);
   }
-  return hits.length === 0 ? undefined : substringResult(subject, v, level, all, { hay, needle: v.old, hits }, () => v.new);
+  return hits.length === 0 ? undefined : substringResult(subject, v, level, all, { hay, needle: v.old, hits, complete }, () => v.new);
 }
 
 /**
@@ -186,7 +185,7 @@ function typographyInLine(subject: Subject, v: Variant, all: boolean): FindResul
     const region = subject.lf.text.slice(h, h + v.old.length);
     return v.old.length + v.new.length > MAX_EDIT_CHAR_ALIGN_CHARS ? v.new : keepChars(v.old, region, v.new);
   };
-  const r = substringResult(subject, v, 'unicode-normalized', all, { hay, needle, hits }, adapt);
+  const r = substringResult(subject, v, 'unicode-normalized', all, { hay, needle, hits, complete: all }, adapt);
   if (r.ok) {
     r.adjustments.push('matched typographic quotes, dashes or spaces to their ASCII forms; unchanged text keeps the file\'s');
   }
@@ -198,14 +197,16 @@ interface Hits {
   hay: string;
   needle: string;
   hits: number[];
+  /** Whether `hits` holds every place (else the search stopped at the second). */
+  complete: boolean;
 }
 
-function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits }: Hits, text: (hit: number) => string): FindResult {
+function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits, complete }: Hits, text: (hit: number) => string): FindResult {
   const lf = subject.lf;
   const len = needle.length;
   const lineOfHit = (h: number) => subject.lineOf(lf.toFile(h)) + 1;
   if (!all && hits.length > 1) {
-    const every = findAll(hay, needle, MAX_EDIT_PLACES, subject.signal);
+    const every = complete ? hits : findAll(hay, needle, MAX_EDIT_PLACES, subject.signal);
     return ambiguous(level, every.map(lineOfHit), every.length);
   }
   if (hits.length >= MAX_EDIT_PLACES) {
@@ -224,7 +225,7 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
     return { start, end, text: eol === '\n' ? t : t.replace(/\n/g, eol), line: subject.lineOf(start) + 1, endLine: subject.lineOf(Math.max(start, end - 1)) + 1 };
   });
   const warnings: string[] = [];
-  const shallow = shallowerLines(hay, hits[0], v);
+  const shallow = shallowerLines(hay, hits[0], v, reps[0].line);
   if (shallow) {
     warnings.push(shallow);
   }
@@ -243,7 +244,7 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
  * new_string adds are indented less than that line: they are written as given, which is
  * right for a block that ends there and wrong when the model meant them relative to it.
  */
-function shallowerLines(hay: string, hit: number, v: Variant): string | undefined {
+function shallowerLines(hay: string, hit: number, v: Variant, line: number): string | undefined {
   const lineStart = hay.lastIndexOf('\n', hit - 1) + 1;
   const lead = hay.slice(lineStart, hit);
   const added = v.new.split('\n').slice(1).filter((l) => !isBlank(l));
@@ -255,7 +256,7 @@ function shallowerLines(hay: string, hit: number, v: Variant): string | undefine
   if (less.length === 0) {
     return undefined;
   }
-  return `old_string starts after the ${width}-column indentation of line ${hay.slice(0, hit).split('\n').length}, and ${less.length === added.length ? 'the lines' : `${less.length} of the lines`} new_string adds after its first are indented less; they were written as given. Check their indentation.`;
+  return `old_string starts after the ${width}-column indentation of line ${line}, and ${less.length === added.length ? 'the lines' : `${less.length} of the lines`} new_string adds after its first are indented less; they were written as given. Check their indentation.`;
 }
 
 function isWordChar(s: string, i: number): boolean {
@@ -668,9 +669,35 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
   if (!t.adapt) {
     return indentationMismatch(subject, shown, shownPairing);
   }
+  const outside = elisionOutside(subject, core.old, pairing, elisions, t.adapt.indent);
+  if (outside) {
+    return outside;
+  }
   const notes = [`kept the ${plural(elidedLines, 'line')} old_string left out with "..." unchanged`, ...t.notes];
   const placed: Placed = { pairing, level: 'context-aware', adapt: t.adapt, notes, at: parts[0].cands[picks[0]].at };
   return foundBlocks(subject, core, v, [placed], 'context-aware', [], elisions);
+}
+
+/**
+ * An elision line stands for lines at least as deep as itself: a left-out range holding a
+ * shallower line (the end of the block, the next function) spans more than the model
+ * meant, as when the part after it is found in the next function. "Not found" then, with
+ * that line.
+ */
+function elisionOutside(subject: Subject, old: readonly string[], pairing: BlockPairing, elisions: readonly boolean[], map: IndentMap): FindFailure | undefined {
+  const texts = subject.table.texts;
+  for (let j = 0; j < old.length; j++) {
+    if (!elisions[j]) {
+      continue;
+    }
+    const depth = map.fileBase + ((indentWidth(leadingWhitespace(old[j])) - map.oldBase) * map.num) / map.den;
+    for (let f = pairing.from[j]; f <= pairing.to[j]; f++) {
+      if (!isBlank(texts[f]) && indentWidth(leadingWhitespace(texts[f])) < depth) {
+        return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: f + 1, expected: old[j], actual: texts[f], difference: 'text' } };
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
