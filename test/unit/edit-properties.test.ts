@@ -319,6 +319,72 @@ describe('fs_edit properties: perturbed copies', () => {
     assert.ok(right > 300, `only ${right} of 600 runs found the block`);
   });
 
+  it('a copy that differs in substance (a number, a name, case, a quote, a line dropped, added or moved) never matches, however formatted', () => {
+    type Mutation = 'number' | 'identifier' | 'case' | 'quote' | 'drop' | 'duplicate' | 'swap';
+    const mutate = (block: Stmt[], how: Mutation, at: number): string[] | undefined => {
+      const k = at % block.length;
+      const lines = render(block, { base: 0, step: 4, tabs: false, curly: false, eol: '\n' });
+      const s = block[k];
+      switch (how) {
+        case 'number':
+          return s.kind === 'quote' ? undefined : lines.map((l, i) => (i === k ? l.replace(String(s.num), String(s.num + 1)) : l));
+        case 'identifier':
+          return lines.map((l, i) => (i === k ? l.replace(s.id, s.id + 'x') : l));
+        case 'case':
+          return lines.map((l, i) => (i === k ? l.replace(s.id, s.id.toUpperCase()) : l));
+        case 'quote':
+          return s.kind === 'quote' ? lines.map((l, i) => (i === k ? l.replace(/"/g, "'") : l)) : undefined;
+        case 'drop':
+          // An inner line: without its first or last line, a block is a smaller block that is in the file.
+          return k > 0 && k < block.length - 1 ? lines.filter((_, i) => i !== k) : undefined;
+        case 'duplicate':
+          return [...lines.slice(0, k + 1), lines[k], ...lines.slice(k + 1)];
+        case 'swap': {
+          const j = (k + 1) % block.length;
+          if (lines[j].trim() === lines[k].trim()) {
+            return undefined;
+          }
+          const out = lines.slice();
+          [out[j], out[k]] = [lines[k], lines[j]];
+          return out;
+        }
+      }
+    };
+    fc.assert(
+      fc.property(
+        fc.array(stmtArb, { minLength: 1, maxLength: 5 }).map(normalizeLevels),
+        formatArb(true),
+        perturbationArb,
+        fc.constantFrom<Mutation>('number', 'identifier', 'case', 'quote', 'drop', 'duplicate', 'swap'),
+        fc.nat(),
+        (block, fileFormat, p, how, at) => {
+          const mutated = mutate(block, how, at);
+          fc.pre(mutated !== undefined);
+          // Not by chance a run of the block's own lines (dropping one of two equal lines, say).
+          const joined = (ls: string[]) => `\n${ls.map((l) => l.trim()).join('\n')}\n`;
+          fc.pre(!joined(render(block, { ...fileFormat, curly: false })).includes(joined(mutated!)));
+          const { lines, start } = layout(block, fileFormat, 2, 2);
+          const file = lines.join(fileFormat.eol) + fileFormat.eol;
+          // The model's copy: its own indentation of the mutated lines, then its copy mistakes.
+          const shifted = mutated!.map((l) => (p.model.base ? ' '.repeat(p.model.base) + l : l));
+          let old = shifted.map((l, k) => (p.trailing[k % p.trailing.length] ? l + '  ' : l)).join('\n');
+          if (p.prefixes) {
+            old = old.split('\n').map((l, k) => `L${start + 1 + k}: ${l}`).join('\n');
+          }
+          if (p.blankAround) {
+            old = `\n${old}\n\n`;
+          }
+          if (p.escaped) {
+            old = old.replace(/"/g, '\\"').replace(/\n/g, '\\n');
+          }
+          const r = findEdit(file, { oldString: old, newString: old + ' // changed' });
+          assert.equal(r.ok, false, `matched at ${r.ok ? r.level : ''} although ${how} differs\nfile:\n${file}\nold:\n${old}`);
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
   it('never the wrong place: two copies of the same text formatted differently are ambiguous, unless old_string is one of them exactly', () => {
     fc.assert(
       fc.property(fc.array(stmtArb, { minLength: 1, maxLength: 4 }).map(normalizeLevels), formatArb(false), formatArb(false), perturbationArb, (block, f1, f2, p) => {
