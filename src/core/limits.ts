@@ -115,8 +115,15 @@ export const EDIT_GUARD_EXTRA_CHARS = 500;
 export const EDIT_GUARD_CHAR_RATIO = 4;
 /** A line found more often than this in the file is too common to place the closest region. */
 export const MAX_EDIT_VOTE_OCCURRENCES = 256;
-/** Line edits (inserted + deleted lines) up to which new_string is aligned line by line with old_string. */
-export const MAX_EDIT_ALIGN_LINES = 4000;
+/**
+ * Line edits (inserted + deleted lines) up to which new_string is aligned with old_string by
+ * Myers' diff; a larger rewrite is aligned on the lines each side has once (patience).
+ */
+export const MAX_EDIT_ALIGN_LINES = 256;
+/** Lines (old + new) of a span up to which Myers' diff is tried at all; longer spans are split on unique lines first. */
+export const MAX_EDIT_MYERS_SPAN_LINES = 4000;
+/** Lines of old_string searched for the line a new line was made from, to keep the file's typography on it. */
+export const MAX_EDIT_SOURCE_LINES = 500;
 /** Characters of one line up to which a changed line keeps the file's typography character by character. */
 export const MAX_EDIT_CHAR_ALIGN_CHARS = 4000;
 /** Loop steps between cancellation checks in fs_edit's matching (a power of two). */

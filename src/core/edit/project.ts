@@ -1,5 +1,6 @@
-import { diffArrays, diffChars, type ArrayChange } from 'diff';
-import { MAX_EDIT_ALIGN_LINES, MAX_EDIT_CHAR_ALIGN_CHARS } from '../limits';
+import { diffChars } from 'diff';
+import { MAX_EDIT_CHAR_ALIGN_CHARS, MAX_EDIT_SOURCE_LINES } from '../limits';
+import { alignLines } from './align';
 import { reindent, type IndentMap } from './indent';
 import type { LineTable } from './lines';
 import { asciiTypography, isElision, leadingWhitespace } from './normalize';
@@ -49,7 +50,7 @@ export function projectBlock(
 ): Projection {
   const oldKeys = oldLines.map((l, j) => (elided?.[j] ? ELIDED : l));
   const newKeys = newLines.map((l) => (elided && isElision(l) ? ELIDED : l));
-  const ops = align(oldKeys, newKeys);
+  const ops = alignLines(oldKeys, newKeys);
   const out: string[] = [];
   let cursor = pairing.s;
   const emitTo = (last: number) => {
@@ -60,8 +61,8 @@ export function projectBlock(
   let j = 0;
   let k = 0;
   for (let i = 0; i < ops.length; ) {
-    if (!ops[i].added && !ops[i].removed) {
-      for (let c = 0; c < ops[i].value.length; c++, j++, k++) {
+    if (ops[i].kind === 'equal') {
+      for (let c = 0; c < ops[i].count; c++, j++, k++) {
         if (pairing.from[j] >= 0) {
           emitTo(pairing.to[j]);
         }
@@ -71,9 +72,9 @@ export function projectBlock(
     }
     const removed: number[] = [];
     const added: string[] = [];
-    for (; i < ops.length && (ops[i].added || ops[i].removed); i++) {
-      const n = ops[i].value.length;
-      if (ops[i].removed) {
+    for (; i < ops.length && ops[i].kind !== 'equal'; i++) {
+      const n = ops[i].count;
+      if (ops[i].kind === 'removed') {
         for (let c = 0; c < n; c++) {
           removed.push(j++);
         }
@@ -112,29 +113,6 @@ export function projectBlock(
   return { ok: true, lines: out };
 }
 
-/** Line-level alignment of old_string and new_string (Myers), or only their common ends when they differ too much. */
-function align(oldKeys: string[], newKeys: string[]): ArrayChange<string>[] {
-  const ops = diffArrays(oldKeys, newKeys, { maxEditLength: MAX_EDIT_ALIGN_LINES }) as ArrayChange<string>[] | undefined;
-  if (ops) {
-    return ops;
-  }
-  let p = 0;
-  while (p < oldKeys.length && p < newKeys.length && oldKeys[p] === newKeys[p]) {
-    p++;
-  }
-  let q = 0;
-  while (q < oldKeys.length - p && q < newKeys.length - p && oldKeys[oldKeys.length - 1 - q] === newKeys[newKeys.length - 1 - q]) {
-    q++;
-  }
-  const parts: ArrayChange<string>[] = [
-    { value: oldKeys.slice(0, p) },
-    { value: oldKeys.slice(p, oldKeys.length - q), removed: true },
-    { value: newKeys.slice(p, newKeys.length - q), added: true },
-    { value: oldKeys.slice(oldKeys.length - q) },
-  ];
-  return parts.filter((c) => c.value.length > 0);
-}
-
 function adaptLine(file: LineTable, oldLines: readonly string[], pairing: BlockPairing, adapt: LineAdaptation, line: string, partner: number): string {
   let l = reindent(line, adapt.indent);
   if (adapt.trimTrailing) {
@@ -154,6 +132,9 @@ function adaptLine(file: LineTable, oldLines: readonly string[], pairing: BlockP
  * start and end), when the alignment paired it with none; -1 when none shares anything.
  */
 function likeliestSource(oldLines: readonly string[], pairing: BlockPairing, line: string): number {
+  if (oldLines.length > MAX_EDIT_SOURCE_LINES) {
+    return -1;
+  }
   const text = line.trim();
   let best = -1;
   let bestScore = 0;
