@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { alignLines } from '../../src/core/edit/align';
+import { keepChars } from '../../src/core/edit/project';
 import { applyReplacements, findEdit } from '../../src/core/edit';
 
 /** Replays the operations: both sides come back, and equal runs are equal. */
@@ -48,5 +49,17 @@ describe('fs_edit line alignment', () => {
     assert.ok(r.ok);
     assert.equal(r.level, 'indentation-flexible');
     assert.equal(applyReplacements(file, r.replacements), Array.from({ length: n }, (_, i) => (i % 5 === 0 ? `    step(${i}, true);` : `    step(${i});`)).join('\n') + '\n');
+  });
+});
+
+describe('fs_edit typography kept on changed text', () => {
+  it('keeps the file\'s quotes where the new text kept the old, and is bounded on a full rewrite', () => {
+    assert.equal(keepChars('say "hi" now', 'say “hi” now', 'say "hi" later'), 'say “hi” later');
+    const old = 'a "b" '.repeat(300);
+    const file = old.replace(/"b"/g, '“b”');
+    const t = performance.now();
+    const next = 'x'.repeat(1800);
+    assert.equal(keepChars(old, file, next), next);
+    assert.ok(performance.now() - t < 1000);
   });
 });

@@ -381,21 +381,29 @@ function rejection(subject: Subject, core: Core, p: Placed, levelName?: MatchLev
 function indentationMismatch(subject: Subject, old: readonly string[], pairing: BlockPairing): FindFailure {
   const texts = subject.table.texts;
   const pairs: [string, string][] = [];
+  const at: number[] = [];
   for (let j = 0; j < old.length; j++) {
-    if (pairing.from[j] < 0 || isBlank(old[j]) || pairing.from[j] !== pairing.to[j]) {
-      continue;
-    }
-    pairs.push([old[j], texts[pairing.from[j]]]);
-    if (!indentMap(pairs, () => false)) {
-      const [expected, actual] = pairs[pairs.length - 1];
-      return {
-        ok: false,
-        reason: 'not-found',
-        closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: pairing.from[j] + 1, expected, actual, difference: 'indentation' },
-      };
+    if (pairing.from[j] >= 0 && !isBlank(old[j]) && pairing.from[j] === pairing.to[j]) {
+      pairs.push([old[j], texts[pairing.from[j]]]);
+      at.push(pairing.from[j]);
     }
   }
-  return { ok: false, reason: 'not-found' };
+  // The shortest run of lines from the first that has no map: a longer run never has one.
+  let lo = 1;
+  let hi = pairs.length;
+  if (indentMap(pairs, () => false)) {
+    return { ok: false, reason: 'not-found' };
+  }
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (indentMap(pairs.slice(0, mid), () => false)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  const [expected, actual] = pairs[lo - 1];
+  return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: at[lo - 1] + 1, expected, actual, difference: 'indentation' } };
 }
 
 /** Pairs old_string's lines with the block s..e and works out the tolerance the place needs. */

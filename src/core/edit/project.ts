@@ -1,5 +1,5 @@
-import { diffChars } from 'diff';
-import { MAX_EDIT_CHAR_ALIGN_CHARS, MAX_EDIT_SOURCE_LINES } from '../limits';
+import { diffChars, type Change } from 'diff';
+import { MAX_EDIT_ALIGN_LINES, MAX_EDIT_CHAR_ALIGN_CHARS, MAX_EDIT_SOURCE_LINES } from '../limits';
 import { alignLines } from './align';
 import { reindent, type IndentMap } from './indent';
 import type { LineTable } from './lines';
@@ -174,14 +174,22 @@ function keepTypography(oldLine: string, fileLine: string, newLine: string): str
   return lead + keepChars(oc, fc, newLine.slice(lead.length));
 }
 
-/** `next` (an edit of `old`) with `file`'s characters (same length as `old`) where it kept `old`'s. */
+/**
+ * `next` (an edit of `old`) with `file`'s characters (same length as `old`) where it kept
+ * `old`'s; `next` as it is when the two differ too much to align cheaply.
+ */
 export function keepChars(old: string, file: string, next: string): string {
   if (next.length > MAX_EDIT_CHAR_ALIGN_CHARS) {
     return next;
   }
+  // With maxEditLength the diff is undefined when the edit is larger.
+  const changes = diffChars(old, next, { maxEditLength: MAX_EDIT_ALIGN_LINES }) as Change[] | undefined;
+  if (!changes) {
+    return next;
+  }
   let pos = 0;
   let out = '';
-  for (const c of diffChars(old, next)) {
+  for (const c of changes) {
     if (c.added) {
       out += c.value;
     } else if (c.removed) {
