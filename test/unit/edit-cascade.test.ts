@@ -162,6 +162,11 @@ describe('fs_edit cascade: trimmed-boundary (blank lines around old_string)', ()
     matches(PY, '\n\n    s = 0\n', '\n\n    s = 0\n\n    t = 0\n', 'trimmed-boundary', PY.replace('    s = 0\n', '    s = 0\n\n    t = 0\n'));
   });
 
+  it('matches whole lines when only old_string\'s final line break is missing from the file, and keeps it missing', () => {
+    const r = matches('a\nb', 'a\nb\n', 'a\nc\n', 'trimmed-boundary', 'a\nc');
+    assert.match(r.adjustments.join(), /line break at the end/);
+  });
+
   it('near miss: the trimmed text inside a longer line is not a match', () => {
     // "\nx = 1\n\n" means a line "x = 1"; "max = 1" is not it.
     notFound(code('a = 0', 'max = 1', 'b = 2'), '\nx = 1\n\n', '\nx = 2\n\n');

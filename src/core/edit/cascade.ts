@@ -440,6 +440,9 @@ function place(subject: Subject, core: Core, s: number, e: number, at: number): 
   const notes = [...t.notes];
   if (core.trimmed > 0) {
     notes.unshift(`ignored ${plural(core.trimmed, 'blank line')} around old_string`);
+  } else if (level === 'trimmed-boundary') {
+    // Every line is equal and none was trimmed: only old_string's final line break is not in the file.
+    notes.push('matched whole lines; the line break at the end of old_string is not in the file');
   }
   if (!direct) {
     const d = e - s + 1 - n;

@@ -126,7 +126,8 @@ export function describeMatch(r: FoundEdit): string {
   if (!r.exact) {
     const span = (p: FoundEdit['places'][number]) => (p.startLine === p.endLine ? `line ${p.startLine}` : `lines ${p.startLine}-${p.endLine}`);
     const where = r.places.length === 1 ? span(r.places[0]) : `${r.places.length} places (${r.places.slice(0, MAX_EDIT_PLACES_LISTED).map(span).join(', ')}${r.places.length > MAX_EDIT_PLACES_LISTED ? ', ...' : ''})`;
-    out.push(`old_string was not found exactly; it matched at ${where} at level ${r.level}: ${r.adjustments.join('; ')}. Check that the change is the one you meant.`);
+    const what = r.adjustments.length > 0 ? `: ${r.adjustments.join('; ')}` : '';
+    out.push(`old_string was not found exactly; it matched at ${where} at level ${r.level}${what}. Check that the change is the one you meant.`);
   }
   out.push(...r.warnings);
   return out.join('\n');
