@@ -379,12 +379,12 @@ function rejection(subject: Subject, core: Core, p: Placed, levelName?: MatchLev
  * named is the first whose indentation breaks the shape of the lines before it.
  */
 function indentationMismatch(subject: Subject, old: readonly string[], pairing: BlockPairing): FindFailure {
-  const texts = subject.table.texts;
+  const table = subject.table;
   const pairs: [string, string][] = [];
   const at: number[] = [];
   for (let j = 0; j < old.length; j++) {
     if (pairing.from[j] >= 0 && !isBlank(old[j]) && pairing.from[j] === pairing.to[j]) {
-      pairs.push([old[j], texts[pairing.from[j]]]);
+      pairs.push([old[j], table.text(pairing.from[j])]);
       at.push(pairing.from[j]);
     }
   }
@@ -408,13 +408,13 @@ function indentationMismatch(subject: Subject, old: readonly string[], pairing: 
 
 /** Pairs old_string's lines with the block s..e and works out the tolerance the place needs. */
 function place(subject: Subject, core: Core, s: number, e: number, at: number): Placed {
-  const texts = subject.table.texts;
+  const table = subject.table;
   const old = core.old;
   const n = old.length;
   const from = new Int32Array(n);
   let direct = e - s + 1 === n;
   for (let j = 0; direct && j < n; j++) {
-    direct = isBlank(old[j]) === isBlank(texts[s + j]);
+    direct = isBlank(old[j]) === isBlank(table.text(s + j));
   }
   if (direct) {
     for (let j = 0; j < n; j++) {
@@ -428,7 +428,7 @@ function place(subject: Subject, core: Core, s: number, e: number, at: number): 
         from[j] = -1;
         continue;
       }
-      while (isBlank(texts[f])) {
+      while (isBlank(table.text(f))) {
         f++;
       }
       from[j] = f++;
@@ -464,7 +464,7 @@ const IDENTITY: IndentMap = { oldBase: 0, fileBase: 0, num: 1, den: 1, tabs: fal
  * adapted for it; no `adapt` when the indentation has another shape.
  */
 function tolerances(subject: Subject, old: readonly string[], pairing: BlockPairing): { level: MatchLevel; notes: string[]; adapt?: LineAdaptation } {
-  const texts = subject.table.texts;
+  const table = subject.table;
   let trailing = false;
   let extraTrailing = false;
   let indent = false;
@@ -477,7 +477,7 @@ function tolerances(subject: Subject, old: readonly string[], pairing: BlockPair
       continue;
     }
     const o = old[j];
-    const t = texts[f];
+    const t = table.text(f);
     if (isBlank(o)) {
       trailing ||= o !== t;
       continue;
@@ -645,7 +645,7 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
   const n = core.old.length;
   const from = new Int32Array(n).fill(-1);
   const to = new Int32Array(n).fill(-1);
-  const texts = subject.table.texts;
+  const table = subject.table;
   let elidedLines = 0;
   parts.forEach((part, i) => {
     const c = part.cands[picks[i]];
@@ -654,7 +654,7 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
       if (isBlank(core.old[j])) {
         continue;
       }
-      while (isBlank(texts[f])) {
+      while (isBlank(table.text(f))) {
         f++;
       }
       from[j] = to[j] = f++;
@@ -696,15 +696,15 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
  * that line.
  */
 function elisionOutside(subject: Subject, old: readonly string[], pairing: BlockPairing, elisions: readonly boolean[], map: IndentMap): FindFailure | undefined {
-  const texts = subject.table.texts;
+  const table = subject.table;
   for (let j = 0; j < old.length; j++) {
     if (!elisions[j]) {
       continue;
     }
     const depth = map.fileBase + ((indentWidth(leadingWhitespace(old[j])) - map.oldBase) * map.num) / map.den;
     for (let f = pairing.from[j]; f <= pairing.to[j]; f++) {
-      if (!isBlank(texts[f]) && indentWidth(leadingWhitespace(texts[f])) < depth) {
-        return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: f + 1, expected: old[j], actual: texts[f], difference: 'text' } };
+      if (!isBlank(table.text(f)) && indentWidth(leadingWhitespace(table.text(f))) < depth) {
+        return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: f + 1, expected: old[j], actual: table.text(f), difference: 'text' } };
       }
     }
   }

@@ -29,14 +29,14 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
   if (first > last) {
     return undefined;
   }
-  const texts = subject.table.texts;
+  const table = subject.table;
   let whitespace: ClosestRegion | undefined;
   for (let j = 0; j < n; j++) {
     const p = start + j;
     if (p < 0 || p >= count) {
       continue;
     }
-    const actual = texts[fileLines[p]];
+    const actual = table.text(fileLines[p]);
     const expected = lines[j];
     const region = { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected, actual };
     if (substanceKey(expected) !== keys[p]) {
@@ -50,9 +50,9 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
     // old_string runs past an end of the file.
     const p = start < 0 ? 0 : count - 1;
     const j = p - start;
-    return { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected: lines[Math.min(Math.max(j, 0), n - 1)], actual: texts[fileLines[p]], difference: 'text' };
+    return { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected: lines[Math.min(Math.max(j, 0), n - 1)], actual: table.text(fileLines[p]), difference: 'text' };
   }
-  return whitespace ?? { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[first] + 1, expected: lines[0], actual: texts[fileLines[first]], difference: 'whitespace' };
+  return whitespace ?? { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[first] + 1, expected: lines[0], actual: table.text(fileLines[first]), difference: 'whitespace' };
 }
 
 function bestStart(subject: Subject, lines: readonly string[]): number | undefined {
@@ -114,13 +114,13 @@ function wordVotes(subject: Subject, lines: readonly string[], votes: Float64Arr
     return false;
   }
   const { lines: fileLines } = subject.index;
-  const texts = subject.table.texts;
+  const table = subject.table;
   const hits = new Map<string, number[]>();
   for (let p = 0; p < fileLines.length; p++) {
     if ((p & 4095) === 0) {
       subject.checkCancelled();
     }
-    for (const w of new Set(texts[fileLines[p]].match(WORD) ?? [])) {
+    for (const w of new Set(table.text(fileLines[p]).match(WORD) ?? [])) {
       const at = wanted.has(w) ? (hits.get(w) ?? []) : undefined;
       if (at && at.length <= MAX_EDIT_VOTE_OCCURRENCES) {
         at.push(p);

@@ -11,7 +11,6 @@ export class LineTable {
   /** Line breaks of each kind in the whole file. */
   readonly crlf: number = 0;
   readonly lf: number = 0;
-  private texts_?: string[];
 
   constructor(readonly content: string) {
     let crlf = 0;
@@ -41,12 +40,9 @@ export class LineTable {
     this.lf = lf;
   }
 
-  /** Each line's text without its line ending (made on first use: an exact match never needs it). */
-  get texts(): string[] {
-    if (!this.texts_) {
-      this.texts_ = this.starts.map((s, i) => this.content.slice(s, this.ends[i]));
-    }
-    return this.texts_;
+  /** Line `i`'s text without its line ending (cut from the content when asked: most lines never are). */
+  text(i: number): string {
+    return this.content.slice(this.starts[i], this.ends[i]);
   }
 
   get count(): number {

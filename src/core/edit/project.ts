@@ -55,7 +55,7 @@ export function projectBlock(
   let cursor = pairing.s;
   const emitTo = (last: number) => {
     for (; cursor <= last; cursor++) {
-      out.push(file.texts[cursor]);
+      out.push(file.text(cursor));
     }
   };
   let j = 0;
@@ -121,7 +121,7 @@ function adaptLine(file: LineTable, oldLines: readonly string[], pairing: BlockP
   if (adapt.typography) {
     const j = partner >= 0 && pairing.from[partner] === pairing.to[partner] ? partner : likeliestSource(oldLines, pairing, l);
     if (j >= 0) {
-      l = keepTypography(oldLines[j], file.texts[pairing.from[j]], l);
+      l = keepTypography(oldLines[j], file.text(pairing.from[j]), l);
     }
   }
   return l;
@@ -210,11 +210,11 @@ export function keepChars(old: string, file: string, next: string): string {
 export function blockReplacement(file: LineTable, s: number, e: number, lines: readonly string[], eol: string): Replacement | undefined {
   const total = e - s + 1;
   let p = 0;
-  while (p < total && p < lines.length && lines[p] === file.texts[s + p]) {
+  while (p < total && p < lines.length && lines[p] === file.text(s + p)) {
     p++;
   }
   let q = 0;
-  while (q < total - p && q < lines.length - p && lines[lines.length - 1 - q] === file.texts[e - q]) {
+  while (q < total - p && q < lines.length - p && lines[lines.length - 1 - q] === file.text(e - q)) {
     q++;
   }
   const mid = lines.slice(p, lines.length - q);

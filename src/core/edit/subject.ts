@@ -55,14 +55,14 @@ export class Subject {
 
   get index(): SubstanceIndex {
     if (!this.index_) {
-      const texts = this.table.texts;
+      const table = this.table;
       const keys: string[] = [];
       const lines: number[] = [];
-      for (let i = 0; i < texts.length; i++) {
+      for (let i = 0; i < table.count; i++) {
         if ((i & (EDIT_CANCEL_CHECK_STEPS - 1)) === 0) {
           throwIfCancelled(this.signal);
         }
-        const key = substanceKey(texts[i]);
+        const key = substanceKey(table.text(i));
         if (key.length > 0) {
           keys.push(key);
           lines.push(i);
@@ -135,7 +135,8 @@ export class Subject {
     if (this.tabs_ === undefined) {
       let tabs = 0;
       let spaces = 0;
-      for (const t of this.table.texts) {
+      for (let i = 0; i < this.table.count; i++) {
+        const t = this.table.text(i);
         if (t.charCodeAt(0) === 9) {
           tabs++;
         } else if (t.startsWith('  ')) {
