@@ -90,5 +90,25 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
       const label = [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
       await run(results, pick.label, input, label);
     }),
+    vscode.commands.registerCommand('agentFileTools.applyPatchFromClipboard', async () => {
+      await applyPatchText(results, await vscode.env.clipboard.readText(), 'the clipboard');
+    }),
+    vscode.commands.registerCommand('agentFileTools.applyPatchFromEditor', async () => {
+      const editor = vscode.window.activeTextEditor;
+      const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : editor?.document.getText();
+      await applyPatchText(results, selection ?? '', 'the active editor');
+    }),
   ];
+}
+
+/**
+ * A patch someone has from elsewhere (a review, a chat, a mail), applied through the same
+ * flow as the model's: verified whole, reviewed in the multi-diff editor, applied at once.
+ */
+async function applyPatchText(results: ResultDocuments, text: string, from: string): Promise<void> {
+  if (!/\*\*\*\s*Begin Patch/.test(text)) {
+    void vscode.window.showWarningMessage(`No patch in ${from}: a patch starts with "*** Begin Patch" and ends with "*** End Patch".`);
+    return;
+  }
+  await run(results, 'fs_apply_patch', { patch: text }, 'patch');
 }

@@ -20,6 +20,7 @@ export type ToolErrorCode =
   | 'not-a-file'
   | 'cancelled'
   | 'too-large'
+  | 'no-match'
   | 'untrusted'
   | 'stale'
   | 'rejected'

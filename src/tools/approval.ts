@@ -51,6 +51,8 @@ export interface ProposedFile {
   oldText: string | undefined;
   /** Proposed text; undefined for a delete. */
   newText: string | undefined;
+  /** For a move onto an existing file (or an add over one): the text there that the change replaces. */
+  replaces?: string;
 }
 
 export interface ChangeProposal {

@@ -50,3 +50,35 @@ export function renderSingleChange(landed: Landed, opts: { match?: string } = {}
   }
   return out.join('\n');
 }
+
+const LETTER = { create: 'A', overwrite: 'A', modify: 'M', move: 'M', delete: 'D' } as const;
+
+/** The result of fs_apply_patch: Codex's summary lines, then what each file needs said. */
+export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, string>): string {
+  const out = ['Success. Updated the following files:'];
+  for (const f of landed.files) {
+    const p = f.planned;
+    out.push(`${LETTER[p.action]} ${p.target.located.display}${p.action === 'move' ? ` (moved from ${p.from!.located.display})` : ''}`);
+  }
+  const versions = landed.files.filter((f) => f.version).map((f) => `${f.planned.target.located.display} ${f.version}`);
+  if (versions.length) {
+    out.push(`Versions: ${versions.join(', ')}.`);
+  }
+  for (const f of landed.files) {
+    const display = f.planned.target.located.display;
+    const note = notes.get(f.planned.target.real);
+    if (note) {
+      out.push(`${display}: ${note}`);
+    }
+    if (f.unsaved) {
+      out.push(`${display}: the change is in the editor, not saved: the file had unsaved changes of the user, which were kept.`);
+    }
+    if (f.userDiff) {
+      out.push(`The user edited your proposal for ${display} before accepting it; what landed differs by:`, '<user-edits>', f.userDiff, '</user-edits>');
+    }
+    if (f.newErrors.length) {
+      out.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
+    }
+  }
+  return out.join('\n');
+}

@@ -23,6 +23,8 @@ export interface PlannedFile {
   before: FileText | undefined;
   /** The proposed text; undefined for a delete. */
   after: string | undefined;
+  /** For a move onto an existing file: the text it replaces there. */
+  replaces?: FileText;
 }
 
 export interface ChangePlan {
@@ -115,6 +117,7 @@ function proposalOf(plan: ChangePlan): ChangeProposal {
         from: f.from ? { path: f.from.real, display: f.from.located.display } : undefined,
         oldText: f.before?.text,
         newText: f.after,
+        replaces: f.replaces?.text,
       }),
     ),
   };
@@ -154,6 +157,12 @@ function cutDiff(diff: string): string {
 
 /** The file's current text must still be what the change was computed on; a newer text is never overwritten. */
 async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
+  if (f.replaces) {
+    const there = await loadFileText(ctx, f.target).catch(() => undefined);
+    if (there?.text !== f.replaces.text) {
+      throw new ToolError('stale', `${f.target.located.display} changed while the change waited for approval. Nothing was written. Read it again, then redo the change.`);
+    }
+  }
   const source = f.from ?? f.target;
   const now = await loadFileText(ctx, source).catch(() => undefined);
   const display = source.located.display;

@@ -4,6 +4,7 @@ import { listTool } from './list';
 import { readTool } from './read';
 import type { ToolSpec } from './types';
 import { writeTool } from './write';
+import { editTool } from './edit';
 
 /**
  * The single table of tools. `package.json` `contributes.languageModelTools` must list
@@ -14,6 +15,7 @@ export const TOOLS: readonly ToolSpec[] = [
   listTool as unknown as ToolSpec,
   globTool as unknown as ToolSpec,
   grepTool as unknown as ToolSpec,
+  editTool as unknown as ToolSpec,
   writeTool as unknown as ToolSpec,
 ];
 

@@ -15,7 +15,7 @@ const REFERENCE_NAMES: Record<string, string> = {
   fs_list: 'list',
   fs_glob: 'glob',
   fs_grep: 'grep',
-  fs_edit: 'edit',
+  fs_edit: 'fsEdit',
   fs_write: 'fsWrite',
   fs_apply_patch: 'applyPatch',
 };
@@ -85,6 +85,14 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { pattern: 'x', output: 'files', limit: 5000 },
     ],
     invalid: [{}, { pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }, { query: 'x' }],
+  },
+  fs_edit: {
+    valid: [
+      { path: 'a.ts', old_string: 'a', new_string: 'b' },
+      { path: 'a.ts', old_string: '', new_string: 'new file\n', replace_all: false },
+      { path: 'a.ts', edits: [{ old_string: 'a', new_string: 'b', replace_all: true }, { old_string: 'c', new_string: 'd' }] },
+    ],
+    invalid: [{}, { old_string: 'a', new_string: 'b' }, { path: '', old_string: 'a', new_string: 'b' }, { path: 'a', old_string: 1, new_string: 'b' }, { path: 'a', edits: [] }, { path: 'a', edits: [{ old_string: 'a' }] }, { path: 'a', edits: [{ old_string: 'a', new_string: 'b', extra: 1 }] }, { path: 'a', old_string: 'a', new_string: 'b', mode: 'x' }],
   },
   fs_write: {
     valid: [{ path: 'a.txt', content: '' }, { path: 'src/new.ts', content: 'export {};\n' }],
