@@ -90,3 +90,20 @@ export const MAX_DIAGNOSTICS_PER_FILE = 20;
 export const MAX_OTHER_PROBLEM_FILES = 5;
 /** How long a change waits at most for the language servers' diagnostics, in milliseconds. */
 export const DIAGNOSTICS_WAIT_MS = 3000;
+
+// fs_apply_patch
+
+/** Characters (UTF-16 code units) of patch text parsed at most. */
+export const MAX_PATCH_CHARS = 4 * 1024 * 1024;
+/** Distinct paths (read, written, moved or deleted) one patch may name. */
+export const MAX_PATCH_PATHS = 1000;
+/** Paths probed at once while a patch is verified. */
+export const PATCH_PROBE_CONCURRENCY = 8;
+/** Lines of the patch or of a file quoted in one patch error. */
+export const MAX_PATCH_ERROR_LINES = 12;
+/** Characters (UTF-16 code units) of one line quoted in a patch error before it is cut. */
+export const MAX_PATCH_ERROR_LINE_CHARS = 300;
+/** Places an ambiguity error names (it counts the rest). */
+export const MAX_PATCH_AMBIGUOUS_PLACES = 5;
+/** Occurrences of one line in a file above which the closest-region search ignores that line (too common to say anything). */
+export const MAX_PATCH_CLOSEST_LINE_OCCURRENCES = 1000;
