@@ -21,8 +21,8 @@
  * `@@ def run():`). `*** End of File` says the old lines end the file.
  *
  * Lenient forms, each with a single meaning:
- * - whitespace around the whole text, around markers and headers, blank lines between
- *   hunks and before a chunk's `@@` line; header words in any case, any spacing at `:`;
+ * - whitespace around the whole text and around markers and headers, blank lines between
+ *   hunks and after a hunk header; header words in any case, any spacing at `:`;
  * - a heredoc wrapper: a first line `<<EOF`, `<<'EOF'` or `<<"EOF"` (any word for EOF,
  *   optionally after `cat` or `apply_patch`) and a last line `EOF`; a Markdown code fence;
  * - `@@ -12,7 +12,8 @@ text` (unified-diff numbers are ignored, `text` is the context) and
@@ -31,7 +31,10 @@
  * - a whitespace-only line in a chunk is an empty kept line; `\ No newline at end of file`
  *   lines are ignored.
  * Inside a chunk a line starting with a space is always a kept line, even when it looks
- * like an indented marker: a file may contain such text. Anything else is an error naming
+ * like an indented marker or `@@` line: a file may contain such text. A blank line
+ * between two chunks is an empty kept line of the first (as in Codex); a chunk whose old
+ * lines end with empty lines is also tried without them, since such a line is often a
+ * separator. Anything else is an error naming
  * its line and the valid forms. Paths are kept as written (trimmed); the caller resolves
  * and polices them.
  *
@@ -306,12 +309,11 @@ class PatchReader {
   private readChunk(first: boolean, path: string): Chunk {
     const patchLine = this.i + 1;
     const contexts: string[] = [];
-    // A chunk that must have a `@@` line may indent it; the first chunk's may not, since
-    // without `@@` its first line may be a kept line such as ` @@ text`.
+    // `@@` lines start the line: ` @@ text` is a kept line.
     let sawAt = false;
-    while (this.i < this.end && (this.lines[this.i].startsWith('@@') || (!sawAt && !first && this.lines[this.i].trimStart().startsWith('@@')))) {
+    while (this.i < this.end && this.lines[this.i].startsWith('@@')) {
       sawAt = true;
-      const ctx = contextOf(this.lines[this.i].trimStart().slice(2));
+      const ctx = contextOf(this.lines[this.i].slice(2));
       if (ctx !== undefined) {
         contexts.push(ctx);
       }
