@@ -161,7 +161,7 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
         ? `${hunkName(d.hunk)}: the move destination ${d.path} is a folder. Name the new file's full path in \`*** Move to:\`.`
         : `${hunkName(d.hunk)}: ${d.path} is a folder; a patch adds, updates, moves and deletes files only.`;
     case 'context-not-found': {
-      const earlier = d.earlier !== undefined ? ` It is line ${d.earlier}, above where the previous chunk ended: list the chunks of a file from top to bottom.` : '';
+      const earlier = d.earlier !== undefined ? ` It is line ${d.earlier}, above line ${d.searchFrom}, where the search began (after the previous chunk): list the chunks of a file from top to bottom.` : '';
       const closest = d.earlier === undefined && d.closest ? ` The most similar line is L${d.closest.line}: \`${quoteLine(d.closest.text)}\`.` : '';
       return (
         `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the \`@@\` text \`${quoteLine(d.context)}\` matches no line of ${d.path}${after(d.searchFrom)}${asEdited(d.textAfterHunk)}.${earlier}${closest} ` +
@@ -169,10 +169,10 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
       );
     }
     case 'no-match': {
-      const head = `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its ${d.chunk.oldBody.length === 1 ? 'line' : `${d.chunk.oldBody.length} lines`} marked \` \` and \`-\` ${d.chunk.oldBody.length === 1 ? 'is' : 'are'} not in ${d.path}${after(d.searchFrom)}${asEdited(d.textAfterHunk)}, even ignoring whitespace at line ends and typographic punctuation. The patch expects:`;
+      const head = `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) are not in ${d.path}${after(d.searchFrom)}${asEdited(d.textAfterHunk)}, even ignoring whitespace around lines and typographic punctuation. The patch expects:`;
       const out = [head, ...showOld(d.chunk.oldBody)];
       if (d.elsewhere?.why === 'before-previous') {
-        out.push(`These lines are at line ${d.elsewhere.line}, above where the previous chunk ended: list the chunks of a file from top to bottom.`);
+        out.push(`These lines are at line ${d.elsewhere.line}, above line ${d.searchFrom}, where the search began (after the previous chunk and this chunk's \`@@\` lines): list the chunks of a file from top to bottom, each below its \`@@\` lines.`);
       } else if (d.elsewhere?.why === 'not-at-end') {
         out.push(`These lines are at line ${d.elsewhere.line}, but the chunk ends with \`*** End of File\`, so they must be the last lines of the file: remove that marker, or end the chunk with the file's last lines.`);
       } else if (d.closest) {
@@ -186,7 +186,7 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
       const more = d.count > d.places.length ? ` and ${d.count - d.places.length} more` : '';
       const places = more ? `${d.places.join(', ')}${more}` : list(d.places);
       return (
-        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its lines marked \` \` and \`-\` fit ${d.path} in ${d.count} places (starting at lines ${places})${asEdited(d.textAfterHunk)}, ` +
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) fit ${d.path} in ${d.count} places (starting at lines ${places})${asEdited(d.textAfterHunk)}, ` +
         'and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a `@@` line repeating a line above it (its function or class), until only one place fits.'
       );
     }

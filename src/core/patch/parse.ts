@@ -154,7 +154,7 @@ export function parsePatch(text: string): ParsedPatch {
     fail(first + 1, `the patch must start with \`*** Begin Patch\`, not ${show(lines[first])}.`);
   }
   if (first === last || !END_RE.test(lines[last].trim())) {
-    fail(last + 1, `the patch must end with \`*** End Patch\`; its last line is ${show(lines[last])}. Was the patch cut off? Send all of it again.`);
+    fail(last + 1, `the patch must end with \`*** End Patch\`; its last line is ${show(lines[last])}. Was the patch cut off?`);
   }
   const hunks = new PatchReader(lines, first + 1, last).read();
   if (hunks.length === 0) {

@@ -37,6 +37,8 @@ interface Placed {
   hits: number[];
   /** Every place each `@@` line fits, under the pass that found it. */
   ctxHits: number[][];
+  /** The old lines start with the last `@@` line itself (a model repeating it as a kept line). */
+  overlap: boolean;
 }
 
 /**
@@ -120,14 +122,20 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
         }
         s = ip;
       }
-      placed.push({ chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', hits: [ip], ctxHits });
+      placed.push({ chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', hits: [ip], ctxHits, overlap: false });
       continue;
+    }
+    // `@@ def f():` followed by the kept line ` def f():` names that line twice: the old
+    // lines may then start on the `@@` line itself.
+    const overlap = lastCtxAt >= 0 && normaliseLine(chunk.oldLines[0]) === normaliseLine(chunk.contexts[chunk.contexts.length - 1]);
+    if (overlap) {
+      s = lastCtxAt;
     }
     let found: Placed | undefined;
     for (const variant of variantsOf(chunk)) {
       const hit = firstFit(index, variant.pattern, s, chunk.isEndOfFile);
       if (hit) {
-        found = { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, hits: hit.hits, ctxHits };
+        found = { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, hits: hit.hits, ctxHits, overlap };
         break;
       }
     }
@@ -160,7 +168,7 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
     for (let h = upperIndex(p.hits, limit - len); h >= 0 && chosen < 0; h--) {
       let bound = p.hits[h];
       for (let r = p.ctxHits.length - 1; r >= 0 && bound >= 0; r--) {
-        bound = lastAtMost(p.ctxHits[r], bound - 1);
+        bound = lastAtMost(p.ctxHits[r], r === p.ctxHits.length - 1 && p.overlap ? bound : bound - 1);
       }
       if (bound >= 0) {
         chosen = p.hits[h];
