@@ -1,8 +1,9 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { MAX_PATCH_CLOSEST_LINE_OCCURRENCES } from '../limits';
 import { PatchVerifyError, somePlaces, type ChunkRef, type FileRegion, type HunkRef } from './errors';
-import { LineIndex, SEEK_PASSES, firstAtLeast, firstFit, lastAtMost, normaliseLine, upperIndex } from './seek';
-import { joinFile, splitFile } from './text';
+import { ListFits, type Fits } from './fits';
+import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
+import { FileText } from './text';
 import type { Chunk, ChunkLine, ChunkMatch, SeekPass } from './types';
 
 /** Who is being patched, for errors and match records. */
@@ -33,10 +34,10 @@ interface Placed {
   pos: number;
   variant: Variant;
   pass: SeekPass;
-  /** Every place the pattern fits under `pass` (for an End of File chunk, only the one at the end). */
-  hits: number[];
-  /** Every place each `@@` line fits, under the pass that found it. */
-  ctxHits: number[][];
+  /** Where the pattern fits under `pass` (for an End of File chunk, only at the end). */
+  fits: Fits;
+  /** Where each `@@` line fits, under the pass that found it. */
+  ctxFits: Fits[];
   /** The old lines start with the last `@@` line itself (a model repeating it as a kept line). */
   overlap: boolean;
 }
@@ -74,8 +75,8 @@ function lastIndex<T>(xs: readonly T[], f: (x: T) => boolean): number {
 }
 
 /** Where a chunk without old lines goes: the end, before a final empty line (Codex). */
-function insertionPoint(lines: readonly string[]): number {
-  return lines.length > 0 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+function insertionPoint(file: FileText): number {
+  return file.count > 0 && file.line(file.count - 1) === '' ? file.count - 1 : file.count;
 }
 
 function chunkRef(chunks: readonly Chunk[], k: number): ChunkRef {
@@ -92,9 +93,9 @@ function chunkRef(chunks: readonly Chunk[], k: number): ChunkRef {
  * patch fits the file in more than one way and is refused as ambiguous.
  */
 export function applyChunks(text: string, chunks: readonly Chunk[], site: UpdateSite): UpdateResult {
-  const file = splitFile(text);
-  const index = new LineIndex(file.lines);
-  const n = file.lines.length;
+  const file = new FileText(text);
+  const index = new LineIndex(file);
+  const n = file.count;
   const placed: Placed[] = [];
 
   // Forward.
@@ -102,19 +103,19 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
   for (let k = 0; k < chunks.length; k++) {
     throwIfCancelled(site.signal);
     const chunk = chunks[k];
-    const ctxHits: number[][] = [];
+    const ctxFits: Fits[] = [];
     let lastCtxAt = -1;
     for (const ctx of chunk.contexts) {
       const hit = firstFit(index, [ctx], s, false);
       if (!hit) {
         throw contextNotFound(index, chunks, k, ctx, s, site);
       }
-      ctxHits.push(hit.hits);
+      ctxFits.push(hit.fits);
       lastCtxAt = hit.at;
       s = hit.at + 1;
     }
     if (chunk.oldLines.length === 0) {
-      const ip = insertionPoint(file.lines);
+      const ip = insertionPoint(file);
       if (chunk.contexts.length > 0) {
         const anchor = chunk.contexts[chunk.contexts.length - 1];
         if (ip - 1 < lastCtxAt || !SEEK_PASSES.some((p) => index.matchesAt([anchor], p, ip - 1))) {
@@ -122,7 +123,7 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
         }
         s = ip;
       }
-      placed.push({ chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', hits: [ip], ctxHits, overlap: false });
+      placed.push({ chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', fits: new ListFits([ip]), ctxFits, overlap: false });
       continue;
     }
     // `@@ def f():` followed by the kept line ` def f():` names that line twice: the old
@@ -135,7 +136,7 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
     for (const variant of variantsOf(chunk)) {
       const hit = firstFit(index, variant.pattern, s, chunk.isEndOfFile);
       if (hit) {
-        found = { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, hits: hit.hits, ctxHits, overlap };
+        found = { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, fits: hit.fits, ctxFits, overlap };
         break;
       }
     }
@@ -154,10 +155,10 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
     const p = placed[i];
     if (p.insert) {
       latest[i] = p.pos;
-      if (p.ctxHits.length > 0) {
+      if (p.ctxFits.length > 0) {
         let bound = p.pos - 1;
-        for (let r = p.ctxHits.length - 2; r >= 0; r--) {
-          bound = lastAtMost(p.ctxHits[r], bound - 1);
+        for (let r = p.ctxFits.length - 2; r >= 0; r--) {
+          bound = p.ctxFits[r].last(bound - 1);
         }
         limit = Math.min(limit, bound);
       }
@@ -165,14 +166,15 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
     }
     const len = p.variant.pattern.length;
     let chosen = -1;
-    for (let h = upperIndex(p.hits, limit - len); h >= 0 && chosen < 0; h--) {
-      let bound = p.hits[h];
-      for (let r = p.ctxHits.length - 1; r >= 0 && bound >= 0; r--) {
-        bound = lastAtMost(p.ctxHits[r], r === p.ctxHits.length - 1 && p.overlap ? bound : bound - 1);
+    for (let h = p.fits.last(limit - len); h >= 0; h = p.fits.last(h - 1)) {
+      let bound = h;
+      for (let r = p.ctxFits.length - 1; r >= 0 && bound >= 0; r--) {
+        bound = p.ctxFits[r].last(r === p.ctxFits.length - 1 && p.overlap ? bound : bound - 1);
       }
       if (bound >= 0) {
-        chosen = p.hits[h];
+        chosen = h;
         limit = bound;
+        break;
       }
     }
     if (chosen < p.pos) {
@@ -183,7 +185,7 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
   for (let i = 0; i < placed.length; i++) {
     const p = placed[i];
     if (latest[i] !== p.pos) {
-      const all = p.hits.filter((h) => h >= p.pos && h <= latest[i]);
+      const all = p.fits.between(p.pos, latest[i]);
       throw new PatchVerifyError({
         code: 'ambiguous',
         hunk: site.hunk,
@@ -199,9 +201,13 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
   return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })) };
 }
 
-/** Writes the new lines: kept lines as the file has them, added lines with the terminators of the lines they replace. */
-function assemble(file: ReturnType<typeof splitFile>, placed: readonly Placed[]): string {
-  const { lines, eols } = file;
+/**
+ * Writes the new text: untouched and kept lines copied from the file with their own
+ * terminators, added lines with the terminators of the lines they replace (in order),
+ * then the dominant one. A line without a terminator (the old last line) gets the
+ * dominant one: an updated file ends with a line ending.
+ */
+function assemble(file: FileText, placed: readonly Placed[]): string {
   // A chunk without old lines inside another chunk's replaced lines goes after them.
   const edits = placed.map((p) => ({ ...p }));
   for (const e of edits) {
@@ -214,72 +220,64 @@ function assemble(file: ReturnType<typeof splitFile>, placed: readonly Placed[])
     }
   }
   edits.sort((a, b) => a.pos - b.pos || Number(b.insert) - Number(a.insert) || a.chunk - b.chunk);
-  const outLines: string[] = [];
-  const outEols: string[] = [];
+  const out: string[] = [];
+  const copy = (from: number, to: number): void => {
+    if (to > from) {
+      out.push(file.slice(from, to));
+      if (file.eol(to - 1) === '') {
+        out.push(file.dominant);
+      }
+    }
+  };
   let cur = 0;
   for (const e of edits) {
-    for (; cur < e.pos; cur++) {
-      outLines.push(lines[cur]);
-      outEols.push(eols[cur]);
-    }
+    copy(cur, e.pos);
+    cur = Math.max(cur, e.pos);
     if (e.insert) {
       for (const l of e.variant.body) {
         if (l.op === '+') {
-          outLines.push(l.text);
-          outEols.push('');
+          out.push(l.text, file.dominant);
         }
       }
       continue;
     }
-    let fp = e.pos;
     let removed: string[] = [];
     let added: string[] = [];
     const flush = (): void => {
-      added.forEach((t, i) => {
-        outLines.push(t);
-        outEols.push(removed[i] ?? '');
-      });
+      added.forEach((t, i) => out.push(t, removed[i] || file.dominant));
       removed = [];
       added = [];
     };
     for (const l of e.variant.body) {
       if (l.op === ' ') {
         flush();
-        outLines.push(lines[fp]);
-        outEols.push(eols[fp]);
-        fp++;
+        copy(cur, cur + 1);
+        cur++;
       } else if (l.op === '-') {
-        removed.push(eols[fp]);
-        fp++;
+        removed.push(file.eol(cur));
+        cur++;
       } else {
         added.push(l.text);
       }
     }
     flush();
-    cur = fp;
   }
-  for (; cur < lines.length; cur++) {
-    outLines.push(lines[cur]);
-    outEols.push(eols[cur]);
-  }
-  return joinFile(outLines, outEols, file.dominant);
+  copy(cur, file.count);
+  return out.join('');
 }
 
 /** Where the pattern fits in the file although not where the chunk may go: before `start`, or (End of File chunks) not at the end. */
 function elsewhere(index: LineIndex, chunk: Chunk, patterns: readonly (readonly string[])[], start: number): { line: number; why: 'before-previous' | 'not-at-end' } | undefined {
   for (const pattern of patterns) {
     for (const pass of SEEK_PASSES) {
-      const hits = index.findAll(pattern, pass);
-      if (hits.length === 0) {
-        continue;
-      }
+      const fits = index.fits(pattern, pass);
       if (chunk.isEndOfFile) {
-        const after = firstAtLeast(hits, start);
+        const after = fits.first(start);
         if (after >= 0) {
           return { line: after + 1, why: 'not-at-end' };
         }
       }
-      const before = lastAtMost(hits, start - 1);
+      const before = fits.last(start - 1);
       if (before >= 0) {
         return { line: before + 1, why: 'before-previous' };
       }
@@ -305,7 +303,7 @@ function noMatch(index: LineIndex, chunks: readonly Chunk[], k: number, start: n
 
 function contextNotFound(index: LineIndex, chunks: readonly Chunk[], k: number, ctx: string, start: number, site: UpdateSite): PatchVerifyError {
   const other = elsewhere(index, { ...chunks[k], isEndOfFile: false }, [[ctx]], start);
-  const best = other ? undefined : mostSimilarLine(index.lines, normaliseLine(ctx));
+  const best = other ? undefined : mostSimilarLine(index.source.all(), normaliseLine(ctx));
   return new PatchVerifyError({
     code: 'context-not-found',
     hunk: site.hunk,
@@ -314,7 +312,7 @@ function contextNotFound(index: LineIndex, chunks: readonly Chunk[], k: number, 
     context: ctx,
     searchFrom: start + 1,
     earlier: other?.line,
-    closest: best === undefined ? undefined : { line: best + 1, text: index.lines[best] },
+    closest: best === undefined ? undefined : { line: best + 1, text: index.source.line(best) },
     textAfterHunk: site.textAfterHunk,
   });
 }
@@ -360,7 +358,7 @@ function mostSimilarLine(lines: readonly string[], target: string): number | und
  * pattern's longest line. Undefined when nothing resembles it.
  */
 export function closestRegion(index: LineIndex, pattern: readonly string[], start: number): FileRegion | undefined {
-  const lines = index.lines;
+  const lines = index.source.all();
   const n = lines.length;
   const m = pattern.length;
   if (n === 0 || m === 0) {
@@ -375,7 +373,7 @@ export function closestRegion(index: LineIndex, pattern: readonly string[], star
     }
     let at = positions.get(norm[j]);
     if (!at) {
-      at = index.findAll([pattern[j]], 'unicode');
+      at = index.fits([pattern[j]], 'unicode').between(0, n);
       positions.set(norm[j], at);
     }
     if (at.length > MAX_PATCH_CLOSEST_LINE_OCCURRENCES) {

@@ -1,3 +1,5 @@
+import { ListFits, NO_FITS, type Fits } from './fits';
+import { ArrayLines, type LineSource } from './text';
 import type { SeekPass, SeekResult } from './types';
 
 /**
@@ -96,27 +98,31 @@ class PassIndex {
 export class LineIndex {
   private readonly byPass = new Map<SeekPass, PassIndex>();
 
-  constructor(readonly lines: readonly string[]) {}
+  constructor(readonly source: LineSource) {}
 
   private pass(pass: SeekPass): PassIndex {
     let index = this.byPass.get(pass);
     if (!index) {
-      index = new PassIndex(this.lines, pass);
+      index = new PassIndex(this.source.all(), pass);
       this.byPass.set(pass, index);
     }
     return index;
   }
 
   /**
-   * Every position where `pattern` matches under `pass`, ascending, overlapping matches
-   * included. Linear in the file and the pattern: candidates come from the pattern's
-   * rarest line, or a KMP scan when every line of the pattern is common.
+   * Where `pattern` fits under `pass`. The exact pass searches the text natively, on
+   * demand; the others index the lines (once per pass) and list every fit, linear in
+   * the file and the pattern: candidates come from the pattern's rarest line, or a KMP
+   * scan when every line of the pattern is common.
    */
-  findAll(pattern: readonly string[], pass: SeekPass): number[] {
-    const n = this.lines.length;
+  fits(pattern: readonly string[], pass: SeekPass): Fits {
+    const n = this.source.count;
     const m = pattern.length;
     if (m === 0 || m > n) {
-      return [];
+      return NO_FITS;
+    }
+    if (pass === 'exact') {
+      return this.source.exactFits(pattern);
     }
     const index = this.pass(pass);
     const want = new Int32Array(m);
@@ -125,7 +131,7 @@ export class LineIndex {
     for (let j = 0; j < m; j++) {
       const id = index.idOf.get(passKey(pass, pattern[j]));
       if (id === undefined) {
-        return [];
+        return NO_FITS;
       }
       want[j] = id;
       const c = index.count(id);
@@ -150,7 +156,7 @@ export class LineIndex {
           found.push(start);
         }
       }
-      return found;
+      return new ListFits(found);
     }
     // KMP over the ids.
     const fail = new Int32Array(m);
@@ -175,16 +181,16 @@ export class LineIndex {
         k = fail[k - 1];
       }
     }
-    return found;
+    return new ListFits(found);
   }
 
   /** Whether `pattern` matches at `start` under `pass`. */
   matchesAt(pattern: readonly string[], pass: SeekPass, start: number): boolean {
-    if (start < 0 || start + pattern.length > this.lines.length) {
+    if (start < 0 || start + pattern.length > this.source.count) {
       return false;
     }
     for (let j = 0; j < pattern.length; j++) {
-      if (passKey(pass, this.lines[start + j]) !== passKey(pass, pattern[j])) {
+      if (passKey(pass, this.source.line(start + j)) !== passKey(pass, pattern[j])) {
         return false;
       }
     }
@@ -193,9 +199,9 @@ export class LineIndex {
 
   /** Where a `*** End of File` chunk of `length` lines may start: the very end, then the end before trailing blank lines. */
   endCandidates(length: number): number[] {
-    const n = this.lines.length;
+    const n = this.source.count;
     let lastNonBlank = n - 1;
-    while (lastNonBlank >= 0 && this.lines[lastNonBlank].trim() === '') {
+    while (lastNonBlank >= 0 && this.source.line(lastNonBlank).trim() === '') {
       lastNonBlank--;
     }
     const out = [n - length];
@@ -207,60 +213,24 @@ export class LineIndex {
   }
 }
 
-/** The first element of an ascending list that is >= `min`, or -1. */
-export function firstAtLeast(sorted: readonly number[], min: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < min) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo < sorted.length ? sorted[lo] : -1;
-}
-
-/** The index of the last element of an ascending list that is <= `max`, or -1. */
-export function upperIndex(sorted: readonly number[], max: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= max) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo - 1;
-}
-
-/** The last element of an ascending list that is <= `max`, or -1. */
-export function lastAtMost(sorted: readonly number[], max: number): number {
-  const i = upperIndex(sorted, max);
-  return i >= 0 ? sorted[i] : -1;
-}
-
 /**
- * The first pass that fits `pattern` at or after `start`, with that first fit and every
- * fit of the pass (for `eof`, only the fit at the end: the very end first, then the end
+ * The first pass that fits `pattern` at or after `start`, with that first fit and the
+ * pass's fits (for `eof`, only the fit at the end: the very end first, then the end
  * before trailing blank lines).
  */
-export function firstFit(index: LineIndex, pattern: readonly string[], start: number, eof: boolean): { pass: SeekPass; at: number; hits: number[] } | undefined {
+export function firstFit(index: LineIndex, pattern: readonly string[], start: number, eof: boolean): { pass: SeekPass; at: number; fits: Fits } | undefined {
   for (const pass of SEEK_PASSES) {
     if (eof) {
       const at = index.endCandidates(pattern.length).find((p) => p >= start && index.matchesAt(pattern, pass, p));
       if (at !== undefined) {
-        return { pass, at, hits: [at] };
+        return { pass, at, fits: new ListFits([at]) };
       }
       continue;
     }
-    const hits = index.findAll(pattern, pass);
-    const at = firstAtLeast(hits, start);
+    const fits = index.fits(pattern, pass);
+    const at = fits.first(start);
     if (at >= 0) {
-      return { pass, at, hits };
+      return { pass, at, fits };
     }
   }
   return undefined;
@@ -274,17 +244,17 @@ export function firstFit(index: LineIndex, pattern: readonly string[], start: nu
  * pattern is found at `start` (at the end with `eof`).
  */
 export function seekSequence(lines: readonly string[], pattern: readonly string[], start: number, eof: boolean): SeekResult {
-  return seekIn(new LineIndex(lines), pattern, start, eof);
+  return seekIn(new LineIndex(new ArrayLines(lines)), pattern, start, eof);
 }
 
 export function seekIn(index: LineIndex, pattern: readonly string[], start: number, eof: boolean): SeekResult {
   if (pattern.length === 0) {
-    return { kind: 'found', index: eof ? index.lines.length : start, pass: 'exact' };
+    return { kind: 'found', index: eof ? index.source.count : start, pass: 'exact' };
   }
   const fit = firstFit(index, pattern, start, eof);
   if (!fit) {
     return { kind: 'none' };
   }
-  const indices = fit.hits.slice(fit.hits.indexOf(fit.at));
+  const indices = fit.fits.between(fit.at, index.source.count);
   return indices.length === 1 ? { kind: 'found', index: fit.at, pass: fit.pass } : { kind: 'ambiguous', indices, pass: fit.pass };
 }
