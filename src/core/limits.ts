@@ -107,3 +107,5 @@ export const MAX_PATCH_ERROR_LINE_CHARS = 300;
 export const MAX_PATCH_AMBIGUOUS_PLACES = 5;
 /** Occurrences of one line in a file above which the closest-region search ignores that line (too common to say anything). */
 export const MAX_PATCH_CLOSEST_LINE_OCCURRENCES = 1000;
+/** Lines of a chunk (its first ones) that the closest-region search compares with the file. */
+export const MAX_PATCH_CLOSEST_PATTERN_LINES = 1000;

@@ -451,3 +451,37 @@ describe('planPatch: errors the model reads', () => {
     );
   });
 });
+
+describe('planPatch: hostile input stays bounded', () => {
+  // A quadratic search (every chunk scanning the whole file) takes minutes here; the
+  // engine's searches are linear in what they pass over, and learn from failures.
+  it('50,000 chunks repeating one loosely matching line, over 200,000 copies of it: refused as ambiguous, in seconds', async function () {
+    this.timeout(60_000);
+    const started = Date.now();
+    const file = 'x \n'.repeat(200_000);
+    const e = await planPatch(parsePatch(`*** Begin Patch\n*** Update File: f\n${'@@\n-x\n'.repeat(50_000)}*** End Patch\n`), async () => ({ kind: 'file', text: file })).catch((err: unknown) => err);
+    assert.ok(e instanceof PatchVerifyError && e.code === 'ambiguous', String(e));
+    assert.ok(Date.now() - started < 15_000, `${Date.now() - started} ms`);
+  });
+
+  it('a long chunk that does not fit a file of one repeated line is refused with a region, in seconds', async function () {
+    this.timeout(60_000);
+    const started = Date.now();
+    const e = await refused({ f: '}\n'.repeat(200_000) }, '*** Update File: f', '@@', ...Array.from({ length: 2000 }, () => ' }'), '-missing');
+    assert.equal(e.code, 'no-match');
+    assert.ok(Date.now() - started < 15_000, `${Date.now() - started} ms`);
+  });
+
+  it('stops between chunks when cancelled during verification', async () => {
+    let checks = 0;
+    const signal = {
+      get isCancellationRequested(): boolean {
+        return ++checks > 5;
+      },
+    };
+    const lines = Array.from({ length: 100 }, (_, i) => [`@@`, `-l${i}`, `+L${i}`]).flat();
+    const text = Array.from({ length: 100 }, (_, i) => `l${i}\n`).join('');
+    await assert.rejects(planPatch(parsePatch(patchText('*** Update File: f', ...lines)), tree({ f: text }).probe, signal), CancelledError);
+    assert.ok(checks > 5 && checks < 20, `${checks} checks`);
+  });
+});

@@ -1,5 +1,5 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { MAX_PATCH_CLOSEST_LINE_OCCURRENCES } from '../limits';
+import { MAX_PATCH_CLOSEST_LINE_OCCURRENCES, MAX_PATCH_CLOSEST_PATTERN_LINES } from '../limits';
 import { PatchVerifyError, somePlaces, type ChunkRef, type FileRegion, type HunkRef } from './errors';
 import { ListFits, type Fits } from './fits';
 import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
@@ -366,17 +366,11 @@ export function closestRegion(index: LineIndex, pattern: readonly string[], star
   }
   const norm = pattern.map(normaliseLine);
   const votes = new Map<number, number>();
-  const positions = new Map<string, number[]>();
-  for (let j = 0; j < m; j++) {
-    if (norm[j] === '') {
-      continue;
-    }
-    let at = positions.get(norm[j]);
-    if (!at) {
-      at = index.fits([pattern[j]], 'unicode').between(0, n);
-      positions.set(norm[j], at);
-    }
-    if (at.length > MAX_PATCH_CLOSEST_LINE_OCCURRENCES) {
+  const voters = pattern.slice(0, MAX_PATCH_CLOSEST_PATTERN_LINES);
+  const positions = index.occurrences(voters, 'unicode', MAX_PATCH_CLOSEST_LINE_OCCURRENCES);
+  for (let j = 0; j < voters.length; j++) {
+    const at = norm[j] === '' ? undefined : positions.get(norm[j]);
+    if (!at || at.length > MAX_PATCH_CLOSEST_LINE_OCCURRENCES) {
       continue;
     }
     for (const pos of at) {

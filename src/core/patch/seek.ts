@@ -1,4 +1,4 @@
-import { ListFits, NO_FITS, type Fits } from './fits';
+import { IdFits, ListFits, NO_FITS, type Fits } from './fits';
 import { ArrayLines, type LineSource } from './text';
 import type { SeekPass, SeekResult } from './types';
 
@@ -51,52 +51,29 @@ export function passKey(pass: SeekPass, line: string): string {
   }
 }
 
-/** The file's lines under one pass: an id per distinct line, and each id's positions. */
+/** The file's lines under one pass: an id per distinct line. */
 class PassIndex {
   readonly ids: Int32Array;
   readonly idOf = new Map<string, number>();
-  /** positions[starts[id] .. starts[id + 1]) are the lines with that id, ascending. */
-  private readonly starts: Int32Array;
-  private readonly positions: Int32Array;
 
   constructor(lines: readonly string[], pass: SeekPass) {
-    const n = lines.length;
-    this.ids = new Int32Array(n);
-    const counts: number[] = [];
-    for (let i = 0; i < n; i++) {
+    this.ids = new Int32Array(lines.length);
+    for (let i = 0; i < lines.length; i++) {
       const key = passKey(pass, lines[i]);
       let id = this.idOf.get(key);
       if (id === undefined) {
-        id = counts.length;
+        id = this.idOf.size;
         this.idOf.set(key, id);
-        counts.push(0);
       }
       this.ids[i] = id;
-      counts[id]++;
     }
-    this.starts = new Int32Array(counts.length + 1);
-    for (let id = 0; id < counts.length; id++) {
-      this.starts[id + 1] = this.starts[id] + counts[id];
-    }
-    const fill = this.starts.slice(0, counts.length);
-    this.positions = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      this.positions[fill[this.ids[i]]++] = i;
-    }
-  }
-
-  count(id: number): number {
-    return this.starts[id + 1] - this.starts[id];
-  }
-
-  positionsOf(id: number): Int32Array {
-    return this.positions.subarray(this.starts[id], this.starts[id + 1]);
   }
 }
 
 /** A file's lines, indexed lazily per pass, for repeated searches. */
 export class LineIndex {
   private readonly byPass = new Map<SeekPass, PassIndex>();
+  private readonly cache = new Map<string, Fits>();
 
   constructor(readonly source: LineSource) {}
 
@@ -110,78 +87,63 @@ export class LineIndex {
   }
 
   /**
-   * Where `pattern` fits under `pass`. The exact pass searches the text natively, on
-   * demand; the others index the lines (once per pass) and list every fit, linear in
-   * the file and the pattern: candidates come from the pattern's rarest line, or a KMP
-   * scan when every line of the pattern is common.
+   * Where `pattern` fits under `pass`, searched on demand (see fits.ts): the exact pass
+   * in the text itself, the others over line ids (each such pass indexes the lines
+   * once). Cached per pattern, so chunks that repeat a pattern share what was learnt.
    */
   fits(pattern: readonly string[], pass: SeekPass): Fits {
-    const n = this.source.count;
     const m = pattern.length;
-    if (m === 0 || m > n) {
+    if (m === 0 || m > this.source.count) {
       return NO_FITS;
     }
-    if (pass === 'exact') {
-      return this.source.exactFits(pattern);
+    const key = `${pass}\n${pattern.join('\n')}`;
+    let fits = this.cache.get(key);
+    if (!fits) {
+      fits = pass === 'exact' ? this.source.exactFits(pattern) : this.idFits(pattern, pass);
+      this.cache.set(key, fits);
     }
+    return fits;
+  }
+
+  private idFits(pattern: readonly string[], pass: SeekPass): Fits {
     const index = this.pass(pass);
-    const want = new Int32Array(m);
-    let rarest = 0;
-    let rarestCount = Infinity;
-    for (let j = 0; j < m; j++) {
+    const want = new Int32Array(pattern.length);
+    for (let j = 0; j < pattern.length; j++) {
       const id = index.idOf.get(passKey(pass, pattern[j]));
       if (id === undefined) {
         return NO_FITS;
       }
       want[j] = id;
-      const c = index.count(id);
-      if (c < rarestCount) {
-        rarestCount = c;
-        rarest = j;
+    }
+    return new IdFits(index.ids, want);
+  }
+
+  /**
+   * Where each of `lines` occurs under `pass`, keyed by the line as the pass sees it;
+   * more than `cap` places are cut to `cap + 1` (enough to say "too common"). One scan.
+   */
+  occurrences(lines: readonly string[], pass: SeekPass, cap: number): Map<string, number[]> {
+    const index = this.pass(pass);
+    const byId = new Map<number, number[]>();
+    const out = new Map<string, number[]>();
+    for (const line of lines) {
+      const key = passKey(pass, line);
+      const id = index.idOf.get(key);
+      let list = id === undefined ? [] : byId.get(id);
+      if (!list) {
+        list = [];
+        byId.set(id as number, list);
       }
+      out.set(key, list);
     }
     const ids = index.ids;
-    const found: number[] = [];
-    if (rarestCount * m <= 2 * (n + m)) {
-      for (const pos of index.positionsOf(want[rarest])) {
-        const start = pos - rarest;
-        if (start < 0 || start + m > n) {
-          continue;
-        }
-        let j = 0;
-        while (j < m && ids[start + j] === want[j]) {
-          j++;
-        }
-        if (j === m) {
-          found.push(start);
-        }
-      }
-      return new ListFits(found);
-    }
-    // KMP over the ids.
-    const fail = new Int32Array(m);
-    for (let j = 1, k = 0; j < m; j++) {
-      while (k > 0 && want[j] !== want[k]) {
-        k = fail[k - 1];
-      }
-      if (want[j] === want[k]) {
-        k++;
-      }
-      fail[j] = k;
-    }
-    for (let i = 0, k = 0; i < n; i++) {
-      while (k > 0 && ids[i] !== want[k]) {
-        k = fail[k - 1];
-      }
-      if (ids[i] === want[k]) {
-        k++;
-      }
-      if (k === m) {
-        found.push(i - m + 1);
-        k = fail[k - 1];
+    for (let i = 0; i < ids.length; i++) {
+      const list = byId.get(ids[i]);
+      if (list && list.length <= cap) {
+        list.push(i);
       }
     }
-    return new ListFits(found);
+    return out;
   }
 
   /** Whether `pattern` matches at `start` under `pass`. */
