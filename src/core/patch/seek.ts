@@ -74,6 +74,7 @@ class PassIndex {
 export class LineIndex {
   private readonly byPass = new Map<SeekPass, PassIndex>();
   private readonly cache = new Map<string, Fits>();
+  private lastNonBlank?: number;
 
   constructor(readonly source: LineSource) {}
 
@@ -162,12 +163,15 @@ export class LineIndex {
   /** Where a `*** End of File` chunk of `length` lines may start: the very end, then the end before trailing blank lines. */
   endCandidates(length: number): number[] {
     const n = this.source.count;
-    let lastNonBlank = n - 1;
-    while (lastNonBlank >= 0 && this.source.line(lastNonBlank).trim() === '') {
-      lastNonBlank--;
+    if (this.lastNonBlank === undefined) {
+      let i = n - 1;
+      while (i >= 0 && this.source.line(i).trim() === '') {
+        i--;
+      }
+      this.lastNonBlank = i;
     }
     const out = [n - length];
-    const beforeBlanks = lastNonBlank + 1 - length;
+    const beforeBlanks = this.lastNonBlank + 1 - length;
     if (beforeBlanks !== n - length) {
       out.push(beforeBlanks);
     }
