@@ -147,6 +147,15 @@ export class LineIndex {
     return out;
   }
 
+  /**
+   * Whether every line of `pattern` occurs somewhere in the file under the loosest pass:
+   * when one does not, no pass can fit the pattern, and the others need no index.
+   */
+  mayFitLoosely(pattern: readonly string[]): boolean {
+    const index = this.pass('unicode');
+    return pattern.every((l) => index.idOf.has(normaliseLine(l)));
+  }
+
   /** Whether `pattern` matches at `start` under `pass`. */
   matchesAt(pattern: readonly string[], pass: SeekPass, start: number): boolean {
     if (start < 0 || start + pattern.length > this.source.count) {
@@ -186,6 +195,9 @@ export class LineIndex {
  */
 export function firstFit(index: LineIndex, pattern: readonly string[], start: number, eof: boolean): { pass: SeekPass; at: number; fits: Fits } | undefined {
   for (const pass of SEEK_PASSES) {
+    if (pass !== 'exact' && !index.mayFitLoosely(pattern)) {
+      return undefined;
+    }
     if (eof) {
       const at = index.endCandidates(pattern.length).find((p) => p >= start && index.matchesAt(pattern, pass, p));
       if (at !== undefined) {
