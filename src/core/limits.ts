@@ -128,3 +128,22 @@ export const MAX_EDIT_SOURCE_LINES = 500;
 export const MAX_EDIT_CHAR_ALIGN_CHARS = 4000;
 /** Loop steps between cancellation checks in fs_edit's matching (a power of two). */
 export const EDIT_CANCEL_CHECK_STEPS = 4096;
+
+// fs_apply_patch
+
+/** Characters (UTF-16 code units) of patch text parsed at most. */
+export const MAX_PATCH_CHARS = 4 * 1024 * 1024;
+/** Distinct paths (read, written, moved or deleted) one patch may name. */
+export const MAX_PATCH_PATHS = 1000;
+/** Paths probed at once while a patch is verified. */
+export const PATCH_PROBE_CONCURRENCY = 8;
+/** Lines of the patch or of a file quoted in one patch error. */
+export const MAX_PATCH_ERROR_LINES = 12;
+/** Characters (UTF-16 code units) of one line quoted in a patch error before it is cut. */
+export const MAX_PATCH_ERROR_LINE_CHARS = 300;
+/** Places an ambiguity error names (it counts the rest). */
+export const MAX_PATCH_AMBIGUOUS_PLACES = 5;
+/** Occurrences of one line in a file above which the closest-region search ignores that line (too common to say anything). */
+export const MAX_PATCH_CLOSEST_LINE_OCCURRENCES = 1000;
+/** Lines of a chunk (its first ones) that the closest-region search compares with the file. */
+export const MAX_PATCH_CLOSEST_PATTERN_LINES = 1000;
