@@ -65,8 +65,11 @@ export async function toolContext(dir) {
   const { NodeWorkspace } = require(path.join(root, 'out/src/host/nodeWorkspace.js'));
   const { ReadLedger } = require(path.join(root, 'out/src/tools/ledger.js'));
   const { DEFAULT_SETTINGS } = require(path.join(root, 'out/src/tools/settings.js'));
+  const { FileLocks } = require(path.join(root, 'out/src/tools/locks.js'));
+  const { cliApprover } = require(path.join(root, 'out/src/tools/cliApprover.js'));
   const ws = await NodeWorkspace.create([dir]);
-  return { ws, settings: DEFAULT_SETTINGS, signal: { isCancellationRequested: false }, ledger: new ReadLedger(), log: { info() {}, warn() {}, error() {} } };
+  const approver = cliApprover({ yes: true, allowOutside: false });
+  return { ws, approver, settings: DEFAULT_SETTINGS, signal: { isCancellationRequested: false }, ledger: new ReadLedger(), locks: new FileLocks(), log: { info() {}, warn() {}, error() {} } };
 }
 
 /** One tool call in this process; throws on an error result. */

@@ -5,6 +5,7 @@ import { readTool } from './read';
 import type { ToolSpec } from './types';
 import { writeTool } from './write';
 import { editTool } from './edit';
+import { applyPatchTool } from './applyPatch';
 
 /**
  * The single table of tools. `package.json` `contributes.languageModelTools` must list
@@ -17,6 +18,7 @@ export const TOOLS: readonly ToolSpec[] = [
   grepTool as unknown as ToolSpec,
   editTool as unknown as ToolSpec,
   writeTool as unknown as ToolSpec,
+  applyPatchTool as unknown as ToolSpec,
 ];
 
 export function findTool(name: string): ToolSpec | undefined {

@@ -17,7 +17,7 @@ const REFERENCE_NAMES: Record<string, string> = {
   fs_grep: 'grep',
   fs_edit: 'fsEdit',
   fs_write: 'fsWrite',
-  fs_apply_patch: 'applyPatch',
+  fs_apply_patch: 'fsApplyPatch',
 };
 
 /**
@@ -93,6 +93,10 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { path: 'a.ts', edits: [{ old_string: 'a', new_string: 'b', replace_all: true }, { old_string: 'c', new_string: 'd' }] },
     ],
     invalid: [{}, { old_string: 'a', new_string: 'b' }, { path: '', old_string: 'a', new_string: 'b' }, { path: 'a', old_string: 1, new_string: 'b' }, { path: 'a', edits: [] }, { path: 'a', edits: [{ old_string: 'a' }] }, { path: 'a', edits: [{ old_string: 'a', new_string: 'b', extra: 1 }] }, { path: 'a', old_string: 'a', new_string: 'b', mode: 'x' }],
+  },
+  fs_apply_patch: {
+    valid: [{ patch: '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch' }],
+    invalid: [{}, { patch: '' }, { patch: 3 }, { input: '*** Begin Patch' }, { patch: 'x', path: 'a' }],
   },
   fs_write: {
     valid: [{ path: 'a.txt', content: '' }, { path: 'src/new.ts', content: 'export {};\n' }],
