@@ -33,9 +33,10 @@ function rangeText(e: FileEnvelope): string {
   if (e.first === undefined) {
     return e.totalLines === 0 ? 'empty file' : 'no lines';
   }
-  const lines = `${e.first === e.last ? 'line' : 'lines'} ${span(e.first, e.last!)}`;
+  const one = e.first === e.last;
+  const lines = `${one ? 'line' : 'lines'} ${span(e.first, e.last!)}`;
   const of = e.totalLines === undefined ? ` (total not counted: the file is ${formatBytes(e.fileBytes)})` : ` of ${e.totalLines}`;
-  const from = e.column !== undefined ? ` (line ${e.first} from column ${e.column})` : '';
+  const from = e.column === undefined ? '' : one ? ` from column ${e.column}` : ` (line ${e.first} from column ${e.column})`;
   return `${lines}${of}${from}`;
 }
 

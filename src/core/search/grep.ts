@@ -288,30 +288,30 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
       f.hits = got.get(f.rel) ?? { records: [], lines: new Map() };
     }
   }
-  // One entry per record: its file's place in `chosen`, and the lines it adds.
-  const items: { file: number; block: string[] }[] = [];
+  // One entry per record: its file's place in `chosen`.
+  const items: number[] = [];
   chosen.forEach((c, file) => {
-    const hits = c.f.hits!;
-    for (const block of renderFileHits(c.f.display, hits, c.from, Math.min(c.to, hits.records.length), req.context)) {
-      items.push({ file, block });
+    const n = Math.min(c.to, c.f.hits!.records.length) - c.from;
+    for (let i = 0; i < n; i++) {
+      items.push(file);
     }
   });
+  // Rendered for exactly the first k records: a line of a record past the cut is context
+  // here (marked "-"), never a match the next page would show again.
   const lines = (k: number): string[] => {
-    const out: string[] = [];
     const perFile = new Map<number, number>();
-    for (const it of items.slice(0, k)) {
-      perFile.set(it.file, (perFile.get(it.file) ?? 0) + 1);
+    for (const file of items.slice(0, k)) {
+      perFile.set(file, (perFile.get(file) ?? 0) + 1);
     }
-    let current = -1;
-    for (const it of items.slice(0, k)) {
-      if (it.file !== current) {
-        current = it.file;
-        const c = chosen[it.file];
-        const upto = c.from + perFile.get(it.file)!;
-        // A file split across pages says which of its records this page holds.
-        out.push(c.from === 0 && upto === c.f.count ? c.f.display : `${c.f.display} (${span(c.from + 1, upto)} of its ${plural(c.f.count, unit[0], unit[1])})`);
+    const out: string[] = [];
+    for (const [file, n] of perFile) {
+      const c = chosen[file];
+      const upto = c.from + n;
+      // A file split across pages says which of its records this page holds.
+      out.push(c.from === 0 && upto === c.f.count ? c.f.display : `${c.f.display} (${span(c.from + 1, upto)} of its ${plural(c.f.count, unit[0], unit[1])})`);
+      for (const block of renderFileHits(c.f.display, c.f.hits!, c.from, upto, req.context)) {
+        out.push(...block);
       }
-      out.push(...it.block);
     }
     return out;
   };
@@ -355,19 +355,19 @@ export async function ignoreNotes(host: StatHost, reports: { scope: Scope; repor
       continue;
     }
     const parts: string[] = [];
-    if (report.skipped.length) {
-      const ex = await examples(host, scope, report.skipped);
-      parts.push(`${plural(report.skipped.length, 'path')} not ${verb}: ${ex.join(', ')}${moreSuffix(report.skipped.length, ex.length)}`);
-    }
     if (report.hiddenMatches.length) {
       const ex = await examples(host, scope, report.hiddenMatches);
       const unit = noun.unit ? ` (${plural(report.hiddenRecords, noun.unit[0], noun.unit[1])})` : '';
       parts.push(`${plural(report.hiddenMatches.length, noun.one, noun.many)}${unit}: ${ex.join(', ')}${moreSuffix(report.hiddenMatches.length, ex.length)}`);
     }
-    const top = report.whitelisted ? report.prunedTopFolders : [];
-    if (top.length) {
-      const ex = top.slice(0, MAX_IGNORED_EXAMPLES).map((r) => `${scope.display(r)}/`);
-      parts.push(`folders not ${verb}: ${ex.join(', ')}${moreSuffix(top.length, ex.length)}`);
+    // A whitelisted walk cannot tell what it skipped: the top folders ignore rules leave out
+    // stand for it, less any it went into (one holding a match it brought back).
+    const hidden = report.hiddenMatches;
+    const top = report.whitelisted ? report.prunedTopFolders.filter((t) => !hidden.some((h) => h.startsWith(`${t}/`))) : [];
+    const skipped = report.whitelisted ? [] : await examples(host, scope, report.skipped);
+    const notWalked = [...skipped, ...top.slice(0, MAX_IGNORED_EXAMPLES).map((r) => `${scope.display(r)}/`)];
+    if (notWalked.length) {
+      parts.push(`not ${verb}: ${notWalked.join(', ')}${moreSuffix(report.skipped.length + top.length, notWalked.length)}`);
     }
     if (parts.length) {
       const where = reports.length > 1 ? ` in ${scope.display(scope.policy.baseRel)}` : '';
