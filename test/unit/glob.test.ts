@@ -69,7 +69,7 @@ for (const [engineName, engine] of [
       assert.deepEqual(paths(r.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/lib/util.ts']);
       assert.equal(
         r.text,
-        '4 files match **/*.ts in the workspace; all shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nsrc/lib/util.ts\nLeft out by ignore rules (.gitignore/.ignore files): not searched: build/. Add "respect_ignore": false to include them.',
+        '4 files match **/*.ts in the workspace; all shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nsrc/lib/util.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.',
       );
     });
 
@@ -89,9 +89,9 @@ for (const [engineName, engine] of [
     it('pages with limit and offset, saying whether more exist and how to continue', async () => {
       const first = await run({ pattern: '*.ts', limit: 3 });
       assert.deepEqual(paths(first.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts']);
-      assert.equal(first.text, '4 files match **/*.ts in the workspace; 1-3 shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nLeft out by ignore rules (.gitignore/.ignore files): not searched: build/. Add "respect_ignore": false to include them.\nContinue with: fs_glob {"pattern":"*.ts","limit":3,"offset":4}');
+      assert.equal(first.text, '4 files match **/*.ts in the workspace; 1-3 shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.\nContinue with: fs_glob {"pattern":"*.ts","limit":3,"offset":4}');
       const next = await run({ pattern: '*.ts', limit: 3, offset: 4 });
-      assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts\nLeft out by ignore rules (.gitignore/.ignore files): not searched: build/. Add "respect_ignore": false to include them.');
+      assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.');
     });
 
     it('cuts a page to the token budget of the call', async () => {
@@ -122,11 +122,11 @@ for (const [engineName, engine] of [
       const r = await run({ pattern: '*.log' });
       assert.deepEqual(paths(r.text), []);
       assert.match(r.text, /^No files match \*\*\/\*\.log in the workspace\./);
-      assert.equal(r.text, 'No files match **/*.log in the workspace.\nLeft out by ignore rules (.gitignore/.ignore files): 1 matching file: notes.log; not searched: build/. Add "respect_ignore": false to include them.');
+      assert.equal(r.text, 'No files match **/*.log in the workspace.\nLeft out by ignore rules: 1 matching file: notes.log; not searched: build/. Add "respect_ignore": false to include them.');
       const ts = await run({ pattern: '**/*.ts', respect_ignore: false });
       assert.deepEqual(paths(ts.text), ['build/out.ts', 'src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/gen/g.ts', 'src/lib/util.ts']);
       const cls = await run({ pattern: '*.[l]og' });
-      assert.equal(cls.text, 'No files match **/*.[l]og in the workspace.\nLeft out by ignore rules (.gitignore/.ignore files): not searched: build/, notes.log, src/gen/. Add "respect_ignore": false to include them.');
+      assert.equal(cls.text, 'No files match **/*.[l]og in the workspace.\nLeft out by ignore rules: not searched: build/, notes.log, src/gen/. Add "respect_ignore": false to include them.');
       const none = await run({ pattern: 'docs/*.md' });
       assert.equal(none.text, '1 file matches docs/*.md in the workspace; all shown:\ndocs/README.md', 'nothing left out, nothing said');
     });
@@ -138,7 +138,7 @@ for (const [engineName, engine] of [
       });
       assert.deepEqual(paths(r.text), ['src/.config.ts', 'src/app.ts']);
       // the excluded file is counted; the excluded folder src/lib is not walked, so its files are not
-      assert.match(r.text, /\nLeft out by ignore rules \(\.gitignore\/\.ignore files, the editor's exclude settings, agentFileTools\.ignoreGlobs\): 1 matching file: src\/app\.test\.ts; not searched: build\/\./);
+      assert.match(r.text, /\nLeft out by ignore rules: 1 matching file: src\/app\.test\.ts; not searched: build\/\./);
     });
 
     it('refuses a file as path and an offset past the end; asks outside the workspace', async () => {

@@ -82,7 +82,7 @@ for (const [engineName, engine] of ENGINES) {
 
     it('narrows with include globs: a bare glob at any depth, a path glob, braces', async () => {
       const bare = await run({ pattern: 'needle', include: '*.ts', output: 'files' });
-      assert.match(bare.text, /:\nctx\/gap\.ts\nsrc\/app\.ts\nsrc\/deep\/more\.ts\nsrc\/lib\.ts\nLeft out by ignore rules \(\.gitignore\/\.ignore files\): not searched: node_modules\/\./);
+      assert.match(bare.text, /:\nctx\/gap\.ts\nsrc\/app\.ts\nsrc\/deep\/more\.ts\nsrc\/lib\.ts\nLeft out by ignore rules: not searched: node_modules\/\./);
       const deep = await run({ pattern: 'needle', include: 'src/*/*.ts', output: 'files' });
       assert.match(deep.text, /:\nsrc\/deep\/more\.ts$/, 'a glob that starts in src/ cannot reach node_modules/: no note');
       const braces = await run({ pattern: 'needle', path: 'src', include: '*.{md,txt}', output: 'files' });
@@ -202,12 +202,12 @@ for (const [engineName, engine] of ENGINES) {
 
     it('says what ignore rules skipped, and searches it on request', async () => {
       const r = await run({ pattern: 'needle', output: 'files' });
-      assert.match(r.text, /\nLeft out by ignore rules \(\.gitignore\/\.ignore files\): not searched: logs\/run\.log, node_modules\/\. Add "respect_ignore": false to include them\.$/);
+      assert.match(r.text, /\nLeft out by ignore rules: not searched: logs\/run\.log, node_modules\/\. Add "respect_ignore": false to include them\.$/);
       const all = await run({ pattern: 'needle', output: 'files', respect_ignore: false });
       assert.match(all.text, /\nlogs\/run\.log\n/);
       assert.match(all.text, /\nnode_modules\/pkg\/index\.js\n/);
       const inc = await run({ pattern: 'needle', include: '*.{log,js}', output: 'files' });
-      assert.match(inc.text, /\nLeft out by ignore rules \(\.gitignore\/\.ignore files\): 1 matching file \(1 matching line\): logs\/run\.log; not searched: node_modules\/\. Add "respect_ignore": false to include them\.$/);
+      assert.match(inc.text, /\nLeft out by ignore rules: 1 matching file \(1 matching line\): logs\/run\.log; not searched: node_modules\/\. Add "respect_ignore": false to include them\.$/);
     });
 
     it('gives byte-identical output for the same tree and input', async () => {

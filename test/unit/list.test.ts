@@ -89,7 +89,7 @@ describe('fs_list', () => {
       '  gen/ (ignored)',
       '  main.ts',
     ]);
-    assert.deepEqual(footer(r.text), ['Left out by ignore rules (.gitignore/.ignore files): 3 folders shown collapsed, 1 file not shown. Add "respect_ignore": false to include them.']);
+    assert.deepEqual(footer(r.text), ['Left out by ignore rules: 3 folders shown collapsed, 1 file not shown. Add "respect_ignore": false to include them.']);
   });
 
   it('orders paths segment by segment, not as plain strings', () => {
@@ -163,7 +163,7 @@ describe('fs_list', () => {
     const r = await call(ctx, 'fs_list', { depth: 1, include_hidden: 'false' });
     assert.ok(!entries(r.text).some((l) => l.startsWith('.')));
     assert.deepEqual(footer(r.text), [
-      'Left out by ignore rules (.gitignore/.ignore files): 2 folders shown collapsed. Add "respect_ignore": false to include them.',
+      'Left out by ignore rules: 2 folders shown collapsed. Add "respect_ignore": false to include them.',
       'Left out as hidden (names starting with "."): 4 entries. Add "include_hidden": true to include them.',
     ]);
   });

@@ -49,8 +49,6 @@ export interface ListingView {
   total: number | undefined;
   /** The exact call that continues, when more follow. */
   continueCall?: string;
-  /** The rule sources in effect, for the note about ignored entries. */
-  ignoreSources: string;
 }
 
 /** "Folder src (/work/app/src)": the path to join entries to, and where it is on disk. */
@@ -97,7 +95,7 @@ export function renderListing(v: ListingView): string {
     if (left.ignoredFiles) {
       what.push(`${plural(left.ignoredFiles, 'file')} not shown`);
     }
-    out.push(`Left out by ignore rules (${v.ignoreSources}): ${what.join(', ')}. Add "respect_ignore": false to include them.`);
+    out.push(`Left out by ignore rules: ${what.join(', ')}. Add "respect_ignore": false to include them.`);
   }
   if (left.hidden) {
     out.push(`Left out as hidden (names starting with "."): ${plural(left.hidden, 'entry', 'entries')}. Add "include_hidden": true to include them.`);

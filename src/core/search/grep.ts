@@ -371,7 +371,7 @@ export async function ignoreNotes(host: StatHost, reports: { scope: Scope; repor
     }
     if (parts.length) {
       const where = reports.length > 1 ? ` in ${scope.display(scope.policy.baseRel)}` : '';
-      out.push(`Left out by ignore rules (${scope.policy.describeSources()})${where}: ${parts.join('; ')}. Add "respect_ignore": false to include them.`);
+      out.push(`Left out by ignore rules${where}: ${parts.join('; ')}. Add "respect_ignore": false to include them.`);
     }
   }
   return out;
