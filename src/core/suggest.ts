@@ -1,6 +1,6 @@
 import { MAX_SUGGESTIONS } from './limits';
 
-function levenshtein(a: string, b: string): number {
+export function levenshtein(a: string, b: string): number {
   if (a === b) {
     return 0;
   }

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
-import { formatCount } from '../core/format';
 import { MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES } from '../core/limits';
 import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
 import { entryLine, renderListing } from '../core/list/render';
@@ -9,7 +8,9 @@ import { fileSystemSource, gitSource } from '../core/list/sources';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField, continuationCall } from './input';
+import { boolField, intField } from './input';
+import type { AliasTable } from './aliases';
+import { callText, nextInput } from '../core/contract';
 import { textResult, type ToolResult } from './result';
 import { authorize, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -41,15 +42,30 @@ export const listSchema = z.strictObject({
 
 export type ListInput = z.output<typeof listSchema>;
 
-/** The call that continues a listing: the same input, with the cursor in place of any offset. */
+/** Codex, Gemini CLI: dir_path; Cursor: relative_workspace_path. */
+export const listAliases: AliasTable = {
+  aliases: [
+    { names: ['dir_path', 'directory', 'relative_workspace_path'], field: 'path' },
+    { names: ['max_depth'], field: 'depth' },
+    { names: ['respect_git_ignore'], field: 'respect_ignore' },
+  ],
+};
+
+/**
+ * The call that continues a listing: the same input, with a cursor in place of any offset.
+ * A cursor names the last entry shown, so the next page starts right after it even when
+ * the tree changed in between, and the walk skips what lies before it; an offset would be
+ * counted again from the start.
+ */
 function continuation(input: ListInput, cursor: string): string {
-  return continuationCall('fs_list', input, ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'], { cursor });
+  return callText('fs_list', nextInput(input, ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'], { cursor }));
 }
 
 export const listTool: ToolSpec<typeof listSchema> = {
   name: 'fs_list',
   mutates: false,
   schema: listSchema,
+  aliases: listAliases,
   example: '{"path": "src", "depth": 2, "limit": 100}',
 
   async prepare(input, ctx) {
@@ -110,28 +126,20 @@ export const listTool: ToolSpec<typeof listSchema> = {
     });
     if (page.entries.length === 0 && after === undefined && before > 0) {
       const n = page.total ?? 0;
-      throw new ToolError('offset-past-end', `offset=${before + 1} is past the end of the listing of ${t.located.display}: it has ${formatCount(n)} entries at depth ${depth}. Use an offset from 1 to ${Math.max(n, 1)}, or omit it.`);
+      throw new ToolError('offset-past-end', `offset=${before + 1} is past the end of the listing of ${t.located.display}: it has ${n} entries at depth ${depth}. Use an offset from 1 to ${Math.max(n, 1)}, or omit it.`);
     }
     const render = (k: number): string => {
-      const cut = k < page.entries.length;
-      const shownPage = cut ? { ...page, entries: page.entries.slice(0, k), more: true, stop: 'budget' as const } : page;
-      let continueCall: string | undefined;
-      let continueOffset: number | undefined;
-      if (shownPage.more) {
-        const last = shownPage.entries[shownPage.entries.length - 1];
-        const shown = before + shownPage.entries.length;
-        continueCall = continuation(input, encodeCursor({ after: last.rel, shown, call: fingerprint }));
-        continueOffset = shown + 1;
-      }
+      const shown = Math.min(k, page.entries.length);
+      const more = page.more || shown < page.entries.length;
+      const last = page.entries[shown - 1];
       return renderListing({
+        displayPath: t.located.display,
         absolutePath: t.real,
-        page: shownPage,
+        page,
+        shown,
         before,
-        total: shownPage.more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
-        continueCall,
-        continueOffset,
-        ignoreSources: scope.policy.describeSources(),
-        respectIgnore,
+        total: more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
+        continueCall: more && last ? continuation(input, encodeCursor({ after: last.rel, shown: before + shown, call: fingerprint })) : undefined,
       });
     };
     return textResult((await fitToBudget(ctx, page.entries.length, render)).text);

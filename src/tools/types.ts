@@ -6,6 +6,7 @@ import type { ReadLedger } from './ledger';
 import type { FileLocks } from './locks';
 import type { Approver, Confirmation } from './approval';
 import type { ToolResult } from './result';
+import type { AliasTable } from './aliases';
 import type { Settings } from './settings';
 
 export interface Logger {
@@ -54,6 +55,8 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** A valid call, shown when input is invalid. */
   example: string;
+  /** Other names models use for this tool's fields (see aliases.ts). */
+  aliases?: AliasTable;
   /** Free of side effects and quick: VS Code times it out after a few seconds. */
   prepare(input: z.output<S>, ctx: ToolContext): Promise<Preparation>;
   invoke(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../core/errors';
+import type { AliasTable } from './aliases';
 import { renderSingleChange } from './changeResult';
 import { loadFileText } from './fileText';
 import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
@@ -14,10 +15,16 @@ export const writeSchema = z.strictObject({
 
 export type WriteInput = z.output<typeof writeSchema>;
 
+/** Claude Code, Gemini CLI: file_path; OpenCode, Copilot: filePath; Cursor: target_file. */
+export const writeAliases: AliasTable = {
+  aliases: [{ names: ['file_path', 'absolute_path', 'target_file'], field: 'path' }],
+};
+
 export const writeTool: ToolSpec<typeof writeSchema> = {
   name: 'fs_write',
   mutates: true,
   schema: writeSchema,
+  aliases: writeAliases,
   example: '{"path": "src/new.ts", "content": "export const x = 1;\\n"}',
 
   async prepare(input, ctx) {

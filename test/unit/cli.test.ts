@@ -33,7 +33,7 @@ describe('the CLI (dist/cli.js)', () => {
   it('prints the envelope for --input and exits 0', () => {
     const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"file.txt"}']);
     assert.equal(r.code, 0);
-    assert.match(r.out, /^<path>file\.txt<\/path>\n<type>file<\/type>\n<meta>lines 1-2 of 2 · utf-8 · LF · version [0-9a-f]{8}<\/meta>\n<content>\nL1: one\nL2: two\n<\/content>\n<summary>Total: 2 lines \| Showing: 1–2 \| Truncated: false<\/summary>\n$/);
+    assert.match(r.out, /^<path>file\.txt<\/path>\n<type>file<\/type>\n<meta>lines 1-2 of 2, utf-8, LF, version [0-9a-f]{8}<\/meta>\n<content>\nL1: one\nL2: two\n<\/content>\nEnd of file\.\n$/);
   });
 
   it('takes input from a file or from stdin, and gives byte-identical output', () => {

@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Ajv from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import { TOOLS } from '../../src/tools/registry';
+import { resultText } from '../../src/tools/result';
+import { fieldsAt, parseInput } from '../../src/tools/run';
 import { DEFAULT_SETTINGS } from '../../src/tools/settings';
 
 const root = path.resolve(__dirname, '../../..');
@@ -23,31 +25,47 @@ const REFERENCE_NAMES: Record<string, string> = {
 /**
  * Inputs each tool's zod schema and its JSON `inputSchema` must agree on. Every
  * registered tool needs an entry, so a new tool cannot skip this check.
+ *
+ * - `valid`: both accept.
+ * - `invalid`: both refuse (a wrong type or range, which the host's own check reports well).
+ * - `answered`: the inputSchema lets it through, so that the tool itself answers with
+ *   words naming the field (an alias it maps, "did you mean", a missing field): Copilot's
+ *   agent mode checks input against the inputSchema before the tool sees it and, on a
+ *   failure, gives the model only "must NOT have additional properties".
  */
-export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> = {
+export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; answered: { input: unknown; says: RegExp }[] }> = {
   fs_read: {
     valid: [
       { path: 'a.txt' },
       { path: 'src/a.ts', offset: 10, limit: 5 },
       { path: '/abs/x', offset: 1 },
       { path: 'a', limit: 5000 },
+      { path: 'a', offset: 3, limit: 1, column: 2001 },
       { path: 'a.py', mode: 'indentation', indentation: { anchor_line: 12, max_levels: 1, include_siblings: false, include_header: true, max_lines: 80 } },
       { path: 'a.py', mode: 'indentation' },
       { path: 'a.py', indentation: { max_levels: 0 } },
+      { file_path: 'a' },
+      { filePath: 'a', startLine: 3, endLine: 9 },
     ],
     invalid: [
-      {},
       { path: '' },
-      { path: 3 },
       { path: 'a', offset: 0 },
       { path: 'a', limit: -1 },
       { path: 'a', offset: 1.5 },
-      { path: 'a', extra: true },
-      { file_path: 'a' },
+      { path: 'a', column: 0 },
       { path: 'a', mode: 'lines' },
       { path: 'a', mode: 'indentation', indentation: { anchor_line: 0 } },
       { path: 'a', indentation: { max_levels: -1 } },
-      { path: 'a', indentation: { depth: 2 } },
+    ],
+    answered: [
+      { input: {}, says: /`path` is required/ },
+      { input: { path: 3 }, says: /`path`: expected a file path \(string\) \(got 3\)/ },
+      { input: { path: 'a', extra: true }, says: /unknown field `extra`: the fields are `path`, `offset`/ },
+      { input: { path: 'a', ofset: 3 }, says: /unknown field `ofset`: did you mean `offset`\?/ },
+      { input: { path: 'a', indentation: { depth: 2 } }, says: /unknown field `depth` in `indentation`/ },
+      { input: { path: 'a', indentation: { anchorLine: 2 } }, says: /unknown field `anchorLine` in `indentation`: did you mean `anchor_line`\?/ },
+      { input: { path: 'a', file_path: 'b' }, says: /`file_path` and `path` both set `path`, to different values: give only `path`/ },
+      { input: { path: 'a', start_line: 9, end_line: 3 }, says: /`end_line`: line 3 is before the first line asked for, 9/ },
     ],
   },
   fs_list: {
@@ -58,24 +76,28 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { path: '/abs', cursor: 'WzEsImEiLDEsIngiXQ', include_hidden: false, respect_ignore: false },
       { ignore: ['*.snap', 'fixtures/'], source: 'git' },
       { limit: 5000 },
-    ],
-    invalid: [
-      { path: '' },
-      { depth: 0 },
-      { depth: 11 },
-      { offset: 0 },
-      { limit: 0 },
-      { cursor: '' },
-      { include_hidden: 'yes' },
-      { ignore: 'dist' },
-      { ignore: [''] },
-      { source: 'disk' },
       { dir_path: 'src' },
+    ],
+    invalid: [{ path: '' }, { depth: 0 }, { depth: 11 }, { offset: 0 }, { limit: 0 }, { cursor: '' }, { include_hidden: 'yes' }, { ignore: 'dist' }, { ignore: [''] }, { source: 'disk' }],
+    answered: [
+      { input: { recursive: true }, says: /unknown field `recursive`: the fields are `path`, `depth`/ },
+      { input: { dept: 3 }, says: /did you mean `depth`\?/ },
     ],
   },
   fs_glob: {
-    valid: [{ pattern: '*.ts' }, { pattern: 'src/**/*.test.ts', path: 'src', limit: 10, offset: 11, sort: 'mtime', respect_ignore: false }, { pattern: 'a', limit: 5000 }],
-    invalid: [{}, { pattern: '' }, { pattern: 3 }, { pattern: '*', sort: 'size' }, { pattern: '*', limit: 0 }, { pattern: '*', offset: 0 }, { pattern: '*', include: '*.ts' }, { glob: '*.ts' }],
+    valid: [
+      { pattern: '*.ts' },
+      { pattern: 'src/**/*.test.ts', path: 'src', limit: 10, offset: 11, sort: 'mtime', respect_ignore: false },
+      { pattern: 'a', limit: 5000 },
+      { glob: '*.ts' },
+      { query: '*.ts', maxResults: 5 },
+    ],
+    invalid: [{ pattern: '' }, { pattern: '*', sort: 'size' }, { pattern: '*', limit: 0 }, { pattern: '*', offset: 0 }],
+    answered: [
+      { input: {}, says: /`pattern` is required/ },
+      { input: { pattern: 3 }, says: /`pattern`: expected a glob/ },
+      { input: { pattern: '*', include: '*.ts' }, says: /unknown field `include`/ },
+    ],
   },
   fs_grep: {
     valid: [
@@ -83,8 +105,15 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { pattern: 'a\\(', path: 'src', include: '*.ts', fixed_strings: false, case_sensitive: true, context: 10, output: 'content', offset: 5, limit: 1000, multiline: true, respect_ignore: false },
       { pattern: 'x', output: 'count', context: 0 },
       { pattern: 'x', output: 'files', limit: 5000 },
+      { query: 'x' },
+      { pattern: 'x', glob: '*.ts', output_mode: 'files_with_matches', '-i': true, '-n': true },
     ],
-    invalid: [{}, { pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }, { query: 'x' }],
+    invalid: [{ pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }],
+    answered: [
+      { input: {}, says: /`pattern` is required/ },
+      { input: { pattern: 'x', type: 'ts' }, says: /unknown field `type`: the fields are `pattern`/ },
+      { input: { pattern: 'x', case_sensitiv: true }, says: /did you mean `case_sensitive`\?/ },
+    ],
   },
   fs_edit: {
     valid: [
@@ -99,10 +128,23 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
     invalid: [{}, { patch: '' }, { patch: 3 }, { input: '*** Begin Patch' }, { patch: 'x', path: 'a' }],
   },
   fs_write: {
-    valid: [{ path: 'a.txt', content: '' }, { path: 'src/new.ts', content: 'export {};\n' }],
-    invalid: [{}, { path: 'a.txt' }, { content: 'x' }, { path: '', content: 'x' }, { path: 'a', content: 3 }, { path: 'a', content: 'x', mode: 'append' }],
+    valid: [{ path: 'a.txt', content: '' }, { path: 'src/new.ts', content: 'export {};\n' }, { file_path: 'a.txt', content: 'x' }, { filePath: 'a.txt', content: 'x' }],
+    invalid: [{ path: '', content: 'x' }],
+    answered: [
+      { input: {}, says: /`path` is required\n- `content` is required/ },
+      { input: { path: 'a.txt' }, says: /`content` is required/ },
+      { input: { content: 'x' }, says: /`path` is required/ },
+      { input: { path: 'a', content: 3 }, says: /`content`: expected the whole new content/ },
+      { input: { path: 'a', content: 'x', mode: 'append' }, says: /unknown field `mode`: the fields are `path`, `content`/ },
+    ],
   },
 };
+
+/** Checks input as Copilot's agent mode does before a tool sees it (ajv, types coerced). */
+function hostCheck(schema: object): ValidateFunction {
+  new Ajv({ strict: true }).compile(schema);
+  return new Ajv({ coerceTypes: true }).compile(schema);
+}
 
 describe('package.json and the tool registry', () => {
   it('contribute exactly the same tools', () => {
@@ -130,18 +172,38 @@ describe('package.json and the tool registry', () => {
   });
 
   for (const spec of TOOLS) {
-    it(`${spec.name}: zod schema and inputSchema accept and reject the same inputs`, () => {
+    const schema = () => contributed.find((t) => t.name === spec.name)!.inputSchema as { properties: Record<string, { description?: string }> };
+
+    it(`${spec.name}: the inputSchema lets through what the tool accepts or answers, and refuses what both refuse`, () => {
       const samples = SAMPLES[spec.name];
       assert.ok(samples, `samples for ${spec.name}`);
-      const schema = contributed.find((t) => t.name === spec.name)!.inputSchema as object;
-      const validate = new Ajv({ strict: true }).compile(schema);
+      const validate = hostCheck(schema());
       for (const v of samples.valid) {
-        assert.ok(validate(v), `inputSchema accepts ${JSON.stringify(v)}: ${JSON.stringify(validate.errors)}`);
-        assert.ok(spec.schema.safeParse(v).success, `zod accepts ${JSON.stringify(v)}`);
+        assert.ok(validate(structuredClone(v)), `inputSchema accepts ${JSON.stringify(v)}: ${JSON.stringify(validate.errors)}`);
+        const parsed = parseInput(spec, v);
+        assert.ok(parsed.ok, `the tool accepts ${JSON.stringify(v)}: ${parsed.ok ? '' : resultText(parsed.result)}`);
       }
       for (const v of samples.invalid) {
-        assert.ok(!validate(v), `inputSchema rejects ${JSON.stringify(v)}`);
-        assert.ok(!spec.schema.safeParse(v).success, `zod rejects ${JSON.stringify(v)}`);
+        assert.ok(!validate(structuredClone(v)), `inputSchema rejects ${JSON.stringify(v)}`);
+        assert.ok(!parseInput(spec, v).ok, `the tool rejects ${JSON.stringify(v)}`);
+      }
+      for (const { input, says } of samples.answered) {
+        assert.ok(validate(structuredClone(input)), `inputSchema lets ${JSON.stringify(input)} through to the tool: ${JSON.stringify(validate.errors)}`);
+        const parsed = parseInput(spec, input);
+        assert.ok(!parsed.ok, `the tool refuses ${JSON.stringify(input)}`);
+        assert.match(resultText(parsed.result), says);
+      }
+    });
+
+    it(`${spec.name}: every field the tool requires says so in its description, and every field is described`, () => {
+      const props = schema().properties;
+      assert.deepEqual(Object.keys(props), fieldsAt(spec.schema), 'the same fields, in the same order');
+      const empty = parseInput(spec, {});
+      const missing = empty.ok ? '' : resultText(empty.result);
+      for (const field of fieldsAt(spec.schema)) {
+        const required = missing.includes(`\`${field}\` is required`);
+        assert.ok(props[field].description, `${spec.name}.${field} is described`);
+        assert.equal(props[field].description!.startsWith('Required. '), required, `${spec.name}.${field}: "Required." exactly when the tool requires it`);
       }
     });
   }
