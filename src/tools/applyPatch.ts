@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PlannedChange } from '../core/patch';
 import { ToolError } from '../core/errors';
+import type { AliasTable } from './aliases';
 import { renderPatchResult } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
 import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
@@ -13,6 +14,11 @@ export const applyPatchSchema = z.strictObject({
 });
 
 export type ApplyPatchInput = z.output<typeof applyPatchSchema>;
+
+/** Codex's apply_patch takes `input`; OpenCode's takes `patchText`. */
+export const applyPatchAliases: AliasTable = {
+  aliases: [{ names: ['input', 'patch_text', 'diff'], field: 'patch' }],
+};
 
 function parse(text: string) {
   try {
@@ -64,6 +70,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
   name: 'fs_apply_patch',
   mutates: true,
   schema: applyPatchSchema,
+  aliases: applyPatchAliases,
   example: '{"patch": "*** Begin Patch\\n*** Update File: src/app.ts\\n@@ function greet\\n-  return 1;\\n+  return 2;\\n*** End Patch"}',
 
   async prepare(input, ctx) {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
+import type { AliasTable } from './aliases';
 import { boolField } from './input';
 import { renderSingleChange } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
@@ -13,11 +14,48 @@ import type { ToolContext, ToolSpec } from './types';
 const oldField = z.string({ error: 'expected the exact text to replace (string)' });
 const newField = z.string({ error: 'expected the replacement text (string)' });
 
-const editItem = z.strictObject({
-  old_string: oldField,
-  new_string: newField,
-  replace_all: boolField().optional(),
-});
+/** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider). */
+const ITEM_ALIASES: Readonly<Record<string, string>> = {
+  oldString: 'old_string',
+  old_str: 'old_string',
+  old_text: 'old_string',
+  search: 'old_string',
+  newString: 'new_string',
+  new_str: 'new_string',
+  new_text: 'new_string',
+  replace: 'new_string',
+  replaceAll: 'replace_all',
+};
+
+const editItem = z.preprocess(
+  (v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      return v;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      const name = ITEM_ALIASES[k] ?? k;
+      if (!(name in out) && k !== 'explanation') {
+        out[name] = x;
+      }
+    }
+    return out;
+  },
+  z.strictObject({
+    old_string: oldField,
+    new_string: newField,
+    replace_all: boolField().optional(),
+  }),
+);
+
+/** Claude Code: file_path, old_string, new_string, replace_all; OpenCode and Copilot: the camelCase forms; Aider: search/replace. */
+export const editAliases: AliasTable = {
+  aliases: [
+    { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
+    { names: ['old_str', 'old_text', 'search'], field: 'old_string' },
+    { names: ['new_str', 'new_text', 'replace'], field: 'new_string' },
+  ],
+};
 
 export const editSchema = z
   .strictObject({
@@ -69,6 +107,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
   name: 'fs_edit',
   mutates: true,
   schema: editSchema,
+  aliases: editAliases,
   example: '{"path": "src/app.ts", "old_string": "return a;", "new_string": "return a + b;"}',
 
   async prepare(input, ctx) {
