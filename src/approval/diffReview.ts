@@ -105,7 +105,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
   private nextId = 1;
-  private lastTyping = 0;
+  /** The document the person last typed in, and when. */
+  private lastTyping: { doc: vscode.TextDocument; at: number } | undefined;
 
   constructor(private readonly opts: DiffReviewOptions = {}) {
     this.scheme = opts.scheme ?? PROPOSAL_SCHEME;
@@ -119,7 +120,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       vscode.window.tabGroups.onDidChangeTabs((e) => this.forgetUnshownApplied(e.closed)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length > 0 && e.document.uri.scheme !== this.scheme && e.document === vscode.window.activeTextEditor?.document) {
-          this.lastTyping = Date.now();
+          this.lastTyping = { doc: e.document, at: Date.now() };
         }
       }),
       this.changed,
@@ -305,8 +306,10 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     }
   }
 
+  /** Whether the person is typing in the active editor: it changed a moment ago and still has the keyboard. */
   private typing(): boolean {
-    return Date.now() - this.lastTyping < TYPING_MS;
+    const t = this.lastTyping;
+    return !!t && Date.now() - t.at < TYPING_MS && vscode.window.activeTextEditor?.document === t.doc;
   }
 
   /** The review could not be shown: nothing is applied, and both the person and the model are told why. */

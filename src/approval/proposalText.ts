@@ -1,6 +1,6 @@
 // What the review shows and decides, without the editor: titles, labels, and which text a
 // file gets when the person accepts. Pure, so it is unit-tested in plain Node.
-import type { ChangeProposal, ProposedFile } from '../tools/approval';
+import type { ChangeProposal, ProposedAction, ProposedFile } from '../tools/approval';
 
 /** The last segment of a displayed path (`src/a.ts` -> `a.ts`). */
 export function baseName(display: string): string {
@@ -14,20 +14,30 @@ export interface ReviewedFile extends ProposedFile {
   replacesExisting?: boolean;
 }
 
-/** A few words for the action, as the Pending Changes view and titles show it. */
-export function actionLabel(f: ReviewedFile): string {
-  switch (f.action) {
-    case 'create':
-      return 'new file';
-    case 'modify':
-      return 'modified';
-    case 'overwrite':
-      return 'replaces the existing file';
-    case 'delete':
-      return 'deleted';
-    case 'move':
-      return `moved from ${f.from?.display ?? '?'}${f.replacesExisting ? ', replaces the existing file' : ''}`;
+/** Each action in words: in full (tooltips, titles), and short (list rows). */
+const ACTION_WORDS: Record<Exclude<ProposedAction, 'move'>, { full: string; short: string }> = {
+  create: { full: 'new file', short: 'new' },
+  modify: { full: 'modified', short: 'modified' },
+  overwrite: { full: 'replaces the existing file', short: 'replaced' },
+  delete: { full: 'deleted', short: 'deleted' },
+};
+
+function actionWords(f: ReviewedFile, form: 'full' | 'short'): string {
+  if (f.action === 'move') {
+    const replacing = form === 'full' ? ', replaces the existing file' : ', replacing';
+    return `moved from ${f.from?.display ?? '?'}${f.replacesExisting ? replacing : ''}`;
   }
+  return ACTION_WORDS[f.action][form];
+}
+
+/** What the change does to the file, in a few words: `replaces the existing file`. */
+export function actionLabel(f: ReviewedFile): string {
+  return actionWords(f, 'full');
+}
+
+/** One word or two for list rows: `new`, `modified`, `replaced`, `deleted`, `moved from a.ts`. */
+export function shortAction(f: ReviewedFile): string {
+  return actionWords(f, 'short');
 }
 
 /**
@@ -35,20 +45,12 @@ export function actionLabel(f: ReviewedFile): string {
  * not a plain edit; `applied by` for a change that landed without a question.
  */
 export function diffTitle(tool: string, f: ReviewedFile, verb: 'proposed' | 'applied' = 'proposed'): string {
-  const name = baseName(f.display);
   const suffix = `↔ ${verb} by ${tool}`;
-  switch (f.action) {
-    case 'modify':
-      return `${name} ${suffix}`;
-    case 'create':
-      return `${name} (new file) ${suffix}`;
-    case 'overwrite':
-      return `${name} (replaces the existing file) ${suffix}`;
-    case 'delete':
-      return `${name} (deleted) ${suffix}`;
-    case 'move':
-      return `${baseName(f.from?.display ?? '?')} → ${name} (moved${f.replacesExisting ? ', replaces the existing file' : ''}) ${suffix}`;
+  const name = baseName(f.display);
+  if (f.action === 'move') {
+    return `${baseName(f.from?.display ?? '?')} → ${name} (moved${f.replacesExisting ? ', replaces the existing file' : ''}) ${suffix}`;
   }
+  return f.action === 'modify' ? `${name} ${suffix}` : `${name} (${actionLabel(f)}) ${suffix}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isMultiDiffTab, type DiffReview, type PendingReview } from './diffReview';
-import { actionLabel, baseName, cleanReason, countActions, proposalLabel, waitingText } from './proposalText';
+import { actionLabel, baseName, cleanReason, countActions, proposalLabel, shortAction, waitingText } from './proposalText';
 
 export const PENDING_VIEW = 'agentFileTools.pendingChanges';
 
@@ -71,7 +71,7 @@ class PendingTree implements vscode.TreeDataProvider<PendingNode> {
       item.id = `${p.id}/${index}`;
       item.resourceUri = f.real;
       const dir = f.display.slice(0, Math.max(0, f.display.length - baseName(f.display).length - 1));
-      item.description = [actionLabel(f), dir, node.kind === 'proposal' ? `proposed by ${p.proposal.tool}` : undefined].filter(Boolean).join(' · ');
+      item.description = [node.kind === 'proposal' ? `${shortAction(f)} by ${p.proposal.tool}` : shortAction(f), dir].filter(Boolean).join(' · ');
       item.tooltip = tooltip;
       item.contextValue = node.kind === 'proposal' ? 'agentFileTools.proposal' : 'agentFileTools.proposalFile';
       item.command = { command: COMMANDS.show, title: 'Review', arguments: [p.id, node.kind === 'file' ? index : undefined] };

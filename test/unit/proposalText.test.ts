@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { acceptedText, actionLabel, baseName, changesTitle, cleanReason, countActions, diffTitle, proposalLabel, waitingText, type ReviewedFile } from '../../src/approval/proposalText';
+import { acceptedText, actionLabel, baseName, changesTitle, cleanReason, countActions, diffTitle, proposalLabel, shortAction, waitingText, type ReviewedFile } from '../../src/approval/proposalText';
 
 const file = (over: Partial<ReviewedFile>): ReviewedFile => ({ path: '/w/src/a.ts', display: 'src/a.ts', action: 'modify', oldText: 'a\n', newText: 'b\n', ...over });
 
@@ -17,6 +17,11 @@ describe('what the review shows', () => {
 
   it('says what each action does, and names every replaced file in the multi-diff title', () => {
     assert.equal(actionLabel(file({ action: 'create' })), 'new file');
+    assert.deepEqual(
+      (['create', 'modify', 'overwrite', 'delete'] as const).map((action) => shortAction(file({ action }))),
+      ['new', 'modified', 'replaced', 'deleted'],
+    );
+    assert.equal(shortAction(file({ action: 'move', from: { path: '/w/x', display: 'x' }, replacesExisting: true })), 'moved from x, replacing');
     assert.equal(actionLabel(file({ action: 'move', from: { path: '/w/x', display: 'x' }, replacesExisting: true })), 'moved from x, replaces the existing file');
     const files = [
       file({ action: 'create', display: 'n.ts' }),
