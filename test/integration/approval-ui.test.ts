@@ -8,8 +8,13 @@ import { DiffReview, isMultiDiffTab, tabUris, type PendingReview } from '../../s
 import { ApprovalDenied, type ChangeProposal, type Review } from '../../src/tools/approval';
 import { resultText } from '../../src/tools/result';
 import { ui, uiAvailable, waitFor } from './ui';
-import { closeAllEditors, wsUri } from './util';
+import { wsUri } from './util';
 
+
+/** One editor group and no editors: reviews and applied diffs open beside, which leaves groups behind. */
+async function resetEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+}
 const SCHEME = 'aft-test-proposal';
 
 function reviewTabs(): vscode.Tab[] {
@@ -34,7 +39,7 @@ describe('the review UI in the host', () => {
       await review.cancel(p.id);
     }
     cts.dispose();
-    await closeAllEditors();
+    await resetEditors();
   });
   after(() => review.dispose());
 
@@ -153,6 +158,8 @@ describe('the review UI in the host', () => {
     assert.notEqual(tab.group.viewColumn, editor.viewColumn, 'the diff opens beside it, not over it');
     await review.reject(p.id);
     await asked;
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('shows several files in one pinned multi-diff editor where adds, deletes, moves and replacements are unmistakable', async () => {
