@@ -83,6 +83,43 @@ describe('reviewing a change in VS Code', () => {
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme === SCHEME && d.isDirty), 'the edited proposal is not left dirty');
   });
 
+  it('shows the unsaved buffer on the left when the file has one, and keeps it unsaved', async () => {
+    const p = seed('review/dirty.txt', 'saved line\n');
+    const doc = await vscode.workspace.openTextDocument(wsUri('review/dirty.txt'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(1, 0), 'unsaved line\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const call = invoke('fs_write', { path: 'review/dirty.txt', content: 'saved line\nunsaved line\nproposed line\n' });
+    const tab = await reviewOf('dirty.txt');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'saved line\nunsaved line\n', 'the left side is the buffer');
+    await vscode.commands.executeCommand('agentFileTools.acceptChange', tab.input.modified);
+    assert.match((await call).text, /not saved: the file had unsaved changes of the user, which were kept/);
+    assert.equal(doc.getText(), 'saved line\nunsaved line\nproposed line\n');
+    assert.equal(fs.readFileSync(p, 'utf8'), 'saved line\n');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('never overwrites a file that changed on disk while its proposal waited', async () => {
+    const p = seed('review/raced.txt', 'v1\n');
+    const call = invoke('fs_write', { path: 'review/raced.txt', content: 'proposal\n' });
+    await reviewOf('raced.txt');
+    fs.writeFileSync(p, 'v2, written meanwhile\n');
+    await vscode.commands.executeCommand('agentFileTools.acceptChange');
+    assert.match((await call).text, /^review\/raced\.txt changed while the change waited for approval .*Nothing was written, so the newer text is kept/);
+    assert.equal(fs.readFileSync(p, 'utf8'), 'v2, written meanwhile\n');
+  });
+
+  it('writes nothing when the file was deleted while its proposal waited', async () => {
+    const p = seed('review/vanished.txt', 'here\n');
+    const call = invoke('fs_write', { path: 'review/vanished.txt', content: 'proposal\n' });
+    await reviewOf('vanished.txt');
+    fs.rmSync(p);
+    await vscode.commands.executeCommand('agentFileTools.acceptChange');
+    assert.match((await call).text, /^review\/vanished\.txt was deleted while the change waited for approval\. Nothing was written\./);
+    assert.equal(fs.existsSync(p), false);
+  });
+
   it('keeps several proposals waiting, lists them in Pending Changes, and answers each on its own', async () => {
     const a = seed('review/first.txt', 'first\n');
     const b = seed('review/second.txt', 'second\n');
@@ -128,7 +165,8 @@ describe('reviewing a change in VS Code', () => {
     );
     await reviewOf('cancel.txt');
     cts.cancel();
-    assert.match(await call, /cancel/i);
+    // VS Code rejects a cancelled invokeTool itself; the tool's own answer would be its cancelled result
+    assert.match(await call, /^(threw Canceled: Canceled|The call was cancelled; nothing was changed\.)$/);
     await waitFor('the diff to close', () => (reviewTabs().length === 0 ? true : undefined));
     assert.equal(fs.readFileSync(p, 'utf8'), 'before\n');
     assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange', 'no-such-id'), false, 'nothing waits any more');
@@ -193,11 +231,12 @@ describe('a review in the real workbench', () => {
     const p = seed('review/keys.txt', 'left alone\n');
     const call = invoke('fs_write', { path: 'review/keys.txt', content: 'changed\n' });
     await reviewOf('keys.txt');
+    const keys = [{ click: '.monaco-diff-editor .editor.modified .view-lines' }, { press: 'Control+K' }, { press: 'Control+N' }, { waitFor: '.quick-input-widget input' }];
+    const escaped = await ui([...keys, { press: 'Escape' }, { waitFor: '.quick-input-widget', state: 'hidden' }]);
+    assert.ok(escaped.ok, escaped.error);
+    assert.equal(reviewTabs().length, 1, 'Escape keeps the change waiting');
     const r = await ui([
-      { click: '.monaco-diff-editor .editor.modified .view-lines' },
-      { press: 'Control+K' },
-      { press: 'Control+N' },
-      { waitFor: '.quick-input-widget input' },
+      ...keys,
       { type: 'keep it as it is' },
       { screenshot: 'review-reject-reason' },
       { press: 'Enter' },
