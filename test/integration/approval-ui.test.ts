@@ -182,11 +182,17 @@ describe('the review UI in the host', () => {
     assert.match(tab.label, /^Rename the greeting \(replaces existing crlf\.txt\) ↔ proposed by fs_apply_patch \(5 files\)$/);
     assert.equal(review.proposalOfTab(tab)?.id, p.id);
     if (uiAvailable()) {
+      // The product's controls set this key for their own reviews; set here, it shows that the
+      // manifest's title buttons appear on a multi-diff review.
+      await vscode.commands.executeCommand('setContext', 'agentFileTools.reviewEditorActive', true);
       const r = await ui([
-        { waitFor: '.monaco-workbench .multiDiffEntry, .monaco-workbench .multi-diff-root, .monaco-workbench .editor-instance', timeout: 15000 },
+        { waitFor: '.monaco-workbench .editor-instance', timeout: 15000 },
+        { waitFor: '.editor-actions a.action-label[aria-label^="Accept Proposed Change"]' },
+        { waitFor: '.editor-actions a.action-label[aria-label^="Reject Proposed Change"]' },
         { eval: `[...document.querySelectorAll('.status.added, .status.deleted, .status.renamed')].map((e) => e.textContent).sort().join(',')` },
         { screenshot: 'review-multi-diff' },
       ]);
+      await vscode.commands.executeCommand('setContext', 'agentFileTools.reviewEditorActive', false);
       assert.ok(r.ok, r.error);
       assert.equal(r.evals?.[0], 'A,D,R', 'the editor marks the add, the delete and the move');
       console.log(`[aft] screenshots: ${r.shots?.join(', ')}`);
