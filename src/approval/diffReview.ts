@@ -127,8 +127,13 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       this.files,
       this.appliedFiles,
     );
-    // Editors restored from an earlier window show documents this window does not hold.
-    void this.closeTabs(allTabs().filter((t) => tabUris(t).some((u) => u.scheme === this.scheme || u.scheme === this.appliedScheme)));
+    // Editors restored from an earlier window show documents this window does not hold:
+    // close them (an unsaved one is saved into memory first, so closing asks nothing).
+    const stale = allTabs().filter((t) => tabUris(t).some((u) => u.scheme === this.scheme || u.scheme === this.appliedScheme));
+    void this.closeTabs(stale).then(
+      () => stale.flatMap(tabUris).forEach((u) => this.files.forget(u)),
+      (e) => opts.log?.warn(`closing review editors left from an earlier window: ${errorText(e)}`),
+    );
   }
 
   /** Every proposal waiting, oldest first. */
@@ -314,6 +319,9 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
 
   /** The review could not be shown: nothing is applied, and both the person and the model are told why. */
   private async failToOpen(w: Waiting, e: unknown): Promise<void> {
+    if (w.done) {
+      return; // answered (or cancelled) while its editor was opening
+    }
     const why = errorText(e);
     this.opts.log?.error(`review of ${w.proposal.tool} (${w.proposal.summary}) could not be opened: ${why}`);
     void vscode.window.showErrorMessage(`${w.proposal.tool} proposed a change (${w.proposal.summary}) but its review could not be opened: ${why}. Nothing was changed.`);

@@ -14,8 +14,9 @@ const decoder = new TextDecoder('utf-8');
  * In-memory documents of the review: the proposal side of each diff (editable: typing,
  * edits and Save stay here, never reach the real file) and the current side (read-only).
  * Each lives at a URI with the real file's path, so the diff is not shown as a rename, and
- * a query naming its proposal and side. Only entries the review put here exist: nothing
- * can be created, renamed or deleted through the editor.
+ * a query naming its proposal and side. Nothing can be renamed or deleted through the
+ * editor, and nothing created but by saving (an unsaved review document restored from an
+ * earlier window is saved here so that it can be closed without a question).
  */
 export class ProposalFileSystem implements vscode.FileSystemProvider {
   private readonly entries = new Map<string, Entry>();
@@ -66,7 +67,12 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
     return this.entry(uri).data;
   }
 
-  writeFile(uri: vscode.Uri, content: Uint8Array): void {
+  writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean }): void {
+    const known = this.entries.get(uri.toString());
+    if (!known && options.create) {
+      // an unsaved document restored from an earlier window, saved so that it can be closed
+      this.set(uri, '', false);
+    }
     const e = this.entry(uri);
     if (e.readonly) {
       throw vscode.FileSystemError.NoPermissions('This side of the review shows the file as it was; edit the proposal side.');
