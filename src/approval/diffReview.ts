@@ -11,8 +11,11 @@ export const PROPOSAL_SCHEME = 'agent-file-tools-proposal';
 /** What a change that landed without a question replaced, shown beside the file as it is now. */
 const APPLIED_SUFFIX = '-applied';
 
-/** After the last keystroke in an editor, how long the person counts as typing there. */
-const TYPING_MS = 1500;
+/**
+ * After the last keystroke, click or cursor move in an editor, how long the person counts
+ * as working there: a review then opens beside that editor instead of over it.
+ */
+const WORKING_MS = 3000;
 /** How long an editor may take to show up as a tab after its command returned. */
 const TAB_WAIT_MS = 2000;
 
@@ -105,8 +108,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
   private nextId = 1;
-  /** The document the person last typed in, and when. */
-  private lastTyping: { doc: vscode.TextDocument; at: number } | undefined;
+  /** The document the person last worked in (typed, clicked, moved the cursor), and when. */
+  private lastWork: { doc: vscode.TextDocument; at: number } | undefined;
 
   constructor(private readonly opts: DiffReviewOptions = {}) {
     this.scheme = opts.scheme ?? PROPOSAL_SCHEME;
@@ -119,8 +122,13 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       }),
       vscode.window.tabGroups.onDidChangeTabs((e) => this.forgetUnshownApplied(e.closed)),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0 && e.document.uri.scheme !== this.scheme && e.document === vscode.window.activeTextEditor?.document) {
-          this.lastTyping = { doc: e.document, at: Date.now() };
+        if (e.contentChanges.length > 0 && e.document === vscode.window.activeTextEditor?.document) {
+          this.noteWork(e.document);
+        }
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard || e.kind === vscode.TextEditorSelectionChangeKind.Mouse) {
+          this.noteWork(e.textEditor.document);
         }
       }),
       this.changed,
@@ -259,8 +267,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       return;
     }
     if (one) {
-      // Beside the editor the person is typing in, so it stays visible and keeps the keyboard.
-      const viewColumn = !focus && this.typing() ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+      // Beside the editor the person is working in, so it stays visible and keeps the keyboard.
+      const viewColumn = !focus && this.working() ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
       await vscode.commands.executeCommand('vscode.diff', one.current, one.proposed, diffTitle(w.proposal.tool, one), {
         preview: false,
         preserveFocus: !focus,
@@ -269,8 +277,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       await this.expectTab((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === one.proposed.toString(), 'diff');
       return;
     }
-    // The multi-diff editor always takes the keyboard: wait until the person stops typing.
-    while (!focus && this.typing() && !w.done) {
+    // The multi-diff editor always takes the keyboard: wait until the person pauses.
+    while (!focus && this.working() && !w.done) {
       await new Promise((r) => setTimeout(r, 250));
     }
     if (w.done) {
@@ -311,10 +319,16 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     }
   }
 
-  /** Whether the person is typing in the active editor: it changed a moment ago and still has the keyboard. */
-  private typing(): boolean {
-    const t = this.lastTyping;
-    return !!t && Date.now() - t.at < TYPING_MS && vscode.window.activeTextEditor?.document === t.doc;
+  private noteWork(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== this.scheme) {
+      this.lastWork = { doc, at: Date.now() };
+    }
+  }
+
+  /** Whether the person is working in the active editor: they used it a moment ago and it is still the active one. */
+  private working(): boolean {
+    const t = this.lastWork;
+    return !!t && Date.now() - t.at < WORKING_MS && vscode.window.activeTextEditor?.document === t.doc;
   }
 
   /** The review could not be shown: nothing is applied, and both the person and the model are told why. */
