@@ -56,6 +56,17 @@ describe('reviewing a change in VS Code', () => {
     assert.deepEqual(reviewTabs(), [], 'the diff closed');
   });
 
+  it('reviews an fs_edit in a diff titled after the file and the tool', async () => {
+    const p = seed('review/edit.py', 'def area(r):\n    return 3.14 * r * r\n');
+    const call = invoke('fs_edit', { path: 'review/edit.py', old_string: '3.14 * r * r', new_string: 'math.pi * r ** 2' });
+    const tab = await reviewOf('edit.py');
+    assert.equal(tab.label, 'edit.py ↔ proposed by fs_edit');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'def area(r):\n    return math.pi * r ** 2\n');
+    await vscode.commands.executeCommand('agentFileTools.acceptChange');
+    assert.match((await call).text, /^Edited review\/edit\.py: \+1 -1 lines/);
+    assert.equal(fs.readFileSync(p, 'utf8'), 'def area(r):\n    return math.pi * r ** 2\n');
+  });
+
   it('gives the model the reason of a rejection, and writes nothing', async () => {
     const p = seed('review/reject.txt', 'keep me\n');
     const call = invoke('fs_write', { path: 'review/reject.txt', content: 'replaced\n' });
