@@ -148,7 +148,7 @@ describe('reviewing a change in VS Code', () => {
         { click: icon },
         { waitFor: '.monaco-list-row[aria-label*="first.txt"]' },
         { waitFor: '.monaco-list-row[aria-label*="second.txt"]' },
-        { eval: `[...document.querySelectorAll('.monaco-list-row[aria-label*="first.txt"], .monaco-list-row[aria-label*="second.txt"]')].map((e) => e.textContent).join(' | ')` },
+        { eval: `[...document.querySelectorAll('.monaco-list-row[aria-label*="first.txt"], .monaco-list-row[aria-label*="second.txt"]')].map((e) => e.textContent).sort().join(' | ')` },
         { screenshot: 'review-pending-changes' },
       ]);
       assert.ok(r.ok, r.error);
