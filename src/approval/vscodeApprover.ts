@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CancelSignal } from '../core/cancel';
-import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../tools/approval';
+import { type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../tools/approval';
 
 /** Shows a proposed change to the person and waits for their answer. */
 export interface ReviewUi {
@@ -62,29 +62,4 @@ export class VscodeApprover {
     }
     return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `The user declined: ${detail} Do not retry this call unless the user asks for it.` }] } };
   }
-}
-
-/**
- * The plain review: a modal dialog naming the files and the size of the change. It asks
- * and waits like any review, for hosts where no diff editor is registered.
- */
-export class DialogReview implements ReviewUi {
-  async review(p: ChangeProposal, signal: CancelSignal): Promise<Review> {
-    if (signal.isCancellationRequested) {
-      return { kind: 'cancelled' };
-    }
-    const apply = 'Apply';
-    const detail = p.files.map((f) => `${f.action} ${f.from ? `${f.from.display} -> ` : ''}${f.display}`).join('\n');
-    const answer = await vscode.window.showWarningMessage(`${p.tool}: ${p.summary}`, { modal: true, detail }, apply);
-    if (signal.isCancellationRequested) {
-      return { kind: 'cancelled' };
-    }
-    if (answer !== apply) {
-      return { kind: 'rejected' };
-    }
-    return acceptAsProposed(p);
-  }
-
-  /** A dialog cannot show a change without interrupting: the log and the tool's result carry it. */
-  showApplied(): void {}
 }
