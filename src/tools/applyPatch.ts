@@ -124,7 +124,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
           return textResult('The patch changes nothing: every file already reads as it would after the patch. No file was written.');
         }
         const summary = files.length === 1 ? `patch ${files[0].target.located.display}` : `patch ${files.length} files`;
-        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files });
+        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files }, { diffs: false });
         return textResult(renderPatchResult(landed, matchNotes(plan.changes, targets)));
       },
     );

@@ -2,9 +2,9 @@ import { throwIfCancelled } from '../core/cancel';
 import { lineStats, textEdits, unifiedDiff } from '../core/diff';
 import { CancelledError, ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
-import { MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
-import { globSet } from '../core/policy';
+import { globSet, type GlobSet } from '../core/policy';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
@@ -71,13 +71,30 @@ export function requireTrust(ctx: ToolContext, tool: string): void {
   }
 }
 
+/** Compiled glob sets by their globs: a patch decides for hundreds of files, and settings rarely change. */
+const compiled = new Map<string, GlobSet>();
+const MAX_COMPILED_GLOB_SETS = 16;
+
+function globsOf(globs: readonly string[]): GlobSet {
+  const key = globs.join('\n');
+  let set = compiled.get(key);
+  if (!set) {
+    set = globSet(globs);
+    if (compiled.size >= MAX_COMPILED_GLOB_SETS) {
+      compiled.delete(compiled.keys().next().value as string);
+    }
+    compiled.set(key, set);
+  }
+  return set;
+}
+
 function decide(ctx: ToolContext, t: Target): ChangeDecision {
   return decideChange({
     located: t.located,
     real: t.real,
     policy: ctx.settings.approvalPolicy,
-    sensitive: globSet(ctx.settings.sensitiveFiles),
-    protectedFiles: globSet(ctx.settings.protectedFiles),
+    sensitive: globsOf(ctx.settings.sensitiveFiles),
+    protectedFiles: globsOf(ctx.settings.protectedFiles),
   });
 }
 
@@ -203,6 +220,36 @@ function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
   }
 }
 
+/** Lines of a text as the line model counts them: a final line break ends the last line. */
+function lineCount(text: string | undefined): number {
+  if (!text) {
+    return 0;
+  }
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    n++;
+  }
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+/** Lines added and removed, from the line-aligned edits already computed for the apply. */
+function statsOf(f: PlannedFile, changes: readonly FileChange[], text: string | undefined): { added: number; removed: number } {
+  const edit = changes.find((c): c is Extract<FileChange, { kind: 'edit' }> => c.kind === 'edit');
+  if (edit) {
+    let added = 0;
+    let removed = 0;
+    for (const e of edit.edits) {
+      removed += lineCount(edit.base.slice(e.start, e.end));
+      added += lineCount(e.text);
+    }
+    return { added, removed };
+  }
+  if (f.action === 'move' && f.before) {
+    return lineStats(f.before.text, text ?? '');
+  }
+  return { added: lineCount(text), removed: lineCount(f.before?.text) };
+}
+
 function isOurEncoding(e: string): e is Encoding {
   return e === 'utf-8' || e === 'utf-8-bom' || e === 'utf-16le' || e === 'utf-16be';
 }
@@ -214,7 +261,7 @@ function isOurEncoding(e: string): e is Encoding {
  * for the language servers and collects the errors the change introduced.
  * Call it holding the files' locks.
  */
-export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { otherProblems?: boolean } = {}): Promise<Landed> {
+export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { otherProblems?: boolean; diffs?: boolean } = {}): Promise<Landed> {
   const decisions = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map((t) => decide(ctx, t));
   const refused = decisions.find((d): d is Extract<ChangeDecision, { kind: 'refuse' }> => d.kind === 'refuse');
   if (refused) {
@@ -240,15 +287,21 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
         break;
     }
   }
-  for (const f of plan.files) {
-    await reverify(ctx, f);
+  if (ask) {
+    // Time passed while the person looked; without a question the lock was held throughout,
+    // and the workspace still refuses a base that is no longer the file's text.
+    for (const f of plan.files) {
+      await reverify(ctx, f);
+    }
   }
   throwIfCancelled(ctx.signal);
 
   const paths = plan.files.map((f) => f.target.real);
   const before = new Map(paths.map((p) => [p, ctx.ws.diagnostics(p)] as const));
   const othersBefore = opts.otherProblems ? ctx.ws.filesWithErrors() : undefined;
-  const changes = plan.files.flatMap((f) => toChanges(f, f.after === undefined ? undefined : (texts.get(f.target.real) ?? f.after)));
+  const landing = new Map(plan.files.map((f) => [f, f.after === undefined ? undefined : (texts.get(f.target.real) ?? f.after)] as const));
+  const perFile = new Map(plan.files.map((f) => [f, toChanges(f, landing.get(f))] as const));
+  const changes = [...perFile.values()].flat();
   let report;
   try {
     report = await ctx.ws.applyChanges(changes, { signal: ctx.signal, saveIfClean: ctx.settings.saveAfterChange, label: `${plan.tool}: ${plan.summary}` });
@@ -280,14 +333,16 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
   const files: LandedFile[] = [];
   for (const f of plan.files) {
     const proposed = f.after;
-    const now = f.action === 'delete' ? undefined : await loadFileText(ctx, f.target).catch(() => undefined);
-    const text = f.action === 'delete' ? undefined : (now?.text ?? texts.get(f.target.real) ?? proposed);
-    const oldText = f.before?.text ?? '';
-    const stats = lineStats(oldText, text ?? '');
+    // What landed is what was applied, unless a formatter changed it since; a large file's version comes from the disk.
+    const reread = f.action !== 'delete' && (formatted.has(f.target.real) || (landing.get(f)?.length ?? 0) * 3 > FULL_READ_MAX_BYTES);
+    const now = reread ? await loadFileText(ctx, f.target).catch(() => undefined) : undefined;
+    const text = f.action === 'delete' ? undefined : (now?.text ?? landing.get(f));
+    const version = now?.version ?? (text !== undefined ? textVersion(text) : undefined);
+    const stats = formatted.has(f.target.real) ? lineStats(f.before?.text ?? '', text ?? '') : statsOf(f, perFile.get(f)!, text);
     const fromDisplay = (f.from ?? f.target).located.display;
     const userEdited = edited.includes(f.target.real) && proposed !== undefined && text !== undefined;
-    if (now) {
-      ctx.ledger.record(f.target.real, { version: now.version });
+    if (version) {
+      ctx.ledger.record(f.target.real, { version });
     }
     files.push({
       planned: f,
@@ -295,8 +350,8 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
       userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real)) : undefined,
       added: stats.added,
       removed: stats.removed,
-      diff: cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
-      version: now?.version ?? (text !== undefined ? textVersion(text) : undefined),
+      diff: opts.diffs === false ? '' : cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
+      version,
       unsaved: report.unsaved.includes(f.target.real),
       formatted: formatted.has(f.target.real),
       newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], ctx.ws.diagnostics(f.target.real)).slice(0, MAX_DIAGNOSTICS_PER_FILE),
