@@ -60,6 +60,19 @@ describe('fs_write in the VS Code extension host', () => {
     assert.match(text, /New errors in edits\/config\.json:\nL3:\d+: Property expected \[json 513\]/);
   });
 
+  it('formats the written file with the language formatter when formatAfterChange is on', async () => {
+    await config().update('formatAfterChange', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      const { text } = await invoke('fs_write', { path: 'edits/format.json', content: '{"a":1,"b":[1,2]}\n' });
+      assert.match(text, /^Created edits\/format\.json: /);
+      assert.match(text, /The formatter then reformatted the file/);
+      // VS Code's JSON formatter, with its defaults (it also drops the final line break)
+      assert.equal(fs.readFileSync(wsUri('edits/format.json').fsPath, 'utf8'), '{\n    "a": 1,\n    "b": [\n        1,\n        2\n    ]\n}');
+    } finally {
+      await config().update('formatAfterChange', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('fails on a read-only file before anything changes, and says so', async () => {
     const uri = wsUri('edits/locked.txt');
     execFileSync('chattr', ['+i', uri.fsPath]);
