@@ -106,9 +106,11 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
  * flow as the model's: verified whole, reviewed in the multi-diff editor, applied at once.
  */
 async function applyPatchText(results: ResultDocuments, text: string, from: string): Promise<void> {
-  if (!/\*\*\*\s*Begin Patch/.test(text)) {
-    void vscode.window.showWarningMessage(`No patch in ${from}: a patch starts with "*** Begin Patch" and ends with "*** End Patch".`);
+  // A person copies a whole message: the patch is the part from its first marker to its last.
+  const m = /^[ \t]*\*\*\*[ \t]*Begin Patch[ \t]*$[^]*^[ \t]*\*\*\*[ \t]*End Patch[ \t]*$/m.exec(text);
+  if (!m) {
+    void vscode.window.showWarningMessage(`No patch in ${from}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.`);
     return;
   }
-  await run(results, 'fs_apply_patch', { patch: text }, 'patch');
+  await run(results, 'fs_apply_patch', { patch: m[0] }, 'patch');
 }

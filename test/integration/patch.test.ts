@@ -109,4 +109,26 @@ describe('fs_apply_patch in the VS Code extension host', () => {
     const shown = await waitFor('the result document', () => vscode.window.activeTextEditor?.document.getText().match(/^Success\. Updated the following files:\nM patch\/clip\.txt/) ?? undefined);
     assert.ok(shown);
   });
+
+  it('applies the patch in the active editor (its selection, or the patch among other text) through the same review', async () => {
+    const p = seed('patch/sel.txt', 'old\n');
+    const doc = await vscode.workspace.openTextDocument({ content: `Here is the change:\n${patch('*** Update File: patch/sel.txt', '-old', '+new')}\nThanks.\n`, language: 'markdown' });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 5, doc.lineAt(5).text.length);
+    const done = vscode.commands.executeCommand('agentFileTools.applyPatchFromEditor');
+    await waitFor('the review', () => reviewTab('sel.txt'));
+    await vscode.commands.executeCommand('agentFileTools.acceptChange');
+    await done;
+    assert.equal(fs.readFileSync(p, 'utf8'), 'new\n');
+    // no selection: the patch is found between the message's other lines
+    const we = new vscode.WorkspaceEdit();
+    we.replace(doc.uri, new vscode.Range(1, 0, 5, doc.lineAt(5).text.length), patch('*** Update File: patch/sel.txt', '-new', '+newer'));
+    assert.ok(await vscode.workspace.applyEdit(we));
+    await vscode.window.showTextDocument(doc);
+    const again = vscode.commands.executeCommand('agentFileTools.applyPatchFromEditor');
+    await waitFor('the review', () => reviewTab('sel.txt'));
+    await vscode.commands.executeCommand('agentFileTools.acceptChange');
+    await again;
+    assert.equal(fs.readFileSync(p, 'utf8'), 'newer\n');
+  });
 });
