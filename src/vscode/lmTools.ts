@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { VscodeApprover } from '../approval/vscodeApprover';
 import type { Workspace } from '../host/workspace';
+import { code } from '../core/policy';
 import { InstructionMemory } from '../core/read/instructions';
 import { ReadLedger } from '../tools/ledger';
 import { FileLocks } from '../tools/locks';
@@ -39,8 +40,8 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
       return {
         invocationMessage: `Running ${this.spec.name}`,
         confirmationMessages: {
-          title: `Allow ${this.spec.name}?`,
-          message: new vscode.MarkdownString(`${this.spec.name} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
+          title: 'Allow an unchecked Agent File Tools call?',
+          message: new vscode.MarkdownString(`${code(this.spec.name)} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
         },
       };
     }
