@@ -6,22 +6,10 @@ import { InstructionMemory } from '../core/read/instructions';
 import { ReadLedger } from '../tools/ledger';
 import { FileLocks } from '../tools/locks';
 import { TOOLS } from '../tools/registry';
-import type { ToolResult } from '../tools/result';
 import { invokeTool, prepareTool } from '../tools/run';
 import type { Logger, ToolContext, ToolSpec } from '../tools/types';
+import { toLmResult } from './result';
 import { readSettings } from './settings';
-
-export function toLmResult(r: ToolResult): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult(
-    r.parts.map((p) =>
-      p.kind === 'text'
-        ? new vscode.LanguageModelTextPart(p.text)
-        : p.mime.startsWith('image/')
-          ? vscode.LanguageModelDataPart.image(p.data, p.mime)
-          : new vscode.LanguageModelDataPart(p.data, p.mime),
-    ),
-  );
-}
 
 /** One `vscode.LanguageModelTool` over a neutral tool spec. */
 class LmTool implements vscode.LanguageModelTool<unknown> {
@@ -59,7 +47,14 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
-    return toLmResult(await invokeTool(this.spec, options.input, this.context(this.spec, options.input, token, options)));
+    const ctx = this.context(this.spec, options.input, token, options);
+    return toLmResult(await invokeTool(this.spec, options.input, ctx), {
+      inChat: options.toolInvocationToken !== undefined,
+      tokenizationOptions: options.tokenizationOptions,
+      token,
+      log: ctx.log,
+      tool: this.spec.name,
+    });
   }
 }
 
