@@ -50,14 +50,30 @@ export class Chat {
     await this.page.locator(S.notice).first().click({ timeout: 300 }).catch(() => {});
   }
 
+  /** Runs a command from the palette (F1, its title, Enter), trying again if the palette lost focus. */
   async runCommand(title) {
     const { page } = this;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await page.waitForSelector('.quick-input-widget input', { timeout: 5000 });
-    await page.keyboard.type(title);
-    await page.waitForSelector(`${S.quickRow}[aria-label*="${title}"]`, { timeout: 10000 });
-    await page.keyboard.press('Enter');
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const opened = await page
+        .waitForSelector('.quick-input-widget input:focus', { timeout: 5000 })
+        .then(() => page.keyboard.type(title))
+        .then(() => page.waitForSelector(`${S.quickRow}[aria-label*="${title}"]`, { timeout: 5000 }))
+        .then(
+          () => true,
+          () => false,
+        );
+      if (opened && (await page.locator('.quick-input-widget input:focus').count())) {
+        await page.keyboard.press('Enter');
+        return;
+      }
+      this.log(`the command palette lost focus (attempt ${attempt}); trying again`);
+      await this.type(''); // what was typed may have landed in the chat input
+      if (attempt === 3) {
+        throw new Error(`could not run "${title}" from the command palette`);
+      }
+    }
   }
 
   /** A new, empty chat in the given mode (a row of the mode picker: Agent, Ask, Plan or a custom agent). */

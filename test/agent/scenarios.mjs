@@ -229,6 +229,7 @@ export default [
       logged(r, 'fs_list', { path: 'src' });
       logged(r, 'fs_glob', { pattern: '**/*.ts' });
       invocationShown(r, 'Listing src');
+      invocationShown(r, 'Finding files matching **/*.ts'); // shown as written: not taken for Markdown emphasis
       assert.equal(r.chat.invocations.length, 2, `two tool calls shown: ${JSON.stringify(r.chat.invocations)}`);
     },
   },
