@@ -62,7 +62,7 @@ export const OVERLAPS: Readonly<Record<string, readonly string[]>> = {
 
 /** One line of guidance per tool, for the agent's instructions. */
 const GUIDANCE: Readonly<Record<string, string>> = {
-  fs_read: 'read a file, folder, PDF, notebook or image. Pages are line-numbered; a cut page ends with `Continue with: fs_read {...}`: make exactly that call to read on.',
+  fs_read: 'read a file, folder, PDF, notebook or image. Pages are line-numbered; a cut page ends with the call that continues: make exactly that call to read on.',
   fs_list: 'see a folder as a tree.',
   fs_glob: 'find files by name or path pattern.',
   fs_grep: 'search file contents with a regular expression, then fs_read around the lines it gives.',
@@ -148,9 +148,19 @@ async function createCustomAgent(): Promise<void> {
       return;
     }
   }
+  const newFolder = !(await exists(vscode.Uri.joinPath(uri, '..')));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(agentFile(contributedTools())));
   await vscode.window.showTextDocument(uri, { preview: false });
-  void vscode.window.showInformationMessage(`Created ${AGENT_FILE}: pick "${AGENT_NAME}" in the chat's agent picker (beside Agent, Ask and Plan).`);
+  const picker = `Created ${AGENT_FILE}: pick "${AGENT_NAME}" in the chat's agent picker (beside Agent, Ask and Plan).`;
+  if (!newFolder) {
+    void vscode.window.showInformationMessage(picker);
+    return;
+  }
+  // VS Code 1.139 does not always notice an agents folder created after the window opened.
+  const reload = await vscode.window.showInformationMessage(`${picker} If it is not there, reload the window: the .github/agents folder is new.`, 'Reload Window');
+  if (reload) {
+    await vscode.commands.executeCommand('workbench.action.reloadWindow');
+  }
 }
 
 export function registerCustomAgentCommand(): vscode.Disposable {

@@ -99,11 +99,14 @@ export class Chat {
       const row = page.locator(`${S.pickerRow}[aria-label^="${mode},"]`);
       // The picker animates in: a click may land while its rows are being laid out.
       if ((await row.count()) && (await row.first().click({ timeout: 2000 }).then(() => true, () => false))) {
+        if (Date.now() - t0 > 3000) {
+          this.log(`the mode picker offered "${mode}" after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        }
         break;
       }
       await page.keyboard.press('Escape');
-      if (Date.now() - t0 > 15000) {
-        throw new Error(`the mode picker has no "${mode}"`);
+      if (Date.now() - t0 > 20000) {
+        throw new Error(`the mode picker has no "${mode}" after 20 s`);
       }
       await page.waitForTimeout(500);
     }

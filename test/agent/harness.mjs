@@ -109,7 +109,9 @@ export class Harness {
   async step(s, cards) {
     const { chat, page } = this;
     if (s.command) {
+      const t0 = Date.now();
       await chat.runCommand(s.command);
+      this.chat.log(`ran "${s.command}" in ${Date.now() - t0} ms`);
     }
     if (s.mode) {
       await chat.setMode(s.mode);

@@ -151,16 +151,17 @@ export default [
       assert.ok(r.chat.text.includes('Both references arrived.'));
     },
   },
-  {
-    name: 'Ask mode offers the built-in read set, none of ours',
-    mode: 'Ask',
+  ...['Ask', 'Plan'].map((mode) => ({
+    name: `${mode} mode offers the built-in read set, none of ours`,
+    mode,
     prompt: 'What is in this workspace?',
-    model: [{ text: 'Asked.' }],
+    model: [{ text: `${mode} answered.` }],
     async expect(r) {
-      assert.ok(r.offered.includes('read_file'), `Ask offers read_file: ${r.offered.join(', ')}`);
-      for (const t of OURS) assert.ok(!r.offered.includes(t.name), `Ask does not offer ${t.name}`);
+      assert.ok(r.offered.includes('read_file'), `${mode} offers read_file: ${r.offered.join(', ')}`);
+      for (const t of OURS) assert.ok(!r.offered.includes(t.name), `${mode} does not offer ${t.name}`);
+      assert.ok(r.chat.text.includes(`${mode} answered.`));
     },
-  },
+  })),
   {
     name: 'read a file (and a file with folder instructions, appended after the page)',
     prompt: 'What does README.md say, and what are the rules for src/lib?',
