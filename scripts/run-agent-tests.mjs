@@ -86,6 +86,8 @@ const finish = async (code) => {
   const passes = results.filter((r) => r.state === 'passed').length;
   const failures = results.filter((r) => r.state === 'failed').length + (code !== 0 && results.every((r) => r.state === 'passed') ? 1 : 0);
   fs.writeFileSync(resultsFile, JSON.stringify({ passes, failures, pending: 0, seconds: Number(secs()), hostVersion: hostVersion(), results }, null, 2));
+  const budgets = results.flatMap((r) => r.budgets ?? []);
+  if (budgets.length) log(`token budgets Agent mode passed to our tools: ${Math.min(...budgets)} to ${Math.max(...budgets)} (${budgets.length} calls)`);
   log(`agent: ${passes} passing, ${failures} failing in ${secs()} s${code === 0 && !process.env.VSCODE_TEST_KEEP ? '' : `; run folder ${runDir}`}`);
   if (code === 0 && failures === 0 && !process.env.VSCODE_TEST_KEEP) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
   process.exit(code === 0 && failures === 0 ? 0 : 1);

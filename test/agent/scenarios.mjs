@@ -331,8 +331,17 @@ export default [
       const agentMode = r.harness.records.get('read a file (and a file with folder instructions, appended after the page)');
       assert.ok(agentMode, 'the Agent-mode scenario ran first: its tools are the baseline');
       const overlapped = new Set(OURS.flatMap((t) => OVERLAPPED[t.name] ?? []));
-      const expected = agentMode.offered.filter((t) => !overlapped.has(t) && t !== 'scripted_text').sort();
-      assert.deepEqual([...r.offered].sort(), expected, 'the agent offers Agent mode\'s tools, ours in place of the overlapping built-ins');
+      // VS Code registers its usages tool anew when language features change, and a custom agent
+      // resolved before that goes without it (seen in one run of five): the file names it
+      // (vscodeGeneral/usages), the request may lack it. Every other tool must match exactly.
+      const flapping = new Set(['vscode_listCodeUsages']);
+      assert.match(file, /'vscodeGeneral\/usages'/);
+      const expected = agentMode.offered.filter((t) => !overlapped.has(t) && t !== 'scripted_text' && !flapping.has(t)).sort();
+      assert.deepEqual(
+        r.offered.filter((t) => !flapping.has(t)).sort(),
+        expected,
+        'the agent offers Agent mode\'s tools, ours in place of the overlapping built-ins',
+      );
       sameText(r, call(r, 'fs_read'));
       const modes = await r.harness.chat.modes();
       assert.ok(
