@@ -19,13 +19,14 @@ export const AGENT_FILE = '.github/agents/agent-file-tools.agent.md';
  * The built-in tool sets and their members as VS Code 1.139 with Copilot Chat 0.67 define them,
  * each member by the full reference name the host itself writes into an agent file (its tools
  * picker does): mostly `set/tool`, but a tool that also sits in a hidden set goes by that one
- * (`vscodeGeneral/usages`; `search/usages` is not resolved). A set without members is a single
+ * (`vscodeGeneral/usages`, `vscodeNotebooks/editNotebook`: `search/usages` and `edit/editNotebook`
+ * are not resolved). A set without members is a single
  * tool. A set that keeps all its members is listed by its name, so tools the host adds to it
  * later still come along.
  */
 export const BUILT_IN_TOOL_SETS: Readonly<Record<string, readonly string[]>> = {
   agent: ['agent/runSubagent'],
-  edit: ['edit/createDirectory', 'edit/createFile', 'edit/createJupyterNotebook', 'edit/editFiles', 'edit/editNotebook', 'edit/rename'],
+  edit: ['edit/createDirectory', 'edit/createFile', 'vscodeNotebooks/createJupyterNotebook', 'edit/editFiles', 'vscodeNotebooks/editNotebook', 'vscodeGeneral/rename'],
   execute: [
     'execute/createAndRunTask',
     'execute/getTerminalOutput',

@@ -15,7 +15,16 @@ const HOST_REFERENCES_FILE = path.join(here, 'host-references.json');
 /** VS Code's built-in tool sets, by the names the issue saw shadowed. */
 const BUILT_IN_SETS = ['agent', 'edit', 'execute', 'new', 'read', 'search', 'todo', 'vscode', 'web'];
 /** Built-in tools (model-facing names) that ours overlap, by our tool. */
-const OVERLAPPED = { fs_read: ['read_file'], fs_list: ['list_dir'], fs_glob: ['file_search'], fs_grep: ['grep_search'] };
+const OVERLAPPED = {
+  fs_read: ['read_file'],
+  fs_list: ['list_dir'],
+  fs_glob: ['file_search'],
+  fs_grep: ['grep_search'],
+  fs_write: ['create_file'],
+  // edit/editFiles brings these (which ones depends on the model): fs_edit and fs_apply_patch replace it
+  fs_edit: ['replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file', 'apply_patch'],
+  fs_apply_patch: ['replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file', 'apply_patch'],
+};
 const SENSITIVE_TITLE = 'Allow Agent File Tools to read a sensitive file?';
 const SENSITIVE_MESSAGE = 'fs_read wants to read .env, which may hold secrets (it matches the agentFileTools.sensitiveFiles setting).';
 const THRESHOLD_KEY = 'github.copilot.chat.agent.largeToolResultsToDisk.thresholdBytes';
