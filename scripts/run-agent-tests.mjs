@@ -108,7 +108,15 @@ try {
   fs.cpSync(path.join(root, 'test/agent/scripted-model'), modelDir, { recursive: true });
   const modelVsix = path.join(runDir, 'scripted-model.vsix');
   execFileSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', modelVsix], { cwd: modelDir, stdio: 'ignore' });
-  await Promise.all([installVsix(vsix, extensionsDir, runEnv), installVsix(modelVsix, extensionsDir, runEnv)]);
+  // One after the other: with two installs at once, one extension's folder was missing (though
+  // extensions.json listed it) and the host ran without it.
+  for (const v of [vsix, modelVsix]) await installVsix(v, extensionsDir, runEnv);
+  const folders = fs.readdirSync(extensionsDir);
+  for (const id of ['agent-file-tools.agent-file-tools', 'agent-file-tools-tests.scripted-model']) {
+    if (!folders.some((f) => f.startsWith(`${id}-`) && fs.existsSync(path.join(extensionsDir, f, 'package.json')))) {
+      throw new Error(`${id} is not installed in ${extensionsDir} (it holds ${folders.join(', ')})`);
+    }
+  }
   log(`VS Code ${hostVersion()} (code-server) with Copilot Chat ${JSON.parse(fs.readFileSync(path.join(copilot, 'package.json'), 'utf8')).version}; installed ${path.basename(vsix)} and the Scripted Model; run folder ${runDir}`);
 
   server = await startCodeServer({ runDir, runEnv, workspace, port: await freePort(), extraEnv: { AFT_AGENT_DIR: agentDir } });

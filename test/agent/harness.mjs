@@ -69,21 +69,18 @@ export class Harness {
     return f ? fs.readFileSync(f).subarray(offset).toString('utf8') : '';
   }
 
-  /** Waits until the extension's log stops growing (it is written in batches). */
-  async settleLog(offset, quietMs = 700, maxMs = 5000) {
+  /**
+   * The extension's log since `offset`, once it holds a line for each call that ran (the log is
+   * written in batches), and then still for `quietMs`, so that a line that should not be there has
+   * had the time to appear.
+   */
+  async settleLog(offset, invokes, quietMs = 250, maxMs = 5000) {
     const t0 = Date.now();
-    let size = this.logSize();
-    let since = Date.now();
-    while (Date.now() - t0 < maxMs) {
-      await new Promise((r) => setTimeout(r, 100));
-      const now = this.logSize();
-      if (now !== size) {
-        size = now;
-        since = Date.now();
-      } else if (Date.now() - since >= quietMs) {
-        break;
-      }
+    const count = () => (this.logSince(offset).match(/^\S+ \S+ \[info\] fs_\w+ [{[].* -> /gm) ?? []).length;
+    while (count() < invokes && Date.now() - t0 < maxMs) {
+      await new Promise((r) => setTimeout(r, 50));
     }
+    await new Promise((r) => setTimeout(r, quietMs));
     return this.logSince(offset);
   }
 
@@ -188,7 +185,6 @@ export class Harness {
       if (sc.screenshot) await this.shot(sc.screenshot);
     }
     const requests = this.modelRecords().slice(before).filter((r) => r.script === id);
-    const log = await this.settleLog(logStart);
     const results = new Map();
     for (const r of requests) {
       for (const m of r.messages) {
@@ -203,6 +199,9 @@ export class Harness {
         .filter((x) => x.toolCall)
         .map((x) => ({ tool: x.toolCall, input: x.input, copied: x.copied, result: results.get(x.callId)?.text, parts: results.get(x.callId)?.parts, direct: direct[x.callId] })),
     );
+    // Each call of ours that ran logs a line: in the chat (unless skipped or stopped) and again outside it.
+    const ran = calls.filter((c) => c.tool.startsWith('fs_') && c.result !== undefined && !/chose to skip|cancelled/i.test(c.result)).length;
+    const log = await this.settleLog(logStart, ran + calls.filter((c) => c.direct && !c.direct.error).length);
     const record = {
       requests,
       calls,
