@@ -135,10 +135,32 @@ export class Chat {
     }
   }
 
+  /** Closes the `#` suggestions if they are open (they may open a moment after the typing). */
+  async closeSuggestions() {
+    for (let i = 0; i < 5; i++) {
+      await this.page.waitForTimeout(100);
+      if (!(await this.page.locator('.suggest-widget.visible').count())) {
+        return;
+      }
+      await this.page.keyboard.press('Escape');
+    }
+  }
+
   async send(prompt) {
+    const { page } = this;
     await this.type(prompt);
-    await this.page.keyboard.press('Enter');
-    await this.page.waitForSelector(S.response, { timeout: 10000 });
+    // Enter sends, unless a suggestion list opened late and takes it: then send again.
+    for (let attempt = 1; ; attempt++) {
+      await this.closeSuggestions();
+      await page.keyboard.press('Enter');
+      if (await page.waitForSelector(S.response, { timeout: 4000 }).then(() => true, () => false)) {
+        return;
+      }
+      if (attempt === 3) {
+        throw new Error(`the prompt "${prompt}" was not sent`);
+      }
+      this.log(`Enter did not send "${prompt}" (attempt ${attempt}); again`);
+    }
   }
 
   /** True once the last response has finished (it stays loading while a card waits). */

@@ -102,21 +102,19 @@ function bigScenario(tool, input, threshold, controlChars) {
           { name: 'scripted_text', input: { chars: controlChars } },
         ],
       },
-      tool === 'fs_read' ? { tool: 'fs_read', input: { ...input, offset: '{{number:offset=(\\d+) to continue}}' } } : { follow: 'continue' },
+      { follow: 'continue' },
       { text: 'Read both pages.' },
     ],
     async expect(r) {
       const first = call(r, tool, 0);
       assert.ok(first.result.length > (threshold ?? 8192), `the first page (${first.result.length} characters) is larger than the threshold`);
       assert.doesNotMatch(first.result, WRITTEN_TO_FILE);
-      sameText(r, first, { cli: tool !== 'fs_grep' });
+      sameText(r, first);
       const control = call(r, 'scripted_text');
       assert.match(control.result, WRITTEN_TO_FILE, `the control's ${controlChars}-character text part was written to a file: the threshold is in force`);
       const next = call(r, tool, 1);
-      if (tool !== 'fs_read') {
-        assert.ok(next.copied && first.result.includes(next.copied), `the model copied the printed continuation ${next.copied}`);
-      }
-      sameText(r, next, { cli: tool !== 'fs_grep' });
+      assert.ok(next.copied && first.result.endsWith(`\nContinue with: ${tool} ${next.copied}`), `the model copied the continuation the page ends with: ${next.copied}`);
+      sameText(r, next);
       assert.notEqual(next.result, first.result, 'the continuation gives the next page');
       logged(r, tool, input);
       assert.ok(r.budgets.length >= 2 && r.budgets.every((b) => b > 0), `Agent mode passed a token budget: ${r.budgets.join(', ')}`);
@@ -190,7 +188,7 @@ export default [
       assert.match(readme.result, /^<path>README\.md<\/path>\n/);
       const math = call(r, 'fs_read', 1);
       sameText(r, math);
-      assert.match(math.result, /<\/summary>\n<system-reminder>\n[\s\S]*<instructions path="src\/lib\/AGENTS\.md">/, 'the instruction file follows the page after one line break');
+      assert.match(math.result, /\nEnd of file\.\n<system-reminder>\n[\s\S]*<instructions path="src\/lib\/AGENTS\.md">/, 'the instruction file follows the page after one line break');
       logged(r, 'fs_read', { path: 'README.md' });
       invocationShown(r, 'Reading README.md');
       assert.ok(r.chat.text.includes('README.md says: The secret word is PINEAPPLE. src/lib: Every function here is pure.'), r.chat.text);
@@ -207,7 +205,7 @@ export default [
     ],
     screenshot: 'agent-grep-then-read',
     async expect(r) {
-      sameText(r, call(r, 'fs_grep'), { cli: false }); // its footer names the ripgrep that ran: the editor's here, the one on PATH for the CLI
+      sameText(r, call(r, 'fs_grep'));
       const read = call(r, 'fs_read');
       assert.deepEqual(read.input, { path: 'src/app.ts' }, 'the path was copied from the grep result');
       sameText(r, read);
@@ -235,7 +233,7 @@ export default [
       assert.match(list.result, /util\//);
       const glob = call(r, 'fs_glob');
       sameText(r, glob);
-      assert.match(glob.result, /^src\/app\.ts\nsrc\/lib\/math\.ts\nsrc\/util\/strings\.ts\n/m);
+      assert.match(glob.result, /^src\/app\.ts\nsrc\/lib\/math\.ts\nsrc\/util\/strings\.ts$/m);
       logged(r, 'fs_list', { path: 'src' });
       logged(r, 'fs_glob', { pattern: '**/*.ts' });
       invocationShown(r, 'Listing src');
@@ -340,11 +338,15 @@ export default [
       const agentMode = r.harness.records.get('read a file (and a file with folder instructions, appended after the page)');
       assert.ok(agentMode, 'the Agent-mode scenario ran first: its tools are the baseline');
       const overlapped = new Set(OURS.flatMap((t) => OVERLAPPED[t.name] ?? []));
-      // VS Code registers its usages tool anew when language features change, and a custom agent
-      // resolved before that goes without it (seen in one run of five): the file names it
-      // (vscodeGeneral/usages), the request may lack it. Every other tool must match exactly.
-      const flapping = new Set(['vscode_listCodeUsages']);
-      assert.match(file, /'vscodeGeneral\/usages'/);
+      // The tools of VS Code's hidden sets (vscodeGeneral/usages, vscodeGeneral/rename,
+      // vscodeNotebooks/createJupyterNotebook, vscodeNotebooks/editNotebook) reach a custom agent
+      // in most runs, and in some the request lacks them while Agent mode has them: the agent file
+      // names them (an agent file of just these four names always got all four). Every other tool
+      // must match exactly.
+      const flapping = new Set(['vscode_listCodeUsages', 'vscode_renameSymbol', 'create_new_jupyter_notebook', 'edit_notebook_file']);
+      for (const name of ['vscodeGeneral/usages', 'vscodeGeneral/rename', 'vscodeNotebooks/createJupyterNotebook', 'vscodeNotebooks/editNotebook']) {
+        assert.ok(file.includes(`'${name}'`), `the agent file names ${name}`);
+      }
       const expected = agentMode.offered.filter((t) => !overlapped.has(t) && t !== 'scripted_text' && !flapping.has(t)).sort();
       assert.deepEqual(
         r.offered.filter((t) => !flapping.has(t)).sort(),
