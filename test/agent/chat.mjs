@@ -231,16 +231,18 @@ export class Chat {
     await this.type('#');
     await page.waitForSelector(S.suggestRow, { timeout: 5000 });
     const seen = new Map();
-    for (let i = 0; i < 200; i++) {
-      const rows = await page.locator(S.suggestRow).evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-index'), r.getAttribute('aria-label')]));
-      const before = seen.size;
-      for (const [idx, label] of rows) {
+    let total = Infinity; // each row says how many there are (aria-setsize)
+    for (let i = 0; i < 400 && seen.size < total; i++) {
+      const rows = await page.locator(S.suggestRow).evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-index'), r.getAttribute('aria-label'), r.getAttribute('aria-setsize')]));
+      for (const [idx, label, size] of rows) {
         seen.set(Number(idx), label);
-      }
-      if (i > 2 && seen.size === before) {
-        break;
+        total = Number(size) || total;
       }
       await page.keyboard.press('PageDown');
+      await page.waitForTimeout(30);
+    }
+    if (seen.size < total) {
+      throw new Error(`read ${seen.size} of the ${total} # suggestions`);
     }
     await page.keyboard.press('Escape');
     await this.type('');
