@@ -111,7 +111,7 @@ export async function startCodeServer({ runDir, runEnv, workspace, port, extraEn
   return { base, child, stop, extensionsDir };
 }
 
-/** The workbench URL, with an optional development extension and test module. */
+/** The workbench URL, with optional development extensions (a path or a list) and test module. */
 export async function workbenchUrl(base, workspace, { devPath, testsPath } = {}) {
   // The server names its remote authority in a meta tag; extension URIs must use it.
   const html = await (await fetch(`${base}/?folder=${encodeURIComponent(workspace)}`)).text();
@@ -120,7 +120,8 @@ export async function workbenchUrl(base, workspace, { devPath, testsPath } = {})
   const authority = cfg.remoteAuthority || 'remote';
   const remote = (p) => `vscode-remote://${authority}${p}`;
   const payload = [['skipWelcome', 'true'], ['skipReleaseNotes', 'true']];
-  if (devPath) payload.push(['extensionDevelopmentPath', remote(devPath)]);
+  // Several development extensions load side by side: the payload may name the key more than once.
+  for (const p of [devPath].flat().filter(Boolean)) payload.push(['extensionDevelopmentPath', remote(p)]);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   return `${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { TOOLS } from '../tools/registry';
+import { registerCustomAgentCommand } from './customAgent';
 
 export const RESULT_SCHEME = 'agent-file-tools-result';
 
@@ -53,6 +54,7 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
   return [
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     vscode.commands.registerCommand('agentFileTools.showLog', () => log.show()),
+    registerCustomAgentCommand(),
     vscode.commands.registerCommand('agentFileTools.readActiveFile', async () => {
       const path = activeFilePath();
       if (!path) {

@@ -61,7 +61,24 @@ export interface ReadPolicyInput {
   verb: string;
 }
 
-/** Whether reading a path needs the user's approval first, and the words to ask with. */
+/**
+ * Text as a Markdown code span, whatever backticks it holds: the fence is one backtick longer
+ * than the longest run inside, padded when the text starts or ends with one.
+ */
+export function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * Whether reading a path needs the user's approval first, and the words to ask with. Chat shows
+ * the title as Markdown in its confirmation card and as plain text in the Sessions list, and a
+ * call from outside a chat shows it in a modal dialog: titles name no tool and no path, so no
+ * underscore or asterisk can be taken for emphasis. Messages are Markdown, with names and paths
+ * in code spans.
+ */
 export function decideRead(i: ReadPolicyInput): ReadDecision {
   const posixReal = i.real.split('\\').join('/');
   if (!i.located.root) {
@@ -71,8 +88,8 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
     return {
       kind: 'confirm',
       reason: 'outside',
-      title: `Allow ${i.toolName} outside the workspace?`,
-      message: `${i.toolName} wants to ${i.verb} \`${i.real}\`, which is outside the workspace folders.`,
+      title: `Allow Agent File Tools to ${i.verb} outside the workspace?`,
+      message: `${code(i.toolName)} wants to ${i.verb} ${code(i.real)}, which is outside the workspace folders.`,
     };
   }
   const rel = i.located.relative ?? '';
@@ -80,8 +97,8 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
     return {
       kind: 'confirm',
       reason: 'sensitive',
-      title: `Allow ${i.toolName} on a sensitive file?`,
-      message: `${i.toolName} wants to ${i.verb} \`${i.located.display}\`, which may hold secrets (it matches the agentFileTools.sensitiveFiles setting).`,
+      title: `Allow Agent File Tools to ${i.verb} a sensitive file?`,
+      message: `${code(i.toolName)} wants to ${i.verb} ${code(i.located.display)}, which may hold secrets (it matches the ${code('agentFileTools.sensitiveFiles')} setting).`,
     };
   }
   return { kind: 'allow' };

@@ -1,26 +1,15 @@
 import * as vscode from 'vscode';
 import type { VscodeApprover } from '../approval/vscodeApprover';
 import type { Workspace } from '../host/workspace';
+import { code } from '../core/policy';
 import { InstructionMemory } from '../core/read/instructions';
 import { ReadLedger } from '../tools/ledger';
 import { FileLocks } from '../tools/locks';
 import { TOOLS } from '../tools/registry';
-import type { ToolResult } from '../tools/result';
 import { invokeTool, prepareTool } from '../tools/run';
 import type { Logger, ToolContext, ToolSpec } from '../tools/types';
+import { toLmResult } from './result';
 import { readSettings } from './settings';
-
-export function toLmResult(r: ToolResult): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult(
-    r.parts.map((p) =>
-      p.kind === 'text'
-        ? new vscode.LanguageModelTextPart(p.text)
-        : p.mime.startsWith('image/')
-          ? vscode.LanguageModelDataPart.image(p.data, p.mime)
-          : new vscode.LanguageModelDataPart(p.data, p.mime),
-    ),
-  );
-}
 
 /** One `vscode.LanguageModelTool` over a neutral tool spec. */
 class LmTool implements vscode.LanguageModelTool<unknown> {
@@ -39,8 +28,8 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
       return {
         invocationMessage: `Running ${this.spec.name}`,
         confirmationMessages: {
-          title: `Allow ${this.spec.name}?`,
-          message: new vscode.MarkdownString(`${this.spec.name} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
+          title: 'Allow an unchecked Agent File Tools call?',
+          message: new vscode.MarkdownString(`${code(this.spec.name)} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
         },
       };
     }
@@ -58,7 +47,14 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
-    return toLmResult(await invokeTool(this.spec, options.input, this.context(this.spec, options.input, token, options)));
+    const ctx = this.context(this.spec, options.input, token, options);
+    return toLmResult(await invokeTool(this.spec, options.input, ctx), {
+      inChat: options.toolInvocationToken !== undefined,
+      tokenizationOptions: options.tokenizationOptions,
+      token,
+      log: ctx.log,
+      tool: this.spec.name,
+    });
   }
 }
 

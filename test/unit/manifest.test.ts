@@ -13,14 +13,21 @@ const contributed: Record<string, unknown>[] = manifest.contributes.languageMode
 
 /** The spec's table: the name the model sees -> `toolReferenceName`. */
 const REFERENCE_NAMES: Record<string, string> = {
-  fs_read: 'read',
-  fs_list: 'list',
-  fs_glob: 'glob',
-  fs_grep: 'grep',
+  fs_read: 'fsRead',
+  fs_list: 'fsList',
+  fs_glob: 'fsGlob',
+  fs_grep: 'fsGrep',
   fs_edit: 'fsEdit',
   fs_write: 'fsWrite',
   fs_apply_patch: 'fsApplyPatch',
 };
+
+/**
+ * What a user can type after `#` in VS Code 1.139's chat besides ours (tools and tool sets of the
+ * host and Copilot Chat), as the Agent-mode suite enumerated them from the chat input's
+ * suggestions; that suite fails when the host offers a different list.
+ */
+const hostReferences: { references: string[] } = JSON.parse(fs.readFileSync(path.join(root, 'test/agent/host-references.json'), 'utf8'));
 
 /**
  * Inputs each tool's zod schema and its JSON `inputSchema` must agree on. Every
@@ -182,6 +189,14 @@ describe('package.json and the tool registry', () => {
       }
       assert.equal(t.canBeReferencedInPrompt, true);
       assert.ok((t.modelDescription as string).length > 200, `${name} modelDescription says when to use it, limits and how to continue`);
+    }
+  });
+
+  it('use reference names that no tool or tool set of the host already has (a clash silently replaces the built-in one)', () => {
+    const taken = new Map(hostReferences.references.map((r) => [r.toLowerCase(), r]));
+    assert.ok(taken.has('read') && taken.has('edit') && taken.has('search'), 'the list holds the built-in tool sets');
+    for (const [name, ref] of Object.entries(REFERENCE_NAMES)) {
+      assert.ok(!taken.has(ref.toLowerCase()), `${name}'s reference #${ref} is the host's #${taken.get(ref.toLowerCase())}`);
     }
   });
 
