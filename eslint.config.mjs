@@ -43,6 +43,12 @@ export default tseslint.config(
     },
   },
   {
+    // The Agent-mode suite's Scripted Model: a CommonJS extension loaded as is by VS Code.
+    files: ['test/agent/scripted-model/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/*.mjs', 'scripts/**/*.js', 'bench/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', fetch: 'readonly', Buffer: 'readonly', performance: 'readonly', window: 'readonly', document: 'readonly' } },
   },

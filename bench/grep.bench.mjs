@@ -65,8 +65,11 @@ export async function toolContext(dir) {
   const { NodeWorkspace } = require(path.join(root, 'out/src/host/nodeWorkspace.js'));
   const { ReadLedger } = require(path.join(root, 'out/src/tools/ledger.js'));
   const { DEFAULT_SETTINGS } = require(path.join(root, 'out/src/tools/settings.js'));
+  const { FileLocks } = require(path.join(root, 'out/src/tools/locks.js'));
+  const { cliApprover } = require(path.join(root, 'out/src/tools/cliApprover.js'));
   const ws = await NodeWorkspace.create([dir]);
-  return { ws, settings: DEFAULT_SETTINGS, signal: { isCancellationRequested: false }, ledger: new ReadLedger(), log: { info() {}, warn() {}, error() {} } };
+  const approver = cliApprover({ yes: true, allowOutside: false });
+  return { ws, approver, settings: DEFAULT_SETTINGS, signal: { isCancellationRequested: false }, ledger: new ReadLedger(), locks: new FileLocks(), log: { info() {}, warn() {}, error() {} } };
 }
 
 /** One tool call in this process; throws on an error result. */
@@ -129,7 +132,7 @@ export default async function run({ dataDir, record }) {
   const note = (r) => `median of ${runs}, alternating; min ${r.oursMin} vs ${r.baselineMin} ms; ${rg}`;
 
   const first = await callTool(ctx, 'fs_grep', { pattern: 'needleToken' });
-  if (!/^Found [\d,]+ matching lines in [\d,]+ files/.test(first)) throw new Error(first.slice(0, 300));
+  if (!/^\d+ matching lines in \d+ files for "needleToken" in the workspace; 1-100 shown:\n/.test(first)) throw new Error(first.slice(0, 300));
   const content = await compare(runs, () => callTool(ctx, 'fs_grep', { pattern: 'needleToken' }), () => runRaw(rg, ['needleToken'], tree));
   record({ name: 'fs_grep content, default limit (100), 50,000 files / 500 MB, ~86k matching lines vs rg PATTERN', ours: content.ours, baseline: content.baseline, unit: 'ms', note: note(content) });
 

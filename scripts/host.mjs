@@ -53,6 +53,8 @@ export const USER_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'workbench.tips.enabled': false,
   'chat.disableAIFeatures': false,
+  // VS Code's default; code-server's own default saves after a delay, which would save buffers the tests keep unsaved
+  'files.autoSave': 'off',
 };
 
 /** Installs a .vsix into an extensions folder with code-server's own CLI. */
@@ -70,8 +72,9 @@ export function installVsix(vsix, extensionsDir, runEnv) {
 }
 
 /**
- * Starts code-server on 127.0.0.1 (`trusted: false` for a workspace in Restricted Mode). `enable-smoke-test-driver` makes the built web client
- * honour the URL payload's extensionDevelopmentPath and extensionTestsPath.
+ * Starts code-server on 127.0.0.1 (`trusted: false` for a workspace in Restricted Mode).
+ * `enable-smoke-test-driver` makes the built web client honour the URL payload's
+ * extensionDevelopmentPath and extensionTestsPath.
  */
 export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, trusted = true, onOutput }) {
   const userData = path.join(runDir, 'user-data');
@@ -112,7 +115,7 @@ export async function startCodeServer({ runDir, runEnv, workspace, port, extraEn
   return { base, child, stop, extensionsDir };
 }
 
-/** The workbench URL, with an optional development extension and test module. */
+/** The workbench URL, with optional development extensions (a path or a list) and test module. */
 export async function workbenchUrl(base, workspace, { devPath, testsPath } = {}) {
   // The server names its remote authority in a meta tag; extension URIs must use it.
   const html = await (await fetch(`${base}/?folder=${encodeURIComponent(workspace)}`)).text();
@@ -121,7 +124,8 @@ export async function workbenchUrl(base, workspace, { devPath, testsPath } = {})
   const authority = cfg.remoteAuthority || 'remote';
   const remote = (p) => `vscode-remote://${authority}${p}`;
   const payload = [['skipWelcome', 'true'], ['skipReleaseNotes', 'true']];
-  if (devPath) payload.push(['extensionDevelopmentPath', remote(devPath)]);
+  // Several development extensions load side by side: the payload may name the key more than once.
+  for (const p of [devPath].flat().filter(Boolean)) payload.push(['extensionDevelopmentPath', remote(p)]);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   return `${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }

@@ -21,6 +21,10 @@ for (const entry of allowed) {
   fs.cpSync(from, path.join(stage, rel), { recursive: true });
 }
 fs.writeFileSync(path.join(stage, '.vscodeignore'), fs.readFileSync(path.join(root, '.vscodeignore')));
+// The README's screenshots (media/readme) stay out of the package: vsce refuses relative image
+// links without a repository URL, and the text says the same without them.
+const readme = path.join(stage, 'README.md');
+fs.writeFileSync(readme, fs.readFileSync(readme, 'utf8').replace(/\n[ \t]*!\[[^\]]*\]\(media\/readme\/[^)]+\)[ \t]*\n/g, '\n'));
 const out = path.join(root, 'agent-file-tools.vsix');
 const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: stage, stdio: 'inherit' });

@@ -5,6 +5,7 @@
 //   4. integration tests in a real VS Code extension host (code-server + chromium), and the
 //      same host with the workspace untrusted (Restricted Mode)
 //   5. the packaged .vsix installed into a fresh host, its tools called there
+//   6. the Agent-mode suite: Copilot Chat's Agent mode, driven by a scripted model, calls the tools
 // Exits non-zero when any step or test fails; ends with one "N passed, M failed" line.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -68,6 +69,22 @@ for (const suite of ['integration', 'untrusted', 'vsix']) {
     totals.failed += 1;
   }
   if (r.code !== 0) problems.push(`${suite} tests failed (exit ${r.code})`);
+}
+
+// The Agent-mode suite: VS Code's chat, in Agent mode with a scripted model, calls the tools.
+{
+  const resultsFile = path.join(root, 'test-output', 'agent-results.json');
+  fs.rmSync(resultsFile, { force: true });
+  const r = await run('Agent-mode tests in VS Code chat', 'node', ['scripts/run-agent-tests.mjs']);
+  let summary;
+  try { summary = JSON.parse(fs.readFileSync(resultsFile, 'utf8')); } catch { /* none */ }
+  if (summary) {
+    totals.passed += summary.passes;
+    totals.failed += summary.failures;
+  } else {
+    totals.failed += 1;
+  }
+  if (r.code !== 0) problems.push(`Agent-mode tests failed (exit ${r.code})`);
 }
 
 console.log(`\n=== done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);

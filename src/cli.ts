@@ -9,6 +9,7 @@
 import { NEVER_CANCELLED } from './core/cancel';
 import { NodeWorkspace, readLocalText } from './host/nodeWorkspace';
 import { ReadLedger } from './tools/ledger';
+import { FileLocks } from './tools/locks';
 import { TOOLS, findTool } from './tools/registry';
 import { resultText, type ToolResult } from './tools/result';
 import { invokeTool } from './tools/run';
@@ -155,7 +156,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   ws.trusted = !args.untrusted;
   const approver = cliApprover({ yes: args.yes, allowOutside: args.allowOutside });
-  const ctx: ToolContext = { ws, approver, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
+  const ctx: ToolContext = { ws, approver, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
   const result = await invokeTool(spec, raw, ctx);
   emit(result, args.json);
   return exitCodeOf(result);

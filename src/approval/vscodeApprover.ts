@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { CancelSignal } from '../core/cancel';
-import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../tools/approval';
+import { type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../tools/approval';
 
 /** Shows a proposed change to the person and waits for their answer. */
 export interface ReviewUi {
   review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review>;
+  /** Shows a change that landed without a question, without taking focus. */
+  showApplied(change: ChangeProposal): void;
 }
 
 /** Confirmations the chat showed before invoke, as "tool, input, question" keys; the oldest are forgotten first. */
@@ -40,6 +42,7 @@ export class VscodeApprover {
     return {
       confirm: (q, signal) => this.confirm(tool, input, q, signal),
       review: (p, signal) => this.reviews.review(p, signal),
+      showApplied: (p) => this.reviews.showApplied(p),
     };
   }
 
@@ -58,27 +61,5 @@ export class VscodeApprover {
       return { allowed: true };
     }
     return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `The user declined: ${detail} Do not retry this call unless the user asks for it.` }] } };
-  }
-}
-
-/**
- * The plain review: a modal dialog naming the files and the size of the change. It asks
- * and waits like any review, for hosts where no diff editor is registered.
- */
-export class DialogReview implements ReviewUi {
-  async review(p: ChangeProposal, signal: CancelSignal): Promise<Review> {
-    if (signal.isCancellationRequested) {
-      return { kind: 'cancelled' };
-    }
-    const apply = 'Apply';
-    const detail = p.files.map((f) => `${f.action} ${f.from ? `${f.from.display} -> ` : ''}${f.display}`).join('\n');
-    const answer = await vscode.window.showWarningMessage(`${p.tool}: ${p.summary}`, { modal: true, detail }, apply);
-    if (signal.isCancellationRequested) {
-      return { kind: 'cancelled' };
-    }
-    if (answer !== apply) {
-      return { kind: 'rejected' };
-    }
-    return acceptAsProposed(p);
   }
 }

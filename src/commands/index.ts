@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { TOOLS } from '../tools/registry';
+import { registerCustomAgentCommand } from './customAgent';
 
 export const RESULT_SCHEME = 'agent-file-tools-result';
 
@@ -53,6 +54,7 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
   return [
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     vscode.commands.registerCommand('agentFileTools.showLog', () => log.show()),
+    registerCustomAgentCommand(),
     vscode.commands.registerCommand('agentFileTools.readActiveFile', async () => {
       const path = activeFilePath();
       if (!path) {
@@ -90,5 +92,27 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
       const label = [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
       await run(results, pick.label, input, label);
     }),
+    vscode.commands.registerCommand('agentFileTools.applyPatchFromClipboard', async () => {
+      await applyPatchText(results, await vscode.env.clipboard.readText(), 'the clipboard');
+    }),
+    vscode.commands.registerCommand('agentFileTools.applyPatchFromEditor', async () => {
+      const editor = vscode.window.activeTextEditor;
+      const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : editor?.document.getText();
+      await applyPatchText(results, selection ?? '', 'the active editor');
+    }),
   ];
+}
+
+/**
+ * A patch someone has from elsewhere (a review, a chat, a mail), applied through the same
+ * flow as the model's: verified whole, reviewed in the multi-diff editor, applied at once.
+ */
+async function applyPatchText(results: ResultDocuments, text: string, from: string): Promise<void> {
+  // A person copies a whole message: the patch is the part from its first marker to its last.
+  const m = /^[ \t]*\*\*\*[ \t]*Begin Patch[ \t]*$[^]*^[ \t]*\*\*\*[ \t]*End Patch[ \t]*$/m.exec(text);
+  if (!m) {
+    void vscode.window.showWarningMessage(`No patch in ${from}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.`);
+    return;
+  }
+  await run(results, 'fs_apply_patch', { patch: m[0] }, 'patch');
 }

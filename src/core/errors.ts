@@ -20,6 +20,8 @@ export type ToolErrorCode =
   | 'not-a-file'
   | 'cancelled'
   | 'too-large'
+  | 'no-match'
+  | 'untrusted'
   | 'stale'
   | 'rejected'
   /** The policy never allows it (`.git` internals). */

@@ -134,3 +134,68 @@ export const MAX_ERROR_TEXT_CHARS = 8000;
 
 /** Bytes of a file that can be changed as text at most (it is loaded, matched and written whole). */
 export const MAX_EDIT_FILE_BYTES = 16 * 1024 * 1024;
+/** Lines of the applied change's unified diff a result shows before cutting it. */
+export const MAX_CHANGE_DIFF_LINES = 120;
+/** New errors a result lists per changed file. */
+export const MAX_DIAGNOSTICS_PER_FILE = 20;
+/** Other files with new errors fs_write names after a change. */
+export const MAX_OTHER_PROBLEM_FILES = 5;
+/** How long a change waits at most for the language servers' diagnostics, in milliseconds. */
+export const DIAGNOSTICS_WAIT_MS = 3000;
+
+// fs_edit
+
+/** Places one fs_edit level counts at most; a text found more often is reported with this many. */
+export const MAX_EDIT_PLACES = 100_000;
+/** Line numbers an fs_edit failure lists at most (the count gives the rest). */
+export const MAX_EDIT_PLACES_LISTED = 20;
+/** Characters (UTF-16 code units) of a line quoted in an fs_edit failure before it is cut. */
+export const MAX_EDIT_QUOTE_CHARS = 160;
+/** Lines one elision line (`// ... existing code ...`) in old_string may stand for at most. */
+export const MAX_EDIT_ELIDED_LINES = 1000;
+/**
+ * The disproportionate-match guard: a loose match whose block has at least
+ * max(old lines + this, old lines * EDIT_GUARD_LINE_RATIO) lines (or old_string that many
+ * more than the block) is refused.
+ */
+export const EDIT_GUARD_EXTRA_LINES = 3;
+/** See {@link EDIT_GUARD_EXTRA_LINES}. */
+export const EDIT_GUARD_LINE_RATIO = 2;
+/** The guard also refuses a block with this many characters more than old_string … */
+export const EDIT_GUARD_EXTRA_CHARS = 500;
+/** … when it is also this many times as long. */
+export const EDIT_GUARD_CHAR_RATIO = 4;
+/** A line found more often than this in the file is too common to place the closest region. */
+export const MAX_EDIT_VOTE_OCCURRENCES = 256;
+/**
+ * Line edits (inserted + deleted lines) up to which new_string is aligned with old_string by
+ * Myers' diff; a larger rewrite is aligned on the lines each side has once (patience).
+ */
+export const MAX_EDIT_ALIGN_LINES = 256;
+/** Lines (old + new) of a span up to which Myers' diff is tried at all; longer spans are split on unique lines first. */
+export const MAX_EDIT_MYERS_SPAN_LINES = 4000;
+/** Lines of old_string searched for the line a new line was made from, to keep the file's typography on it. */
+export const MAX_EDIT_SOURCE_LINES = 500;
+/** Characters of one line up to which a changed line keeps the file's typography character by character. */
+export const MAX_EDIT_CHAR_ALIGN_CHARS = 4000;
+/** Loop steps between cancellation checks in fs_edit's matching (a power of two). */
+export const EDIT_CANCEL_CHECK_STEPS = 4096;
+
+// fs_apply_patch
+
+/** Characters (UTF-16 code units) of patch text parsed at most. */
+export const MAX_PATCH_CHARS = 4 * 1024 * 1024;
+/** Distinct paths (read, written, moved or deleted) one patch may name. */
+export const MAX_PATCH_PATHS = 1000;
+/** Paths probed at once while a patch is verified. */
+export const PATCH_PROBE_CONCURRENCY = 8;
+/** Lines of the patch or of a file quoted in one patch error. */
+export const MAX_PATCH_ERROR_LINES = 12;
+/** Characters (UTF-16 code units) of one line quoted in a patch error before it is cut. */
+export const MAX_PATCH_ERROR_LINE_CHARS = 300;
+/** Places an ambiguity error names (it counts the rest). */
+export const MAX_PATCH_AMBIGUOUS_PLACES = 5;
+/** Occurrences of one line in a file above which the closest-region search ignores that line (too common to say anything). */
+export const MAX_PATCH_CLOSEST_LINE_OCCURRENCES = 1000;
+/** Lines of a chunk (its first ones) that the closest-region search compares with the file. */
+export const MAX_PATCH_CLOSEST_PATTERN_LINES = 1000;

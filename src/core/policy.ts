@@ -166,6 +166,17 @@ export interface ReadPolicyInput {
 }
 
 /**
+ * Text as a Markdown code span, whatever backticks it holds: the fence is one backtick longer
+ * than the longest run inside, padded when the text starts or ends with one.
+ */
+export function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
  * The forms of a path the sensitive-file globs are tested on: relative to its workspace
  * folder when it has one, and always the absolute path without its root ("/" or "C:/"),
  * so that `**\/.aws/credentials` names the file outside the workspace too, and in a
@@ -233,13 +244,16 @@ export function isSensitive(sensitive: GlobSet, relative: string | undefined, re
 
 const PRESENT: Record<string, string> = { read: 'reads', list: 'lists', search: 'searches' };
 
-/** The question for a path outside the workspace folders: `verb` says what the tool does with it. */
-export function outsideQuestion(toolName: string, verb: string, real: string): ReadDecision & { kind: 'confirm' } {
+/**
+ * The question for a path outside the workspace folders: `verb` says what the tool does
+ * with it, `titleVerb` (one plain word: the title names no tool and no path) the same.
+ */
+export function outsideQuestion(toolName: string, verb: string, real: string, titleVerb: string = verb): ReadDecision & { kind: 'confirm' } {
   return {
     kind: 'confirm',
     reasons: ['outside'],
-    title: `Allow ${toolName} outside the workspace?`,
-    message: `${toolName} wants to ${verb} \`${real}\`, which is outside the workspace folders.`,
+    title: `Allow Agent File Tools to ${titleVerb} outside the workspace?`,
+    message: `${code(toolName)} wants to ${verb} ${code(real)}, which is outside the workspace folders.`,
   };
 }
 
@@ -249,6 +263,11 @@ export function outsideQuestion(toolName: string, verb: string, real: string): R
  * are refused; a path outside the workspace asks unless an editor shows it or the
  * allow-list names it; a sensitive file asks wherever it is (an outside secret asks
  * both questions, and the allow-list never skips the secret one).
+ *
+ * Chat shows the title as Markdown in its confirmation card and as plain text in the
+ * Sessions list, and a call from outside a chat shows it in a modal dialog: titles name no
+ * tool and no path, so no underscore or asterisk can be taken for emphasis. Messages are
+ * Markdown, with names and paths in code spans.
  */
 export function decideRead(i: ReadPolicyInput): ReadDecision {
   const gitRel = (l: Located) => l.relative ?? l.display;
@@ -271,13 +290,13 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
   if (reasons.length === 0) {
     return { kind: 'allow' };
   }
-  const secret = 'may hold secrets (it matches the agentFileTools.sensitiveFiles setting)';
+  const secret = `may hold secrets (it matches the ${code('agentFileTools.sensitiveFiles')} setting)`;
   if (reasons.length === 2) {
     return {
       kind: 'confirm',
       reasons,
-      title: `Allow ${i.toolName} on a sensitive file outside the workspace?`,
-      message: `${i.toolName} wants to ${i.verb} \`${i.real}\`, which is outside the workspace folders and ${secret}.`,
+      title: `Allow Agent File Tools to ${i.verb} a sensitive file outside the workspace?`,
+      message: `${code(i.toolName)} wants to ${i.verb} ${code(i.real)}, which is outside the workspace folders and ${secret}.`,
     };
   }
   if (reasons[0] === 'outside') {
@@ -286,7 +305,7 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
   return {
     kind: 'confirm',
     reasons,
-    title: `Allow ${i.toolName} on a sensitive file?`,
-    message: `${i.toolName} wants to ${i.verb} \`${i.located.display}\`, which ${secret}.`,
+    title: `Allow Agent File Tools to ${i.verb} a sensitive file?`,
+    message: `${code(i.toolName)} wants to ${i.verb} ${code(i.located.display)}, which ${secret}.`,
   };
 }

@@ -1,6 +1,6 @@
 import { MAX_SUGGESTIONS } from './limits';
 
-function levenshtein(a: string, b: string): number {
+export function levenshtein(a: string, b: string): number {
   if (a === b) {
     return 0;
   }
@@ -25,6 +25,9 @@ function stem(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
+/** Characters of the longest file name compared (NAME_MAX of common file systems). */
+const MAX_NAME_CHARS = 255;
+
 /**
  * Similarity of a wanted file name to an existing one, 0 (unrelated) to 1 (equal),
  * case-insensitive. A shared stem ("main.js" / "main.ts") or containment scores high;
@@ -35,6 +38,10 @@ export function nameSimilarity(wanted: string, candidate: string): number {
   const b = candidate.toLowerCase();
   if (a === b) {
     return 1;
+  }
+  // No file name is longer (NAME_MAX); the edit distance of a longer input costs its length times each name's.
+  if (a.length > MAX_NAME_CHARS || b.length > MAX_NAME_CHARS) {
+    return 0;
   }
   let score = 1 - levenshtein(a, b) / Math.max(a.length, b.length);
   if (stem(a) === stem(b)) {

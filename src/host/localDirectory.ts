@@ -1,15 +1,65 @@
-import { statSync } from 'node:fs';
+import { constants as fsConstants, statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
+import { ToolError } from '../core/errors';
 import { STAT_BATCH_FILES } from '../core/limits';
 import type { DirEntry, EntryType } from './workspace';
 
-/** Entries of a local folder through opendir, so a caller that stops early never reads the rest. */
+function typeOf(e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
+  return e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other';
+}
+
+function changed(p: string): ToolError {
+  return new ToolError('changed', `${p} changed while it was read (it became a link, or a folder on its path did), so it was not read. Call the tool again to see it as it is now.`);
+}
+
+/**
+ * Reads a local folder that is `p` itself, whatever happens to the path meanwhile. The
+ * tools read folders by their real path once the policy decided on it; on Linux the
+ * folder is opened without following a final link, the descriptor's path must be `p`,
+ * and the entries are read through the descriptor (`/proc/self/fd/N`), so a folder
+ * swapped for a link to another one is never listed. Elsewhere the path is read as is.
+ */
+async function withCheckedFolder<T>(p: string, read: (path: string) => Promise<T>): Promise<T> {
+  if (process.platform !== 'linux') {
+    return read(p);
+  }
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(p, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw changed(p);
+    }
+    throw e;
+  }
+  try {
+    const held = `/proc/self/fd/${fh.fd}`;
+    const real = await fs.readlink(held).catch(() => undefined);
+    if (real === undefined) {
+      return await read(p);
+    }
+    if (real !== p) {
+      throw changed(p);
+    }
+    return await read(held);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The entries of a local folder (see withCheckedFolder), symlinks as themselves. */
+export async function readLocalDirectory(p: string): Promise<DirEntry[]> {
+  const entries = await withCheckedFolder(p, (path) => fs.readdir(path, { withFileTypes: true }));
+  return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
+}
+
+/** Entries of a local folder through opendir, so a caller that stops early never reads the rest (see withCheckedFolder). */
 export async function* iterateLocalDirectory(p: string): AsyncIterable<DirEntry> {
-  const dir = await fs.opendir(p, { bufferSize: 256 });
+  // opendir takes a descriptor of its own: the checked one may close once it is open.
+  const dir = await withCheckedFolder(p, (path) => fs.opendir(path, { bufferSize: 256 }));
   for await (const e of dir) {
-    const type: EntryType = e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other';
-    yield { name: e.name, type };
+    yield { name: e.name, type: typeOf(e) };
   }
 }
 

@@ -6,7 +6,7 @@ import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile } from '../core/file';
-import { iterateLocalDirectory, localMtimes } from './localDirectory';
+import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
@@ -77,9 +77,8 @@ export class NodeWorkspace implements Workspace {
     return localMtimes(paths, signal);
   }
 
-  async readDirectory(p: string): Promise<DirEntry[]> {
-    const entries = await fs.readdir(p, { withFileTypes: true });
-    return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
+  readDirectory(p: string): Promise<DirEntry[]> {
+    return readLocalDirectory(p);
   }
 
   iterateDirectory(p: string): AsyncIterable<DirEntry> {
@@ -134,7 +133,19 @@ export class NodeWorkspace implements Workspace {
     return applyOnDisk(changes, opts);
   }
 
+  newFileEol(): 'LF' | 'CRLF' {
+    return 'LF';
+  }
+
+  async format(): Promise<boolean> {
+    return false;
+  }
+
   diagnostics(_path: string): Diagnostic[] {
+    return [];
+  }
+
+  filesWithErrors(): { path: string; errors: number }[] {
     return [];
   }
 

@@ -7,7 +7,7 @@ import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
 import type { OpenedFile } from '../core/file';
-import { iterateLocalDirectory, localMtimes } from './localDirectory';
+import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
@@ -104,7 +104,11 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   async readDirectory(p: string): Promise<DirEntry[]> {
-    const entries = await vscode.workspace.fs.readDirectory(this.uriFor(p));
+    const uri = this.uriFor(p);
+    if (uri.scheme === 'file') {
+      return readLocalDirectory(p);
+    }
+    const entries = await vscode.workspace.fs.readDirectory(uri);
     return entries.map(([name, t]) => ({ name, type: typeOf(t, true) }));
   }
 
@@ -272,6 +276,32 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     return applyInEditor(changes, opts, (p) => this.uriFor(p));
   }
 
+  newFileEol(path: string): 'LF' | 'CRLF' {
+    const eol = vscode.workspace.getConfiguration('files', this.uriFor(path)).get<string>('eol', 'auto');
+    return eol === '\r\n' || (eol === 'auto' && process.platform === 'win32') ? 'CRLF' : 'LF';
+  }
+
+  async format(path: string, signal: CancelSignal): Promise<boolean> {
+    const uri = this.uriFor(path);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const wasClean = !doc.isDirty;
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+    const options = { tabSize: Number(editor?.options.tabSize ?? 4), insertSpaces: editor?.options.insertSpaces !== false };
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', uri, options);
+    if (!edits?.length || signal.isCancellationRequested) {
+      return false;
+    }
+    const we = new vscode.WorkspaceEdit();
+    we.set(uri, edits);
+    if (!(await vscode.workspace.applyEdit(we))) {
+      return false;
+    }
+    if (wasClean) {
+      await doc.save();
+    }
+    return true;
+  }
+
   diagnostics(path: string): Diagnostic[] {
     return vscode.languages
       .getDiagnostics(this.uriFor(path))
@@ -286,13 +316,29 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       }));
   }
 
+  filesWithErrors(): { path: string; errors: number }[] {
+    const out: { path: string; errors: number }[] = [];
+    for (const [uri, diags] of vscode.languages.getDiagnostics()) {
+      const errors = diags.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+      if (errors > 0 && (uri.scheme === 'file' || uri.scheme === vscode.workspace.workspaceFolders?.[0]?.uri.scheme)) {
+        out.push({ path: uri.scheme === 'file' ? uri.fsPath : uri.path, errors });
+      }
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
   /**
    * Language servers answer a change with a diagnostics event; this waits for the files'
    * first event and then for a short quiet spell, or gives up when none comes (no server,
    * or nothing to say), never longer than `maxMs`.
    */
   settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<void> {
-    const keys = new Set(paths.map((p) => this.uriFor(p).toString()));
+    // Language servers only look at documents the editor has open: nothing to wait for otherwise.
+    const open = new Set(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => d.uri.toString()));
+    const keys = new Set(paths.map((p) => this.uriFor(p).toString()).filter((k) => open.has(k)));
+    if (keys.size === 0) {
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = () => {

@@ -120,8 +120,17 @@ export interface Workspace {
    * Throws `StaleError` when a file's text is no longer the `base` an edit was made on.
    */
   applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport>;
+  /** The line ending a new file gets (VS Code's `files.eol`; LF elsewhere). */
+  newFileEol(path: string): 'LF' | 'CRLF';
+  /**
+   * Formats a file with the formatter its language has (VS Code only), saving it again when
+   * it was saved clean before; false when nothing formatted it.
+   */
+  format(path: string, signal: CancelSignal): Promise<boolean>;
   /** What the language servers report for a file now (none outside VS Code). */
   diagnostics(path: string): Diagnostic[];
+  /** Files with errors now, with their count (none outside VS Code). */
+  filesWithErrors(): { path: string; errors: number }[];
   /**
    * Resolves once the language servers have had their say about files just changed: when
    * their diagnostics stop changing, or after `maxMs`.

@@ -17,6 +17,11 @@ export interface Approver {
   confirm(question: Confirmation, signal: CancelSignal): Promise<ConfirmAnswer>;
   /** A change, shown to the person before it lands; the answer says what to apply. */
   review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review>;
+  /**
+   * A change that landed without a question (the policy did not need one), shown so the
+   * person sees it, without taking focus from what they are doing. Returns at once.
+   */
+  showApplied(change: ChangeProposal): void;
 }
 
 /** Why a call needs a yes: a path outside the workspace folders, a file that may hold secrets. */
@@ -47,6 +52,8 @@ export interface ProposedFile {
   oldText: string | undefined;
   /** Proposed text; undefined for a delete. */
   newText: string | undefined;
+  /** For a move onto an existing file (or an add over one): the text there that the change replaces. */
+  replaces?: string;
 }
 
 export interface ChangeProposal {

@@ -35,5 +35,7 @@ export function cliApprover(flags: CliFlags): Approver {
     async review(p: ChangeProposal) {
       return flags.yes ? acceptAsProposed(p) : { kind: 'needs-approval', preview: proposalDiff(p) };
     },
+    // the result the CLI prints carries the diff
+    showApplied() {},
   };
 }

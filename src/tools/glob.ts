@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
-import { formatCount, plural } from '../core/format';
+import { plural } from '../core/format';
+import { callText, continueLine, nextInput, shownPhrase } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GLOB_RESULTS, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { engineFor } from './engine';
 import { normalizeGlob } from '../core/search/glob';
@@ -9,7 +10,8 @@ import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
 import { checkScopes, scopesFor } from './grep';
 import { fitToBudget } from './budget';
-import { boolField, continuationCall, intField, textField } from './input';
+import { boolField, intField, textField } from './input';
+import { negate, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
 import { preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -28,14 +30,26 @@ export const globSchema = z.strictObject({
 
 export type GlobInput = z.output<typeof globSchema>;
 
+/** Claude Code, OpenCode: pattern and path; Copilot: query, maxResults; Gemini CLI: dir_path; Cursor: glob_pattern, target_directory. */
+export const globAliases: AliasTable = {
+  aliases: [
+    { names: ['glob', 'glob_pattern', 'query'], field: 'pattern' },
+    { names: ['dir_path', 'directory', 'target_directory'], field: 'path' },
+    { names: ['max_results', 'head_limit'], field: 'limit' },
+    { names: ['respect_git_ignore'], field: 'respect_ignore' },
+    { names: ['include_ignored_files'], field: 'respect_ignore', value: negate },
+  ],
+};
+
 function continuation(input: GlobInput, offset: number): string {
-  return continuationCall('fs_glob', input, ['pattern', 'path', 'limit', 'sort', 'respect_ignore'], { offset });
+  return callText('fs_glob', nextInput(input, ['pattern', 'path', 'limit', 'sort', 'respect_ignore'], { offset }));
 }
 
 export const globTool: ToolSpec<typeof globSchema> = {
   name: 'fs_glob',
   mutates: false,
   schema: globSchema,
+  aliases: globAliases,
   example: '{"pattern": "**/*.test.ts", "path": "src"}',
 
   async prepare(input, ctx) {
@@ -63,24 +77,18 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const shown = scopes[0].display(scopes[0].baseRel);
     const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
     const norm = normalizeGlob(input.pattern);
-    const order = sort === 'mtime' ? 'newest first' : 'sorted by path';
+    const order = sort === 'mtime' ? ', newest first' : '';
     const notes = await ignoreNotes(ctx.ws, r.reports, { one: 'matching file', many: 'matching files' }, 'searched');
     const render = (k: number): string => {
-      const out = r.lines.slice(0, k);
-      if (total === 0) {
-        out.push(`No files match ${norm} in ${where}.`);
-      }
-      out.push('');
-      const next = skip + k < total ? skip + k : undefined;
-      if (total > 0) {
-        const range = skip === 0 && next === undefined ? `all ${plural(total, 'file')}` : `files ${formatCount(skip + 1)}–${formatCount(skip + k)} of ${formatCount(total)}`;
-        out.push(`(Showing ${range} matching ${norm} in ${where}, ${order}.${next !== undefined ? ' More exist.' : ' No more.'})`);
-      }
-      if (next !== undefined) {
-        const why = k < r.shown ? "the page was cut to fit this call's token budget" : k < r.lines.length ? 'the page reached the 64 KiB output cap' : `the limit of ${formatCount(limit)} paths was reached`;
-        out.push(`Truncated: ${why}. Continue with: ${continuation(input, next + 1)}`);
-      }
+      const more = skip + k < total;
+      const out =
+        total === 0
+          ? [`No files match ${norm} in ${where}.`]
+          : [`${plural(total, 'file')} ${total === 1 ? 'matches' : 'match'} ${norm} in ${where}${order}; ${shownPhrase(skip + 1, skip + k, more)}:`, ...r.lines.slice(0, k)];
       out.push(...notes);
+      if (more) {
+        out.push(continueLine(continuation(input, skip + k + 1)));
+      }
       return out.join('\n');
     };
     return textResult((await fitToBudget(ctx, r.shown, render)).text);

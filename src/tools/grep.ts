@@ -1,16 +1,18 @@
 import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
-import { formatCount, plural } from '../core/format';
+import { plural } from '../core/format';
+import { callText, continueLine, nextInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
 import { locate } from '../core/paths';
-import { engineFor } from './engine';
-import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import { sensitiveFileTester } from '../core/policy';
-import type { CaseMode } from '../core/search/regex';
+import { engineFor } from './engine';
+import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
+import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, continuationCall, intField, textField } from './input';
+import { boolField, intField, textField } from './input';
+import { negate, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
 import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -33,6 +35,28 @@ export const grepSchema = z.strictObject({
 });
 
 export type GrepInput = z.output<typeof grepSchema>;
+
+/**
+ * Claude Code: glob, output_mode ("files_with_matches"), -i, -C, head_limit; Copilot: query,
+ * isRegexp, includePattern, maxResults, includeIgnoredFiles; Gemini CLI: dir_path; Cline:
+ * regex, file_pattern. `-n` (line numbers) is dropped: they are always shown.
+ */
+export const grepAliases: AliasTable = {
+  aliases: [
+    { names: ['query', 'regex'], field: 'pattern' },
+    { names: ['dir_path', 'directory'], field: 'path' },
+    { names: ['glob', 'include_pattern', 'file_pattern'], field: 'include' },
+    { names: ['output_mode'], field: 'output' },
+    { names: ['-i', 'ignore_case', 'case_insensitive'], field: 'case_sensitive', value: negate },
+    { names: ['is_regexp'], field: 'fixed_strings', value: negate },
+    { names: ['-C', 'context_lines'], field: 'context' },
+    { names: ['head_limit', 'max_results'], field: 'limit' },
+    { names: ['respect_git_ignore'], field: 'respect_ignore' },
+    { names: ['include_ignored_files'], field: 'respect_ignore', value: negate },
+  ],
+  values: { output: { files_with_matches: 'files' } },
+  ignored: ['-n'],
+};
 
 /** Where the search runs: the given path, or every workspace folder. */
 export async function scopesFor(ctx: ToolContext, path: string | undefined, respectIgnore: boolean, purpose: 'files' | 'search', toolName: string, accept: 'folder' | 'folder-or-file'): Promise<Scope[]> {
@@ -59,14 +83,31 @@ export async function checkScopes(ctx: ToolContext, scopes: readonly Scope[]): P
   }
 }
 
+const CALL_KEYS = ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'] as const;
+
 function continuation(input: GrepInput, offset: number): string {
-  return continuationCall('fs_grep', input, ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'], { offset });
+  return callText('fs_grep', nextInput(input, CALL_KEYS, { offset }));
+}
+
+/**
+ * When nothing matched because smart case made the search case-sensitive (the pattern has
+ * an uppercase letter), the reason and the call that ignores case.
+ */
+function smartCaseHint(input: GrepInput): string[] {
+  if (input.case_sensitive !== undefined || !hasUppercaseLiteral(input.pattern, input.fixed_strings ?? false)) {
+    return [];
+  }
+  return [
+    'The pattern has an uppercase letter, so the search was case-sensitive (smart case).',
+    tryLine(callText('fs_grep', nextInput(input, CALL_KEYS, { case_sensitive: false }))),
+  ];
 }
 
 export const grepTool: ToolSpec<typeof grepSchema> = {
   name: 'fs_grep',
   mutates: false,
   schema: grepSchema,
+  aliases: grepAliases,
   example: '{"pattern": "function \\\\w+Handler", "path": "src", "include": "*.ts"}',
 
   async prepare(input, ctx) {
@@ -105,42 +146,35 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     const result = await grepCounts(req, env);
     const files = result.files;
     const records = files.reduce((s, f) => s + f.count, 0);
-    const unit: [string, string] = req.query.multiline ? ['match', 'matches'] : ['matching line', 'matching lines'];
+    const unit = recordUnit(req.query);
     const shown = scopes[0].display(scopes[0].baseRel);
-    const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
+    const where = `${scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown}${input.include ? ` (include: ${input.include})` : ''}`;
     const totalItems = output === 'content' ? records : files.length;
     if (totalItems > 0 && req.skip >= totalItems) {
       throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files.length, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
     }
-    const head =
-      files.length === 0
-        ? `No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`
-        : `Found ${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}${input.include ? ` (include: ${input.include})` : ''}.`;
+    const found = `${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}`;
     const notes: string[] = [];
     notes.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
-    notes.push(`Searched with ${engine.label}.`);
+    // Whether anything matched in files that may hold secrets is never a condition here.
+    if (files.length === 0) {
+      notes.push(...smartCaseHint(input));
+    }
     const page = files.length > 0 ? (output === 'content' ? await contentPage(req, env, inPathOrder(files, req.skip + req.limit)) : filesPage(req, inPathOrder(files, req.skip + req.limit))) : undefined;
     await checkScopes(ctx, scopes);
-    const what = output === 'content' ? (req.query.multiline ? 'matches' : 'matching lines') : 'files';
-    const order = output === 'content' ? ', grouped by file in path order' : ' in path order';
     const render = (k: number): string => {
-      const out = [head];
-      const next = req.skip + k < totalItems ? req.skip + k : undefined;
+      const more = req.skip + k < totalItems;
+      const out: string[] = [];
       if (page) {
-        out.push(req.skip === 0 && next === undefined ? `Showing all ${what}${order}:` : `Showing ${what} ${formatCount(req.skip + 1)}–${formatCount(req.skip + k)} of ${formatCount(totalItems)}${order}:`);
-        out.push(...page.lines(k));
-      }
-      out.push('');
-      if (page && next !== undefined) {
-        const why =
-          k < page.shown
-            ? "the page was cut to fit this call's token budget"
-            : k < page.wanted
-              ? 'the page reached the 64 KiB output cap'
-              : `the limit of ${formatCount(req.limit)} ${output === 'content' ? 'matches' : 'files'} was reached`;
-        out.push(`Truncated: ${why}. Continue with: ${continuation(input, next + 1)} (or narrow the search with path or include).`);
+        const phrase = shownPhrase(req.skip + 1, req.skip + k, more);
+        out.push(`${found}; ${output === 'content' || phrase === 'all shown' ? '' : 'files '}${phrase}:`, ...page.lines(k));
+      } else {
+        out.push(`No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}.`);
       }
       out.push(...notes);
+      if (more) {
+        out.push(continueLine(continuation(input, req.skip + k + 1)));
+      }
       return out.join('\n');
     };
     return textResult((await fitToBudget(ctx, page?.shown ?? 0, render)).text);

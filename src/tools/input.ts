@@ -38,16 +38,23 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+/** What to say about an unknown field: "did you mean `path`?", or the fields there are. */
+export type UnknownFieldHint = (key: string, path: readonly PropertyKey[]) => string;
+
 /**
  * A validation failure in words a model acts on: each bad field, what was wrong, what
  * it got, and a valid example call.
  */
-export function formatInputError(tool: string, error: z.ZodError, input: unknown, example: string): string {
+export function formatInputError(tool: string, error: z.ZodError, input: unknown, example: string, unknownField?: UnknownFieldHint): string {
   const lines = [`Invalid input for ${tool}:`];
   for (const issue of error.issues.slice(0, MAX_INPUT_ISSUES)) {
     const field = issue.path.length ? issue.path.join('.') : '(input)';
     if (issue.code === 'unrecognized_keys') {
-      lines.push(`- unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`);
+      const where = issue.path.length ? ` in \`${field}\`` : '';
+      for (const k of issue.keys) {
+        const name = k.length > 64 ? `${k.slice(0, 40)}...\` (${k.length} characters)` : `${k}\``;
+        lines.push(`- unknown field \`${name}${where}${unknownField ? `: ${unknownField(k, issue.path)}` : ''}`);
+      }
       continue;
     }
     if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined && issue.path.length) {
@@ -61,20 +68,6 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
   }
   lines.push(`A valid call looks like: ${example}`);
   return lines.join('\n');
-}
-
-/**
- * The exact call that continues a paged answer: the tool, the caller's own options
- * (in the given order, so the text is the same for the same input) and the new position.
- */
-export function continuationCall<T extends object>(tool: string, input: T, keys: readonly (keyof T & string)[], position: Record<string, number | string>): string {
-  const next: Record<string, unknown> = {};
-  for (const key of keys) {
-    if (input[key] !== undefined) {
-      next[key] = input[key];
-    }
-  }
-  return `${tool} ${JSON.stringify({ ...next, ...position })}`;
 }
 
 /**

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
-import { formatCount } from '../core/format';
 import { MAX_CURSOR_INPUT_CHARS, MAX_GLOB_INPUT_CHARS, MAX_IGNORE_INPUT_GLOBS, MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
 import { entryLine, renderListing } from '../core/list/render';
@@ -13,7 +12,9 @@ import { ApprovalDenied } from './approval';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, continuationCall, intField, textField } from './input';
+import { boolField, intField, textField } from './input';
+import type { AliasTable } from './aliases';
+import { callText, nextInput } from '../core/contract';
 import { textResult, type ToolResult } from './result';
 import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -43,9 +44,23 @@ export const listSchema = z.strictObject({
 
 export type ListInput = z.output<typeof listSchema>;
 
-/** The call that continues a listing: the same input, with the cursor in place of any offset. */
+/** Codex, Gemini CLI: dir_path; Cursor: relative_workspace_path. */
+export const listAliases: AliasTable = {
+  aliases: [
+    { names: ['dir_path', 'directory', 'relative_workspace_path'], field: 'path' },
+    { names: ['max_depth'], field: 'depth' },
+    { names: ['respect_git_ignore'], field: 'respect_ignore' },
+  ],
+};
+
+/**
+ * The call that continues a listing: the same input, with a cursor in place of any offset.
+ * A cursor names the last entry shown, so the next page starts right after it even when
+ * the tree changed in between, and the walk skips what lies before it; an offset would be
+ * counted again from the start.
+ */
 function continuation(input: ListInput, cursor: string): string {
-  return continuationCall('fs_list', input, ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'], { cursor });
+  return callText('fs_list', nextInput(input, ['path', 'depth', 'limit', 'include_hidden', 'respect_ignore', 'ignore', 'source'], { cursor }));
 }
 
 /**
@@ -56,7 +71,7 @@ function continuation(input: ListInput, cursor: string): string {
 async function repositoryOf(ctx: ToolContext, folder: string): Promise<Repository | undefined> {
   const repo = await findRepository(ctx.ws, folder);
   if (repo?.linked && !locate(repo.gitDir, ctx.ws.roots()).root) {
-    const q = outsideQuestion('fs_list', 'read the git index in', repo.gitDir);
+    const q = outsideQuestion('fs_list', 'read the git index in', repo.gitDir, 'read');
     const answer = await ctx.approver.confirm({ reasons: q.reasons, title: q.title, message: q.message }, ctx.signal);
     if (!answer.allowed) {
       throw new ApprovalDenied(answer.result);
@@ -69,6 +84,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
   name: 'fs_list',
   mutates: false,
   schema: listSchema,
+  aliases: listAliases,
   example: '{"path": "src", "depth": 2, "limit": 100}',
 
   async prepare(input, ctx) {
@@ -130,28 +146,20 @@ export const listTool: ToolSpec<typeof listSchema> = {
     await checkUnchanged(ctx, t.real, t.located.display);
     if (page.entries.length === 0 && after === undefined && before > 0) {
       const n = page.total ?? 0;
-      throw new ToolError('offset-past-end', `offset=${before + 1} is past the end of the listing of ${t.located.display}: it has ${formatCount(n)} entries at depth ${depth}. Use an offset from 1 to ${Math.max(n, 1)}, or omit it.`);
+      throw new ToolError('offset-past-end', `offset=${before + 1} is past the end of the listing of ${t.located.display}: it has ${n} entries at depth ${depth}. Use an offset from 1 to ${Math.max(n, 1)}, or omit it.`);
     }
     const render = (k: number): string => {
-      const cut = k < page.entries.length;
-      const shownPage = cut ? { ...page, entries: page.entries.slice(0, k), more: true, stop: 'budget' as const } : page;
-      let continueCall: string | undefined;
-      let continueOffset: number | undefined;
-      if (shownPage.more) {
-        const last = shownPage.entries[shownPage.entries.length - 1];
-        const shown = before + shownPage.entries.length;
-        continueCall = continuation(input, encodeCursor({ after: last.rel, shown, call: fingerprint }));
-        continueOffset = shown + 1;
-      }
+      const shown = Math.min(k, page.entries.length);
+      const more = page.more || shown < page.entries.length;
+      const last = page.entries[shown - 1];
       return renderListing({
+        displayPath: t.located.display,
         absolutePath: t.real,
-        page: shownPage,
+        page,
+        shown,
         before,
-        total: shownPage.more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
-        continueCall,
-        continueOffset,
-        ignoreSources: scope.policy.describeSources(),
-        respectIgnore,
+        total: more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
+        continueCall: more && last ? continuation(input, encodeCursor({ after: last.rel, shown: before + shown, call: fingerprint })) : undefined,
       });
     };
     return textResult((await fitToBudget(ctx, page.entries.length, render)).text);

@@ -18,6 +18,8 @@ import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectFileType } from '../core/text/sniff';
 import { boolField, intField, textField } from './input';
+import { AliasError, wholeNumber, type AliasTable } from './aliases';
+import { callText } from '../core/contract';
 import type { ToolResult } from './result';
 import { authorize, checkUnchanged, openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
 import { readText, type TextRequest, type TextSource } from './readText';
@@ -37,15 +39,42 @@ export const readSchema = z
     path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
     offset: intField(1).optional(),
     limit: intField(1).optional(),
+    column: intField(1).optional(),
     mode: z.enum(['slice', 'indentation'], { error: 'expected "slice" or "indentation"' }).optional(),
     indentation: indentationSchema.optional(),
   })
   .refine((v) => !(v.mode === 'slice' && v.indentation), {
     error: 'indentation options apply only with mode "indentation"',
     path: ['indentation'],
+  })
+  .refine((v) => v.column === undefined || (v.mode !== 'indentation' && !v.indentation), {
+    error: 'column reads one line in pieces and applies only in mode "slice"',
+    path: ['column'],
   });
 
 export type ReadInput = z.output<typeof readSchema>;
+
+/** `end_line` (inclusive, 1-based) as a line count from the offset. */
+function linesThrough(end: unknown, input: Readonly<Record<string, unknown>>): unknown {
+  const last = wholeNumber(end);
+  const first = input.offset === undefined ? 1 : wholeNumber(input.offset);
+  if (last === undefined || first === undefined) {
+    throw new AliasError(`expected a whole number, the last line to read (got ${JSON.stringify(end)})`);
+  }
+  if (last < first) {
+    throw new AliasError(`line ${last} is before the first line asked for, ${first}`);
+  }
+  return last - first + 1;
+}
+
+/** Claude Code, Codex, Gemini CLI: file_path; OpenCode, Copilot: filePath; Copilot: startLine/endLine; Cursor: target_file. */
+export const readAliases: AliasTable = {
+  aliases: [
+    { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
+    { names: ['start_line', 'start_line_one_indexed'], field: 'offset' },
+    { names: ['end_line', 'end_line_one_indexed_inclusive'], field: 'limit', value: linesThrough },
+  ],
+};
 
 async function notFound(ctx: ToolContext, t: Target): Promise<ToolError> {
   const suggestions = await suggestPaths(ctx, t);
@@ -93,11 +122,19 @@ export async function openTarget(ctx: ToolContext, t: Target): Promise<OpenedFil
   return file;
 }
 
-/** Indentation mode reads source text; folders, PDFs and notebooks page by their own units. */
+/** Indentation mode and column read source text; folders, PDFs and notebooks page by their own units. */
 function refuseIndentation(input: ReadInput, t: Target, what: string, units: string): void {
   if (input.mode === 'indentation' || input.indentation) {
     throw new ToolError('invalid-input', `${t.located.display} is ${what}; indentation mode reads source files. Read it without mode: offset and limit count ${units}.`);
   }
+  if (input.column !== undefined) {
+    throw new ToolError('invalid-input', `${t.located.display} is ${what}; column reads a line of a text file in pieces. Read it without column: offset and limit count ${units}.`);
+  }
+}
+
+/** The fs_read call that shows the page starting at `offset`, the caller's limit kept. */
+function nextCall(input: ReadInput): (offset: number) => string {
+  return (offset) => callText('fs_read', { path: input.path, offset, ...(input.limit !== undefined ? { limit: input.limit } : {}) });
 }
 
 /**
@@ -114,7 +151,7 @@ async function readDirectory(ctx: ToolContext, t: Target, input: ReadInput): Pro
   refuseIndentation(input, t, 'a folder', 'entries (fs_list gives a tree)');
   const read = await readDirectoryBounded(ctx.ws.iterateDirectory(t.real), MAX_DIR_ENTRIES);
   await checkUnchanged(ctx, t.real, t.located.display);
-  const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1 };
+  const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1, nextCall: nextCall(input) };
   const text = await fitItems(ctx, input.limit, (limit) => renderDirectory({ ...base, limit }));
   return { isError: false, parts: [{ kind: 'text', text }] };
 }
@@ -141,7 +178,7 @@ async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, file: Open
     const pages = extract.pages.slice(0, k);
     const cut = k < extract.pages.length;
     const part = cut ? { pageCount: extract.pageCount, pages, nextPage: extract.pages[k].n, stop: 'limit' as const } : extract;
-    return { text: renderPdfEnvelope({ displayPath: t.located.display, fileBytes: size, extract: part, version }), pages };
+    return { text: renderPdfEnvelope({ displayPath: t.located.display, fileBytes: size, extract: part, version, nextCall: nextCall(input) }), pages };
   };
   const fitted = await fitToBudget(ctx, Math.max(extract.pages.length, 1), (k) => render(k).text);
   const shown = render(fitted.k);
@@ -174,7 +211,7 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
     nbformat = parsed.nbformat;
     version = textVersion(json);
   }
-  const base = { displayPath: t.located.display, offset: input.offset ?? 1, version, dirty };
+  const base = { displayPath: t.located.display, offset: input.offset ?? 1, version, dirty, nextCall: nextCall(input) };
   const nb = { cells, language, nbformat };
   const text = await fitItems(ctx, input.limit, (limit) => renderNotebook(nb, { ...base, limit }));
   ctx.ledger.record(t.real, { version });
@@ -183,7 +220,14 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
 
 function textRequest(input: ReadInput): TextRequest {
   const offset = input.offset ?? 1;
-  const req: TextRequest = { offset, limit: Math.min(input.limit ?? MAX_READ_LINES, MAX_READ_LINES) };
+  const req: TextRequest = {
+    offset,
+    limit: Math.min(input.limit ?? MAX_READ_LINES, MAX_READ_LINES),
+    column: input.column,
+    nextCall: nextCall(input),
+    pieceCall: (line, column) => callText('fs_read', { path: input.path, offset: line, limit: 1, column }),
+    rangeCall: (from, limit) => callText('fs_read', { path: input.path, offset: from, limit }),
+  };
   if (input.mode === 'indentation' || input.indentation) {
     const i = input.indentation ?? {};
     req.indentation = {
@@ -229,7 +273,7 @@ async function readFile(ctx: ToolContext, t: Target, input: ReadInput, file: Ope
     return {
       isError: false,
       parts: [
-        { kind: 'text', text: `${describeImage(t.located.display, image, size)}\nThe image is attached.` },
+        { kind: 'text', text: describeImage(t.located.display, image, size) },
         { kind: 'data', mime: image.mime, data: bytes },
       ],
     };
@@ -347,6 +391,7 @@ export const readTool: ToolSpec<typeof readSchema> = {
   name: 'fs_read',
   mutates: false,
   schema: readSchema,
+  aliases: readAliases,
   example: '{"path": "src/app.ts", "offset": 1, "limit": 200}',
 
   async prepare(input, ctx) {

@@ -1,11 +1,11 @@
 import { ToolError } from '../core/errors';
-import { formatBytes, formatCount } from '../core/format';
+import { formatBytes } from '../core/format';
 import { FULL_READ_MAX_BYTES, MAX_READ_LINES } from '../core/limits';
 import { describeIndentationBlock, indentationBlock, type IndentationOptions } from '../core/read/indentation';
-import type { PageRequest, StopReason } from '../core/read/page';
+import type { PageRequest, PieceCall } from '../core/read/page';
 import { renderFileEnvelope } from '../core/read/render';
 import { pageFromUtf8Stream } from '../core/read/streamPage';
-import { OffsetPastEnd, pageFromLines, type Page } from '../core/read/textPage';
+import { ColumnPastEnd, OffsetPastEnd, pageFromLines, type Page } from '../core/read/textPage';
 import { decoderLabel, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectEol, splitLines } from '../core/text/lines';
 import { fitToBudget } from './budget';
@@ -20,7 +20,15 @@ export type TextSource =
 export interface TextRequest {
   offset: number;
   limit: number;
+  /** 1-based column the first line starts at. */
+  column?: number;
   indentation?: IndentationOptions;
+  /** The fs_read call for a page starting at `offset` (slice mode, the caller's other options kept). */
+  nextCall(offset: number): string;
+  /** The fs_read call for a line from `column` on. */
+  pieceCall: PieceCall;
+  /** The fs_read call for lines `offset`..`offset+limit-1` in slice mode, nothing else. */
+  rangeCall(offset: number, limit: number): string;
 }
 
 /** Bytes in, UTF-8 chunks out, after the BOM; UTF-16 is re-encoded so one line engine serves all. */
@@ -43,13 +51,22 @@ async function* utf8Chunks(rest: AsyncIterable<Uint8Array>, head: Uint8Array, en
   }
 }
 
+function columnError(t: Target, e: ColumnPastEnd): ToolError {
+  return new ToolError(
+    'offset-past-end',
+    e.lineLength === 0
+      ? `column=${e.column} is past the end of line ${e.line} of ${t.located.display}: the line is empty. Omit column.`
+      : `column=${e.column} is past the end of line ${e.line} of ${t.located.display}: the line has ${e.lineLength} characters. Use a column from 1 to ${e.lineLength}.`,
+  );
+}
+
 function offsetError(t: Target, e: OffsetPastEnd): ToolError {
   const n = e.totalLines;
   return new ToolError(
     'offset-past-end',
     n === 0
       ? `offset=${e.offset} is past the end of ${t.located.display}: the file is empty (0 lines). Read it with offset=1.`
-      : `offset=${e.offset} is past the end of ${t.located.display}: the file has ${formatCount(n)} lines. Use an offset from 1 to ${n}.`,
+      : `offset=${e.offset} is past the end of ${t.located.display}: the file has ${n} lines. Use an offset from 1 to ${n}.`,
   );
 }
 
@@ -59,12 +76,13 @@ interface Paged {
   dirty: boolean;
   bytes: number;
   wholeText: string | undefined;
+  /** Indentation mode: the call that continues the block from a line, and the block for the meta. */
   continueWith?: (next: number) => string;
-  summaryExtra?: string;
+  block?: string;
 }
 
 async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextRequest): Promise<Paged> {
-  const pageReq: PageRequest = { offset: req.offset, limit: Math.min(req.limit, MAX_READ_LINES) };
+  const pageReq: PageRequest = { offset: req.offset, limit: Math.min(req.limit, MAX_READ_LINES), column: req.column, pieceCall: req.pieceCall };
   if (src.kind === 'stream') {
     if (req.indentation) {
       throw new ToolError(
@@ -82,15 +100,15 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
     const block = indentationBlock(lines, req.indentation);
     const count = block.last - block.first + 1;
     // Page over the block only: lines past it are not part of this answer.
-    const page = pageFromLines(lines.slice(0, block.last), { offset: block.first, limit: Math.min(count, MAX_READ_LINES) });
+    const page = pageFromLines(lines.slice(0, block.last), { offset: block.first, limit: Math.min(count, MAX_READ_LINES), pieceCall: req.pieceCall });
     return {
       page: { ...page, totalLines: lines.length },
       encoding: src.encoding,
       dirty: src.dirty,
       bytes,
       wholeText: src.text,
-      continueWith: (next) => `Use mode="slice", offset=${next}, limit=${block.last - next + 1} to read the rest of the block.`,
-      summaryExtra: describeIndentationBlock(block),
+      continueWith: (next) => req.rangeCall(next, block.last - next + 1),
+      block: describeIndentationBlock(block),
     };
   }
   const page = pageFromLines(lines, pageReq);
@@ -107,35 +125,29 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
   try {
     paged = await pageText(ctx, t, src, req);
   } catch (e) {
-    throw e instanceof OffsetPastEnd ? offsetError(t, e) : e;
+    throw e instanceof OffsetPastEnd ? offsetError(t, e) : e instanceof ColumnPastEnd ? columnError(t, e) : e;
   }
   const { page } = paged;
   const lines = page.builder.lines;
   const eol = paged.wholeText !== undefined ? detectEol(paged.wholeText) : detectEol(lines.map((l) => l.text).join('\n'));
   const version = src.version;
   const envelope = (k: number): string => {
-    const shown = page.builder.rendered.slice(0, k);
-    const cutByBudget = k < lines.length;
-    const next = cutByBudget ? lines[k].n : page.nextOffset;
-    const stop: StopReason | undefined = cutByBudget ? 'tokens' : page.stop;
-    const text = renderFileEnvelope({
+    const next = k < lines.length ? lines[k].n : page.nextOffset;
+    return renderFileEnvelope({
       displayPath: t.located.display,
-      rendered: shown,
+      rendered: page.builder.rendered.slice(0, k),
       first: lines[0]?.n,
       last: lines[k - 1]?.n,
+      column: lines[0]?.column,
       totalLines: page.totalLines,
       fileBytes: paged.bytes,
       encoding: paged.encoding,
       eol,
       version,
       dirty: paged.dirty,
-      nextOffset: next,
-      stop,
-      limit: req.limit,
-      continueWith: next !== undefined && paged.continueWith ? paged.continueWith(next) : undefined,
-      summaryExtra: paged.summaryExtra,
+      continueCall: next === undefined ? undefined : paged.continueWith ? paged.continueWith(next) : req.nextCall(next),
+      block: paged.block,
     });
-    return text;
   };
   const fitted = await fitToBudget(ctx, Math.max(lines.length, 1), (k) => envelope(Math.min(k, lines.length)));
   const k = Math.min(fitted.k, lines.length);

@@ -3,6 +3,9 @@ import { grepTool } from './grep';
 import { listTool } from './list';
 import { readTool } from './read';
 import type { ToolSpec } from './types';
+import { writeTool } from './write';
+import { editTool } from './edit';
+import { applyPatchTool } from './applyPatch';
 
 /**
  * The single table of tools. `package.json` `contributes.languageModelTools` must list
@@ -13,6 +16,9 @@ export const TOOLS: readonly ToolSpec[] = [
   listTool as unknown as ToolSpec,
   globTool as unknown as ToolSpec,
   grepTool as unknown as ToolSpec,
+  editTool as unknown as ToolSpec,
+  writeTool as unknown as ToolSpec,
+  applyPatchTool as unknown as ToolSpec,
 ];
 
 export function findTool(name: string): ToolSpec | undefined {

@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import { ToolError } from '../core/errors';
+import { didYouMean, resolveAliases } from './aliases';
 import { ApprovalDenied } from './approval';
 import { MAX_ERROR_TEXT_CHARS, MAX_INPUT_DEPTH } from '../core/limits';
 import { boundedJson, formatInputError, overDeepField } from './input';
@@ -7,16 +9,46 @@ import type { Preparation, ToolContext, ToolSpec } from './types';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; result: ToolResult };
 
+/** The fields a schema takes at a path of nested objects (optional wrappers looked through). */
+export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[] = []): string[] {
+  let cur: z.ZodType | undefined = schema;
+  const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined => {
+    while (s && (s.def.type === 'optional' || s.def.type === 'nullable' || s.def.type === 'default')) {
+      s = (s.def as unknown as { innerType: z.ZodType }).innerType;
+    }
+    return s;
+  };
+  cur = unwrap(cur);
+  for (const key of path) {
+    cur = cur instanceof z.ZodObject ? unwrap(cur.shape[key as string] as z.ZodType | undefined) : undefined;
+  }
+  return cur instanceof z.ZodObject ? Object.keys(cur.shape) : [];
+}
+
+/**
+ * Validates a call's input: aliases become the fields they stand for, then the tool's
+ * schema judges; an unknown field is answered with the field it most likely meant.
+ */
 export function parseInput<S extends ToolSpec>(spec: S, raw: unknown): Parsed<ReturnType<S['schema']['parse']>> {
   const deep = overDeepField(raw, MAX_INPUT_DEPTH);
   if (deep !== undefined) {
     return { ok: false, result: errorResult(`Invalid input for ${spec.name}:\n- \`${deep}\`: nests arrays or objects more than ${MAX_INPUT_DEPTH} levels deep; no field of this tool does\nA valid call looks like: ${spec.example}`) };
   }
-  const r = spec.schema.safeParse(raw ?? {});
+  const fields = fieldsAt(spec.schema);
+  const norm = resolveAliases(raw ?? {}, spec.aliases, fields);
+  if (!norm.ok) {
+    return { ok: false, result: errorResult([`Invalid input for ${spec.name}:`, ...norm.problems, `A valid call looks like: ${spec.example}`].join('\n')) };
+  }
+  const r = spec.schema.safeParse(norm.input);
   if (r.success) {
     return { ok: true, value: r.data as ReturnType<S['schema']['parse']> };
   }
-  return { ok: false, result: errorResult(formatInputError(spec.name, r.error, raw, spec.example)) };
+  const hint = (key: string, path: readonly PropertyKey[]): string => {
+    const here = fieldsAt(spec.schema, path);
+    const meant = didYouMean(key, here, path.length ? undefined : spec.aliases);
+    return meant ? `did you mean \`${meant}\`?` : `the fields are ${here.map((f) => `\`${f}\``).join(', ')}`;
+  };
+  return { ok: false, result: errorResult(formatInputError(spec.name, r.error, norm.input, spec.example, hint)) };
 }
 
 /** A thrown error as the model should read it: never a stack trace. */

@@ -1,4 +1,5 @@
 import { DEFAULT_SENSITIVE_GLOBS } from '../core/policy';
+import { DEFAULT_PROTECTED_GLOBS, type ApprovalPolicy } from '../core/writePolicy';
 
 /**
  * The user's settings as the tools see them (`agentFileTools.*` in VS Code; defaults
@@ -15,6 +16,14 @@ export interface Settings {
   maxImageBytes: number;
   /** Append AGENTS.md / CLAUDE.md of the file's folders to fs_read results. @default true */
   instructionFiles: boolean;
+  /** When a change waits for the person; outside, sensitive and protected paths always wait. @default "always" */
+  approvalPolicy: ApprovalPolicy;
+  /** Globs of files whose change always asks first; "!" exempts. @default DEFAULT_PROTECTED_GLOBS */
+  protectedFiles: readonly string[];
+  /** Save a changed document that had no unsaved changes before. @default true */
+  saveAfterChange: boolean;
+  /** Format a changed document with the language's formatter. @default false */
+  formatAfterChange: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -23,4 +32,8 @@ export const DEFAULT_SETTINGS: Settings = {
   ignoreGlobs: [],
   maxImageBytes: 5 * 1024 * 1024,
   instructionFiles: true,
+  approvalPolicy: 'always',
+  protectedFiles: DEFAULT_PROTECTED_GLOBS,
+  saveAfterChange: true,
+  formatAfterChange: false,
 };

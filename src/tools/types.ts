@@ -3,8 +3,10 @@ import type { CancelSignal } from '../core/cancel';
 import type { Workspace } from '../host/workspace';
 import type { InstructionMemory } from '../core/read/instructions';
 import type { ReadLedger } from './ledger';
+import type { FileLocks } from './locks';
 import type { Approver, Confirmation } from './approval';
 import type { ToolResult } from './result';
+import type { AliasTable } from './aliases';
 import type { Settings } from './settings';
 
 export interface Logger {
@@ -23,6 +25,8 @@ export interface ToolContext {
   settings: Settings;
   signal: CancelSignal;
   ledger: ReadLedger;
+  /** Serialises changes to the same file across calls. */
+  locks: FileLocks;
   log: Logger;
   /** Set when the caller gives `tokenizationOptions`: outputs are sized to fit it. */
   budget?: TokenBudget;
@@ -51,6 +55,8 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** A valid call, shown when input is invalid. */
   example: string;
+  /** Other names models use for this tool's fields (see aliases.ts). */
+  aliases?: AliasTable;
   /** Free of side effects and quick: VS Code times it out after a few seconds. */
   prepare(input: z.output<S>, ctx: ToolContext): Promise<Preparation>;
   invoke(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;

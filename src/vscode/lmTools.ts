@@ -1,25 +1,15 @@
 import * as vscode from 'vscode';
 import type { VscodeApprover } from '../approval/vscodeApprover';
 import type { Workspace } from '../host/workspace';
+import { code } from '../core/policy';
 import { InstructionMemory } from '../core/read/instructions';
 import { ReadLedger } from '../tools/ledger';
+import { FileLocks } from '../tools/locks';
 import { TOOLS } from '../tools/registry';
-import type { ToolResult } from '../tools/result';
 import { invokeTool, prepareTool } from '../tools/run';
 import type { Logger, ToolContext, ToolSpec } from '../tools/types';
+import { toLmResult } from './result';
 import { readSettings } from './settings';
-
-export function toLmResult(r: ToolResult): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult(
-    r.parts.map((p) =>
-      p.kind === 'text'
-        ? new vscode.LanguageModelTextPart(p.text)
-        : p.mime.startsWith('image/')
-          ? vscode.LanguageModelDataPart.image(p.data, p.mime)
-          : new vscode.LanguageModelDataPart(p.data, p.mime),
-    ),
-  );
-}
 
 /** One `vscode.LanguageModelTool` over a neutral tool spec. */
 class LmTool implements vscode.LanguageModelTool<unknown> {
@@ -38,8 +28,8 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
       return {
         invocationMessage: `Running ${this.spec.name}`,
         confirmationMessages: {
-          title: `Allow ${this.spec.name}?`,
-          message: new vscode.MarkdownString(`${this.spec.name} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
+          title: 'Allow an unchecked Agent File Tools call?',
+          message: new vscode.MarkdownString(`${code(this.spec.name)} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
         },
       };
     }
@@ -57,7 +47,14 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
-    return toLmResult(await invokeTool(this.spec, options.input, this.context(this.spec, options.input, token, options)));
+    const ctx = this.context(this.spec, options.input, token, options);
+    return toLmResult(await invokeTool(this.spec, options.input, ctx), {
+      inChat: options.toolInvocationToken !== undefined,
+      tokenizationOptions: options.tokenizationOptions,
+      token,
+      log: ctx.log,
+      tool: this.spec.name,
+    });
   }
 }
 
@@ -79,6 +76,7 @@ function requestKeyOf(token: unknown): string | undefined {
 /** Registers every tool of the registry; returns the disposables. */
 export function registerTools(ws: Workspace, approver: VscodeApprover, log: Logger): vscode.Disposable[] {
   const ledger = new ReadLedger();
+  const locks = new FileLocks();
   const instructions = new InstructionMemory();
   const context = (spec: ToolSpec, input: unknown, token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>): ToolContext => {
     const tok = options?.tokenizationOptions;
@@ -88,6 +86,7 @@ export function registerTools(ws: Workspace, approver: VscodeApprover, log: Logg
       settings: readSettings(),
       signal: token,
       ledger,
+      locks,
       log,
       budget: tok ? { tokenBudget: tok.tokenBudget, countTokens: (text) => Promise.resolve(tok.countTokens(text, token)) } : undefined,
       requestKey: requestKeyOf(options?.toolInvocationToken),

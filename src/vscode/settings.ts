@@ -12,5 +12,14 @@ export function readSettings(): Settings {
     ignoreGlobs: c.get<string[]>('ignoreGlobs', [...DEFAULT_SETTINGS.ignoreGlobs]),
     maxImageBytes: c.get<number>('maxImageBytes', DEFAULT_SETTINGS.maxImageBytes),
     instructionFiles: c.get<boolean>('instructionFiles', DEFAULT_SETTINGS.instructionFiles),
+    approvalPolicy: oneOf(c.get<string>('approvalPolicy'), ['always', 'sensitiveOnly', 'never'] as const, DEFAULT_SETTINGS.approvalPolicy),
+    protectedFiles: c.get<string[]>('protectedFiles', [...DEFAULT_SETTINGS.protectedFiles]),
+    saveAfterChange: c.get<boolean>('saveAfterChange', DEFAULT_SETTINGS.saveAfterChange),
+    formatAfterChange: c.get<boolean>('formatAfterChange', DEFAULT_SETTINGS.formatAfterChange),
   };
+}
+
+/** A setting's value when it is one of the allowed ones (a hand-edited settings.json may hold anything). */
+function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(v as T) ? (v as T) : fallback;
 }

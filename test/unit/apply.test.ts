@@ -122,6 +122,16 @@ describe('applying changes on node:fs', () => {
     }
   });
 
+  it('refuses an edit whose folder vanished before the apply, creating nothing', async () => {
+    fs.mkdirSync(p('sub'));
+    fs.writeFileSync(p('sub/f.txt'), 'f\n');
+    const change = edit('sub/f.txt', 'f\n', 'g\n');
+    fs.rmSync(p('sub'), { recursive: true });
+    await assert.rejects(ws.applyChanges([edit('a.txt', 'one\ntwo\n', 'x\n'), change], opts), StaleError);
+    assert.equal(fs.existsSync(p('sub')), false);
+    assert.equal(read('a.txt').toString(), 'one\ntwo\n');
+  });
+
   it('changes nothing when the call is cancelled', async () => {
     let n = 0;
     const signal: CancelSignal = {

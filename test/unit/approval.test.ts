@@ -49,6 +49,7 @@ describe('deciding on the file actually read', () => {
         async review() {
           return { kind: 'rejected' };
         },
+        showApplied() {},
       };
       const ctx = await context(tree.root, {}, refuse);
       const prep = await prepare(ctx, 'fs_read', { path: 'notes.txt' });

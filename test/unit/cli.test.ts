@@ -33,7 +33,7 @@ describe('the CLI (dist/cli.js)', () => {
   it('prints the envelope for --input and exits 0', () => {
     const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"file.txt"}']);
     assert.equal(r.code, 0);
-    assert.match(r.out, /^<path>file\.txt<\/path>\n<type>file<\/type>\n<meta>lines 1-2 of 2 · utf-8 · LF · version [0-9a-f]{8}<\/meta>\n<content>\nL1: one\nL2: two\n<\/content>\n<summary>Total: 2 lines \| Showing: 1–2 \| Truncated: false<\/summary>\n$/);
+    assert.match(r.out, /^<path>file\.txt<\/path>\n<type>file<\/type>\n<meta>lines 1-2 of 2, utf-8, LF, version [0-9a-f]{8}<\/meta>\n<content>\nL1: one\nL2: two\n<\/content>\nEnd of file\.\n$/);
   });
 
   it('takes input from a file or from stdin, and gives byte-identical output', () => {
@@ -86,5 +86,20 @@ describe('the CLI (dist/cli.js)', () => {
     const ok = run(['fs_read', '--root', tree.root, '--yes', '--input', '{"path":".env"}']);
     assert.equal(ok.code, 0);
     assert.match(ok.out, /\nL1: K=v\n/);
+  });
+
+  it('prints a change as a unified diff and exits 3 without --yes, applies it with --yes', () => {
+    const input = JSON.stringify({ path: 'notes/new.md', content: '# New\n' });
+    const r = run(['fs_write', '--root', tree.root, '--input', input]);
+    assert.equal(r.code, 3);
+    assert.equal(r.out, '--- /dev/null\n+++ b/notes/new.md\n@@ -0,0 +1,1 @@\n+# New\n\nThis change needs the user\'s approval; nothing was written. Run again with --yes to apply it.\n');
+    assert.equal(fs.existsSync(path.join(tree.root, 'notes/new.md')), false);
+    const json = JSON.parse(run(['fs_write', '--root', tree.root, '--json', '--input', input]).out);
+    assert.equal(json.ok, false);
+    assert.match(json.text, /^--- \/dev\/null/);
+    const ok = run(['fs_write', '--root', tree.root, '--yes', '--input', input]);
+    assert.equal(ok.code, 0, ok.out);
+    assert.match(ok.out, /^Created notes\/new\.md: 1 line; version \w{8}\.\n$/);
+    assert.equal(fs.readFileSync(path.join(tree.root, 'notes/new.md'), 'utf8'), '# New\n');
   });
 });

@@ -32,6 +32,7 @@ describe('fs_read on a folder', () => {
       [
         '<path>proj</path>',
         '<type>directory</type>',
+        '<meta>entries 1-8 of 8</meta>',
         '<entries>',
         '.github/',
         'README.md',
@@ -42,7 +43,7 @@ describe('fs_read on a folder', () => {
         'src/',
         'é.txt',
         '</entries>',
-        '<summary>Total: 8 entries | Showing: 1–8 | Truncated: false</summary>',
+        'End of folder.',
       ].join('\n'),
     );
     assert.deepEqual([page.total, page.first, page.last, page.nextOffset], [8, 1, 8, undefined]);
@@ -58,8 +59,11 @@ describe('fs_read on a folder', () => {
 
   it('pages by offset and limit with the call that continues', () => {
     const page = renderDirectory({ displayPath: 'proj', entries, offset: 3, limit: 2 });
-    assert.deepEqual(entryLines(page.text), ['Zed/', 'a.ts', '', '(Showing entries 3–4 of 8; the page reached the limit of 2 entries. Use offset=5 to continue.)']);
-    assert.match(page.text, /<summary>Total: 8 entries \| Showing: 3–4 \| Truncated: true<\/summary>$/);
+    assert.deepEqual(entryLines(page.text), ['Zed/', 'a.ts']);
+    assert.match(page.text, /<meta>entries 3-4 of 8<\/meta>/);
+    assert.match(page.text, /\n<\/entries>\nContinue with: fs_read \{"path":"proj","offset":5\}$/);
+    const custom = renderDirectory({ displayPath: 'proj', entries, offset: 3, limit: 2, nextCall: (o) => `fs_read {"path":"./proj","offset":${o},"limit":2}` });
+    assert.match(custom.text, /\nContinue with: fs_read \{"path":"\.\/proj","offset":5,"limit":2\}$/);
     assert.deepEqual([page.nextOffset, page.stop], [5, 'limit']);
   });
 
@@ -71,20 +75,21 @@ describe('fs_read on a folder', () => {
     const wide = renderDirectory({ displayPath: 'wide', entries: files(1500, 'n'.repeat(200)) });
     assert.equal(wide.stop, 'bytes');
     assert.ok(entryLines(wide.text).join('\n').length <= MAX_READ_BYTES + 300);
-    assert.match(wide.text, /the page reached the 50 KiB output cap\. Use offset=\d+ to continue\.\)/);
+    assert.match(wide.text, new RegExp(`\\nContinue with: fs_read \\{"path":"wide","offset":${wide.nextOffset}\\}$`));
   });
 
   it('says when the folder had more entries than were read', () => {
     const page = renderDirectory({ displayPath: 'node_modules', entries: files(MAX_DIR_ENTRIES), complete: false, offset: 4001 });
-    assert.match(page.text, /\(The folder holds more than 5,000 entries; only the first 5,000 the file system gave were read and sorted, so entries are missing\. Use fs_glob/);
-    assert.match(page.text, /<summary>Total: more than 5,000 entries \(only 5,000 read\) \| Showing: 4001–5000 \| Truncated: true<\/summary>$/);
+    assert.match(page.text, /<meta>entries 4001-5000 of the first 5000 read<\/meta>/);
+    assert.match(page.text, /\nThe folder holds more than 5000 entries; only the first 5000 the file system gave were read and sorted, so entries are missing\. Use fs_glob/);
+    assert.match(page.text, /\nEnd of the entries read\.$/);
     assert.equal(page.nextOffset, undefined);
   });
 
   it('says a folder is empty; an offset past the end is an error with the count', () => {
     assert.equal(
       renderDirectory({ displayPath: 'empty', entries: [] }).text,
-      '<path>empty</path>\n<type>directory</type>\n<entries>\n(The folder is empty.)\n</entries>\n<summary>Total: 0 entries | Showing: none | Truncated: false</summary>',
+      '<path>empty</path>\n<type>directory</type>\n<meta>empty folder</meta>\n<entries>\n</entries>\nEnd of folder.',
     );
     assert.throws(
       () => renderDirectory({ displayPath: 'proj', entries, offset: 9 }),
@@ -126,11 +131,12 @@ describe('fs_read on a folder', () => {
         let offset: number | undefined = 1;
         while (offset !== undefined && list.length > 0) {
           const page = renderDirectory({ displayPath: 'p', entries: list, offset, limit });
-          const shown = entryLines(page.text).filter((l) => l !== '' && !l.startsWith('(Showing'));
-          seen.push(...shown);
-          offset = page.nextOffset;
+          seen.push(...entryLines(page.text));
+          const cont = /\nContinue with: fs_read (\{.*\})$/.exec(page.text);
+          assert.equal(cont === null, page.text.endsWith('\nEnd of folder.'), 'a page either continues or says it reached the end');
+          offset = cont ? (JSON.parse(cont[1]) as { offset: number }).offset : undefined;
         }
-        const expected = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((n) => renderDirectory({ displayPath: 'p', entries: [{ name: n, type: 'file' }] }).text.split('\n')[3]);
+        const expected = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((n) => entryLines(renderDirectory({ displayPath: 'p', entries: [{ name: n, type: 'file' }] }).text)[0]);
         assert.deepEqual(seen, expected);
       }),
     );

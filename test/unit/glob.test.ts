@@ -4,10 +4,12 @@ import * as path from 'node:path';
 import { normalizeGlob, ripgrepKeeps } from '../../src/core/search/glob';
 import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
 
-/** The result paths: the lines before the blank line. */
+/** The result paths: the lines after the first, before the notes. */
 function paths(text: string): string[] {
-  const lines = text.split('\n');
-  return lines.slice(0, lines.indexOf('')).filter((l) => !l.startsWith('No files match'));
+  return text
+    .split('\n')
+    .slice(1)
+    .filter((l) => !/^(Left out |Continue with: )/.test(l));
 }
 
 describe('fs_glob patterns', () => {
@@ -65,7 +67,10 @@ for (const [engineName, engine] of [
       const r = await run({ pattern: '*.ts' });
       assert.equal(r.isError, false, r.text);
       assert.deepEqual(paths(r.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/lib/util.ts']);
-      assert.match(r.text, /\(Showing all 4 files matching \*\*\/\*\.ts in the workspace, sorted by path\. No more\.\)/);
+      assert.equal(
+        r.text,
+        '4 files match **/*.ts in the workspace; all shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nsrc/lib/util.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.',
+      );
     });
 
     it('matches path patterns and braces relative to path', async () => {
@@ -76,16 +81,17 @@ for (const [engineName, engine] of [
     });
 
     it('sorts by modification time, newest first, on request', async () => {
-      assert.deepEqual(paths((await run({ pattern: 'src/**/*.{ts,tsx}', sort: 'mtime' })).text), ['src/lib/util.ts', 'src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/lib/util.tsx']);
+      const r = await run({ pattern: 'src/**/*.{ts,tsx}', sort: 'mtime' });
+      assert.deepEqual(paths(r.text), ['src/lib/util.ts', 'src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/lib/util.tsx']);
+      assert.match(r.text, /^5 files match src\/\*\*\/\*\.\{ts,tsx\} in the workspace, newest first; all shown:\n/);
     });
 
     it('pages with limit and offset, saying whether more exist and how to continue', async () => {
       const first = await run({ pattern: '*.ts', limit: 3 });
       assert.deepEqual(paths(first.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts']);
-      assert.match(first.text, /\(Showing files 1–3 of 4 matching \*\*\/\*\.ts in the workspace, sorted by path\. More exist\.\)\nTruncated: the limit of 3 paths was reached\. Continue with: fs_glob \{"pattern":"\*\.ts","limit":3,"offset":4\}/);
+      assert.equal(first.text, '4 files match **/*.ts in the workspace; 1-3 shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.\nContinue with: fs_glob {"pattern":"*.ts","limit":3,"offset":4}');
       const next = await run({ pattern: '*.ts', limit: 3, offset: 4 });
-      assert.deepEqual(paths(next.text), ['src/lib/util.ts']);
-      assert.match(next.text, /No more\.\)/);
+      assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.');
     });
 
     it('cuts a page to the token budget of the call', async () => {
@@ -105,7 +111,8 @@ for (const [engineName, engine] of [
         const n = paths(r.text).length;
         assert.ok(n > 1 && n < 60);
         assert.deepEqual(paths(r.text), paths(whole).slice(0, n));
-        assert.match(r.text, new RegExp(`Truncated: the page was cut to fit this call's token budget\\. Continue with: fs_glob \\{"pattern":"\\*\\.ts","offset":${n + 1}\\}`));
+        assert.match(r.text, new RegExp(`^60 files match \\*\\*/\\*\\.ts in the workspace; 1-${n} shown:\\n`));
+        assert.match(r.text, new RegExp(`\\nContinue with: fs_glob \\{"pattern":"\\*\\.ts","offset":${n + 1}\\}$`));
       } finally {
         t.cleanup();
       }
@@ -115,11 +122,13 @@ for (const [engineName, engine] of [
       const r = await run({ pattern: '*.log' });
       assert.deepEqual(paths(r.text), []);
       assert.match(r.text, /^No files match \*\*\/\*\.log in the workspace\./);
-      assert.match(r.text, /1 matching file left out by ignore rules \(\.gitignore\/\.ignore files\) not shown: notes\.log; folders that ignore rules leave out \(such as build\/\) were not searched\. Add "respect_ignore": false to include them\./);
+      assert.equal(r.text, 'No files match **/*.log in the workspace.\nLeft out by ignore rules: 1 matching file: notes.log; not searched: build/. Add "respect_ignore": false to include them.');
       const ts = await run({ pattern: '**/*.ts', respect_ignore: false });
       assert.deepEqual(paths(ts.text), ['build/out.ts', 'src/.config.ts', 'src/app.test.ts', 'src/app.ts', 'src/gen/g.ts', 'src/lib/util.ts']);
       const cls = await run({ pattern: '*.[l]og' });
-      assert.match(cls.text, /Ignore rules \(\.gitignore\/\.ignore files\) skipped 3 paths, not searched: build\/, notes\.log, src\/gen\/\./);
+      assert.equal(cls.text, 'No files match **/*.[l]og in the workspace.\nLeft out by ignore rules: not searched: build/, notes.log, src/gen/. Add "respect_ignore": false to include them.');
+      const none = await run({ pattern: 'docs/*.md' });
+      assert.equal(none.text, '1 file matches docs/*.md in the workspace; all shown:\ndocs/README.md', 'nothing left out, nothing said');
     });
 
     it('applies the editor exclude globs and the ignoreGlobs setting', async () => {
@@ -129,7 +138,7 @@ for (const [engineName, engine] of [
       });
       assert.deepEqual(paths(r.text), ['src/.config.ts', 'src/app.ts']);
       // the excluded file is counted; the excluded folder src/lib is not walked, so its files are not
-      assert.match(r.text, /1 matching file left out by ignore rules \(\.gitignore\/\.ignore files, the editor’s exclude settings, agentFileTools\.ignoreGlobs\) not shown: src\/app\.test\.ts;/);
+      assert.match(r.text, /\nLeft out by ignore rules: 1 matching file: src\/app\.test\.ts; not searched: build\/\./);
     });
 
     it('refuses a file as path and an offset past the end; asks outside the workspace', async () => {

@@ -4,12 +4,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { NodeWorkspace } from '../../src/host/nodeWorkspace';
-import type { OpenDocument } from '../../src/host/workspace';
+import { StaleError, type ApplyOptions, type ApplyReport, type Diagnostic, type FileChange, type OpenDocument } from '../../src/host/workspace';
+import { applyTextEdits } from '../../src/core/diff';
 import type { NotebookCell } from '../../src/core/read/notebook';
 import { ReadLedger } from '../../src/tools/ledger';
+import { FileLocks } from '../../src/tools/locks';
 import { resultText, type ToolResult } from '../../src/tools/result';
 import { invokeTool, prepareTool } from '../../src/tools/run';
-import type { Approver } from '../../src/tools/approval';
+import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation, type Review } from '../../src/tools/approval';
 import { cliApprover } from '../../src/tools/cliApprover';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/tools/settings';
 import { findTool } from '../../src/tools/registry';
@@ -28,9 +30,40 @@ export function tempTree(files: Record<string, string | Uint8Array> = {}): { roo
   return { root, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 
-/** A Node workspace whose editor documents can be faked, for buffer-aware code paths. */
+/**
+ * A Node workspace whose editor documents and diagnostics can be faked, for buffer-aware
+ * code paths: a change to an open document lands in it (and on disk only when it was
+ * clean and saving is on), as in VS Code.
+ */
 export class TestWorkspace extends NodeWorkspace {
   docs = new Map<string, OpenDocument>();
+  problems = new Map<string, Diagnostic[]>();
+  override diagnostics(p: string): Diagnostic[] {
+    return this.problems.get(p) ?? [];
+  }
+  override async applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {
+    const inDocs = changes.filter((c): c is Extract<FileChange, { kind: 'edit' }> => c.kind === 'edit' && this.docs.has(c.path));
+    for (const c of inDocs) {
+      if (this.docs.get(c.path)!.text !== c.base) {
+        throw new StaleError(c.path);
+      }
+    }
+    const onDisk = changes.filter((c) => !inDocs.includes(c as never));
+    const report = await super.applyChanges(onDisk, opts);
+    const unsaved = [...report.unsaved];
+    for (const c of inDocs) {
+      const doc = this.docs.get(c.path)!;
+      const text = applyTextEdits(doc.text, c.edits);
+      const dirty = doc.isDirty || !opts.saveIfClean;
+      this.docs.set(c.path, { ...doc, text, isDirty: dirty, version: doc.version + 1 });
+      if (dirty) {
+        unsaved.push(c.path);
+      } else {
+        fs.writeFileSync(c.path, text);
+      }
+    }
+    return { unsaved };
+  }
   notebooks = new Map<string, { cells: NotebookCell[]; isDirty: boolean }>();
   override openDocument(p: string): OpenDocument | undefined {
     return this.docs.get(p);
@@ -49,7 +82,7 @@ export class TestWorkspace extends NodeWorkspace {
  */
 export async function context(root: string | string[], settings: Partial<Settings> = {}, approver: Approver = cliApprover({ yes: true, allowOutside: true })): Promise<ToolContext & { ws: TestWorkspace }> {
   const ws = await TestWorkspace.create(Array.isArray(root) ? root : [root]);
-  return { ws, approver, settings: { ...DEFAULT_SETTINGS, ...settings }, signal: NEVER_CANCELLED, ledger: new ReadLedger(), log: SILENT_LOGGER };
+  return { ws, approver, settings: { ...DEFAULT_SETTINGS, ...settings }, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
 }
 
 export async function call(ctx: ToolContext, tool: string, input: unknown): Promise<ToolResult & { text: string }> {
@@ -104,4 +137,25 @@ export function makeReadOnly(file: string): () => void {
     fs.chmodSync(path.dirname(file), 0o755);
     fs.chmodSync(file, 0o644);
   };
+}
+
+/** An approver whose answers a test scripts, recording every question and proposal. */
+export function scriptedApprover(answer: (p: ChangeProposal) => Review | Promise<Review> = acceptAsProposed) {
+  const reviews: ChangeProposal[] = [];
+  const shown: ChangeProposal[] = [];
+  const confirms: Confirmation[] = [];
+  const approver: Approver = {
+    async confirm(q) {
+      confirms.push(q);
+      return { allowed: true };
+    },
+    async review(p) {
+      reviews.push(p);
+      return answer(p);
+    },
+    showApplied(p) {
+      shown.push(p);
+    },
+  };
+  return { approver, reviews, shown, confirms };
 }

@@ -39,6 +39,7 @@ function refusing(): Approver & { asked: Confirmation[] } {
     async review() {
       return { kind: 'rejected' };
     },
+    showApplied() {},
   };
 }
 
@@ -163,7 +164,7 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
       });
     }
 
-    it('never lists or searches another folder through a folder swapped for a link', async function () {
+    it('never lists or reads another folder through a folder swapped for a link', async function () {
       this.timeout(30000);
       fs.mkdirSync(path.join(outer.root, 'elsewhere'), { recursive: true });
       fs.writeFileSync(path.join(outer.root, 'elsewhere', 'other.txt'), `${OUTSIDE}\n`);
@@ -185,12 +186,11 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
             ['fs_read', { path: 'dirswap/other.txt' }],
             ['fs_read', { path: 'dirswap' }],
             ['fs_list', { path: 'dirswap' }],
-            ['fs_grep', { pattern: 'CONTENT', path: 'dirswap' }],
-            ['fs_glob', { pattern: '*.txt', path: 'dirswap' }],
+            ['fs_list', { depth: 3 }],
           ] as const) {
             const r = await call(ctx, tool, input);
             assert.ok(!r.text.includes(OUTSIDE), `${tool}: ${r.text}`);
-            if (input.path === 'dirswap') {
+            if (!('path' in input) || input.path === 'dirswap') {
               assert.ok(!r.text.includes('other.txt'), `${tool}: ${r.text}`);
             }
           }
@@ -362,12 +362,12 @@ for (const [engineName, engine] of [
       for (const extra of [{}, { output: 'count' }, { output: 'files' }, { respect_ignore: false }, { include: '.env*' }, { include: '**/.env' }, { path: 'sub' }, { path: 'ignored', respect_ignore: false }, { multiline: true }, { fixed_strings: true }]) {
         const right = await grep({ pattern: 'hunter2', ...extra });
         const wrong = await grep({ pattern: 'hunter3', ...extra });
-        assert.equal(right.text.replace('hunter2', 'hunter3'), wrong.text, JSON.stringify(extra));
+        assert.equal(right.text.replaceAll('hunter2', 'hunter3'), wrong.text, JSON.stringify(extra));
         assert.ok(!right.text.includes(SECRET), right.text);
       }
       const buffered = await grep({ pattern: 'typed' }, 'TOKEN=typed-in-editor\n');
-      const none = await grep({ pattern: 'typeX' }, 'TOKEN=typed-in-editor\n');
-      assert.equal(buffered.text.replace('typed', 'typeX'), none.text, 'an unsaved buffer of a secret too');
+      const none = await grep({ pattern: 'typez' }, 'TOKEN=typed-in-editor\n');
+      assert.equal(buffered.text.replaceAll('typed', 'typez'), none.text, 'an unsaved buffer of a secret too');
     });
 
     it('refuses .git named as the path, nested repositories and links to .git too, saying why', async () => {
@@ -561,7 +561,7 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
         assert.ok(Date.now() - t0 < 8000, `${Date.now() - t0} ms`);
         assert.ok(r.text.length < 64 * 1024, `${r.text.length} characters`);
         if (output === 'content') {
-          assert.match(r.text, /minified\.js \(1 match\)\n {2}L1: (abcdefghij){100}[a-j]*… \[line cut: over 8000 bytes in all; read it with fs_read\]$/m);
+          assert.match(r.text, /^minified\.js\n {2}L1: (abcdefghij){100}[a-j]*… \[line cut: characters 1-2000 shown of a line over 8000 bytes; next piece: fs_read \{"path":"minified\.js","offset":1,"limit":1,"column":2001\}\]$/m);
         }
       });
     }
@@ -570,7 +570,7 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
       this.timeout(30000);
       const r = withEngineSync(rgOnPath(), () => runCli(['fs_grep', '--root', t.root, '--input', JSON.stringify({ pattern: ' needle\\n', multiline: true })]));
       assert.equal(r.code, 0, r.out.slice(0, 500));
-      assert.match(r.out, /Found 1 match in 1 file/);
+      assert.match(r.out, /^1 match in 1 file for /);
       assert.ok(r.ms < 8000, `${r.ms} ms`);
     });
   });
@@ -601,8 +601,7 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
       this.timeout(30000);
       const r = await call(await context(t.root), 'fs_read', { path: 'late.pdf' });
       assert.equal(r.isError, false, r.text);
-      assert.match(r.text, /=== Page 1 of 3 ===\npage 1 text/);
-      assert.match(r.text, /page 2 could not be extracted within the time and memory allowed\. Use offset=2 to continue\./);
+      assert.match(r.text, /=== Page 1 ===\npage 1 text\n\n\(Page 2 could not be extracted within the time and memory allowed\.\)\n<\/content>\nContinue with: fs_read \{"path":"late\.pdf","offset":2\}$/);
     });
 
     it('stop at once when the call is cancelled', async function () {
@@ -639,8 +638,7 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
         const stat = ctx.ws.stat.bind(ctx.ws);
         ctx.ws.stat = (p: string) => ((stats += 1), stat(p));
         const r = await call(ctx, 'fs_glob', { pattern: '*.txt', sort: 'mtime', limit: 2 });
-        assert.match(r.text, /^d\/f123\.txt\n/);
-        assert.match(r.text, /files 1–2 of 20,000/);
+        assert.match(r.text, /^20000 files match \*\*\/\*\.txt in the workspace, newest first; 1-2 shown:\nd\/f123\.txt\n/);
         assert.ok(stats < 100, `${stats} stat calls`);
       } finally {
         t.cleanup();
@@ -686,6 +684,7 @@ describe('hostile input: a clear, bounded answer', () => {
     ['a huge ignore list', 'fs_list', { ignore: Array(200_000).fill('*.tmp') }, /`ignore`: holds 200000 globs; at most 100 are accepted/],
     ['many bad globs', 'fs_list', { ignore: Array(100).fill('') }, /`ignore\.7`: must not be empty[^\n]*\n- and 92 more problems like these\n/],
     ['a 10 MB cursor', 'fs_list', { cursor: 'c'.repeat(10_000_000) }, /`cursor`: is 10000000 characters long; at most 16384 are accepted/],
+    ['a 10 MB unknown field name', 'fs_read', { path: 'a.txt', ['k'.repeat(10_000_000)]: 1 }, /unknown field `k{40}\.\.\.` \(10000000 characters\): the fields are `path`/],
   ];
   for (const [what, tool, input, expected] of cases) {
     it(`${what}: names the field and its limit, never echoing the input`, async function () {

@@ -140,11 +140,11 @@ describe('image metadata', () => {
 
   it('describes an image and refuses one over the limit with both sizes', () => {
     const info = imageInfo(png(1024, 768))!;
-    assert.equal(describeImage('assets/logo.png', info, 12_600), 'Image: assets/logo.png · PNG (image/png) · 1024×768 pixels · 12.3 KiB');
-    assert.equal(describeImage('x.jpg', { mime: 'image/jpeg', format: 'JPEG' }, 10), 'Image: x.jpg · JPEG (image/jpeg) · pixel size unknown · 10 bytes');
+    assert.equal(describeImage('assets/logo.png', info, 12_600), '<path>assets/logo.png</path>\n<type>image</type>\n<meta>PNG (image/png), 1024x768 pixels, 12.3 KiB</meta>\nThe image is attached.');
+    assert.match(describeImage('x.jpg', { mime: 'image/jpeg', format: 'JPEG' }, 10), /<meta>JPEG \(image\/jpeg\), pixel size unknown, 10 bytes<\/meta>/);
     const e = imageTooLarge('big.png', info, 7 * 1024 * 1024, 5 * 1024 * 1024, 'agentFileTools.maxImageBytes');
     assert.ok(e instanceof ToolError);
-    assert.match(e.message, /^Cannot attach big\.png: the PNG image is 7\.0 MiB \(1024×768 pixels\), over the 5\.0 MiB limit for images\./);
+    assert.match(e.message, /^Cannot attach big\.png: the PNG image is 7\.0 MiB \(1024x768 pixels\), over the 5\.0 MiB limit for images\./);
     assert.match(e.message, /`agentFileTools\.maxImageBytes`/);
   });
 });

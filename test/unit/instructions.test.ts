@@ -100,7 +100,7 @@ describe('instruction files', () => {
     assert.equal(f.nextLine, shownLines.length + 1);
     assert.equal(shownLines[shownLines.length - 1], `rule ${shownLines.length}: ${'r'.repeat(20)}`);
     const text = renderInstructionReminder([f], { forPath: 'a/x.ts', rootPath: root })!;
-    assert.match(text, new RegExp(`\\(Cut: the file is [\\d.]+ KiB, and only its start is shown\\. Read the rest with fs_read a/AGENTS\\.md offset=${f.nextLine}\\.\\)\\n</instructions>`));
+    assert.match(text, new RegExp(`\\(Cut: the file is [\\d.]+ KiB, and only its start is shown\\. Read the rest with: fs_read \\{"path":"a/AGENTS\\.md","offset":${f.nextLine}\\}\\)\\n</instructions>`));
   });
 
   it('cuts inside a long line without splitting a character, and continues from that line', async () => {
@@ -122,7 +122,7 @@ describe('instruction files', () => {
       ],
     );
     const text = renderInstructionReminder(loaded, { forPath: 'a/b/c/x.ts', rootPath: root })!;
-    assert.match(text, /<instructions path="a\/AGENTS\.md">\n\(Not included: it is 600 bytes, and the nearer instructions above fill the space allowed\. Read it with fs_read a\/AGENTS\.md\.\)\n<\/instructions>/);
+    assert.match(text, /<instructions path="a\/AGENTS\.md">\n\(Not included: it is 600 bytes, and the nearer instructions above fill the space allowed\. Read it with: fs_read \{"path":"a\/AGENTS\.md"\}\)\n<\/instructions>/);
   });
 
   it('keeps a file that cannot be read, with why', async () => {

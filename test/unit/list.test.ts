@@ -9,21 +9,24 @@ import { comparePaths, LazySorted } from '../../src/core/list/order';
 import { printableName } from '../../src/core/list/render';
 import { call, context, prepare, tempTree } from './helpers';
 
-/** Entry lines of a listing: between the header and the blank line before the footer. */
+const NOTE = /^(Left out |Continue with: )/;
+
+/** Entry lines of a listing: after the header, before the notes. */
 function entries(text: string): string[] {
-  const lines = text.split('\n');
-  const end = lines.indexOf('');
-  return lines.slice(1, end);
+  return text
+    .split('\n')
+    .slice(1)
+    .filter((l) => !NOTE.test(l));
 }
 
+/** The notes after the entries (what was left out, the continuation). */
 function footer(text: string): string[] {
-  const lines = text.split('\n');
-  return lines.slice(lines.indexOf('') + 1);
+  return text.split('\n').filter((l) => NOTE.test(l));
 }
 
-/** Continues with the cursor the page printed. */
+/** The input of the call the page's last line continues with. */
 function nextCall(text: string): Record<string, unknown> | undefined {
-  const m = /continue with: fs_list (\{.*\})/.exec(text);
+  const m = /\nContinue with: fs_list (\{.*\})$/.exec(text);
   return m ? JSON.parse(m[1]) : undefined;
 }
 
@@ -60,7 +63,7 @@ describe('fs_list', () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_list', { depth: 2 });
     assert.equal(r.isError, false, r.text);
-    assert.equal(r.text.split('\n')[0], `Absolute path: ${tree.root}`);
+    assert.equal(r.text.split('\n')[0], `Folder . (${tree.root}): 23 entries, all shown`);
     assert.deepEqual(entries(r.text), [
       '.env.example',
       '.git/ (not listed)',
@@ -86,9 +89,7 @@ describe('fs_list', () => {
       '  gen/ (ignored)',
       '  main.ts',
     ]);
-    const f = footer(r.text).join('\n');
-    assert.match(f, /Showing entries 1–23 of 23\./);
-    assert.match(f, /Skipped by ignore rules \(\.gitignore\/\.ignore files\): 3 folders shown collapsed, 1 file not shown; add "respect_ignore": false to see them\./);
+    assert.deepEqual(footer(r.text), ['Left out by ignore rules: 3 folders shown collapsed, 1 file not shown. Add "respect_ignore": false to include them.']);
   });
 
   it('orders paths segment by segment, not as plain strings', () => {
@@ -131,7 +132,9 @@ describe('fs_list', () => {
     const all = entries((await call(ctx, 'fs_list', { depth: 5, respect_ignore: false })).text);
     assert.ok(all.includes('  gen/') && all.includes('    code.ts') && all.includes('  app.log') && all.includes('node_modules/'));
     assert.ok(all.includes('.git/ (not listed)') && !all.some((l) => /HEAD|objects/.test(l)), '.git stays closed even without ignore rules');
-    assert.match(footer((await call(ctx, 'fs_list', { depth: 5, respect_ignore: false })).text).join('\n'), /Showing entries 1–\d+ of \d+\.\)/);
+    const unfiltered = await call(ctx, 'fs_list', { depth: 5, respect_ignore: false });
+    assert.match(unfiltered.text, /^Folder \. \([^)]*\): \d+ entries, all shown\n/);
+    assert.deepEqual(footer(unfiltered.text), [], 'nothing left out, nothing said');
   });
 
   it('applies nested rules with gitignore semantics: deeper files override, "!" re-includes', async () => {
@@ -159,7 +162,10 @@ describe('fs_list', () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_list', { depth: 1, include_hidden: 'false' });
     assert.ok(!entries(r.text).some((l) => l.startsWith('.')));
-    assert.match(r.text, /Hidden entries \(names starting with "\."\): 4 not shown/);
+    assert.deepEqual(footer(r.text), [
+      'Left out by ignore rules: 2 folders shown collapsed. Add "respect_ignore": false to include them.',
+      'Left out as hidden (names starting with "."): 4 entries. Add "include_hidden": true to include them.',
+    ]);
   });
 
   it('treats the call\'s ignore globs as ignore rules relative to the listed folder', async () => {
@@ -188,11 +194,13 @@ describe('fs_list', () => {
     const ctx = await context(tree.root);
     const first = await call(ctx, 'fs_list', { depth: 2, limit: 5 });
     assert.deepEqual(entries(first.text), ['.env.example', '.git/ (not listed)', '.gitignore', '.hidden/', '  inner.txt']);
-    assert.match(first.text, /More than 5 entries; continue with: fs_list \{"depth":2,"limit":5,"cursor":"[\w-]+"\} \(or "offset": 6 in place of "cursor"\)/);
+    assert.match(first.text, /^Folder \. \([^)]*\): entries 1-5 shown\n/);
+    assert.match(first.text, /\nContinue with: fs_list \{"depth":2,"limit":5,"cursor":"[\w-]+"\}$/);
+    assert.equal(first.text.match(/Continue with|offset/g)?.length, 1, 'one way to continue');
     const next = nextCall(first.text)!;
     const second = await call(ctx, 'fs_list', next);
     assert.deepEqual(entries(second.text), ['B.md', 'a/', '  b/', '  up@ -> ..', '  z.txt']);
-    assert.match(second.text, /Showing entries 6–10;/);
+    assert.match(second.text, /^Folder \. \([^)]*\): entries 6-10 shown\n/);
     const byOffset = await call(ctx, 'fs_list', { depth: 2, limit: 5, offset: 6 });
     assert.deepEqual(entries(byOffset.text), entries(second.text));
     // a page that starts inside a folder repeats the folders it continues
@@ -251,7 +259,8 @@ describe('fs_list', () => {
             const next = nextCall(r.text);
             input = next && (useOffset ? { depth, limit, offset } : next);
           }
-          assert.deepEqual(got, want.filter((l) => !l.endsWith('(The folder is empty.)')));
+          assert.deepEqual(got, want);
+          assert.equal(nextCall(whole.text), undefined, 'a page holding everything does not continue');
         } finally {
           t.cleanup();
         }
@@ -320,9 +329,44 @@ describe('fs_list', () => {
       assert.ok(tokens(r.text) <= budget, r.text);
       const shown = entries(r.text);
       assert.ok(shown.length > 1 && shown.length < 84);
-      assert.match(r.text, new RegExp(`The page was cut after entry ${shown.length} to fit this call's token budget; continue with: fs_list`));
+      assert.match(r.text, new RegExp(`^Folder \\. \\([^)]*\\): entries 1-${shown.length} shown\\n`));
+      assert.match(r.text, /\nContinue with: fs_list \{"depth":2,"cursor":"[\w-]+"\}$/);
       const rest = await call({ ...ctx, budget: undefined }, 'fs_list', nextCall(r.text)!);
       assert.deepEqual([...shown, ...entries(rest.text).filter((l) => !l.endsWith(' (continued)'))], entries(whole));
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('counts what ignore rules left out only up to the last entry a page shows, when a token budget cuts it', async () => {
+    const files: Record<string, string> = { '.gitignore': '*.log\n' };
+    for (let i = 0; i < 40; i++) {
+      const n = String(i).padStart(2, '0');
+      files[`f${n}.log`] = '';
+      files[`f${n}.txt`] = '';
+    }
+    const t = tempTree(files);
+    try {
+      const ctx = await context(t.root);
+      const ignoredFiles = (text: string) => Number(/: (\d+) files? not shown\./.exec(text)?.[1] ?? 0);
+      assert.equal(ignoredFiles((await call(ctx, 'fs_list', { depth: 1 })).text), 40);
+      const tokens = (s: string) => Math.ceil(s.length / 4);
+      ctx.budget = { tokenBudget: 120, countTokens: async (s: string) => tokens(s) };
+      const cut = await call(ctx, 'fs_list', { depth: 1 });
+      const shown = entries(cut.text);
+      const last = shown[shown.length - 1];
+      assert.match(last, /^f\d\d\.txt$/);
+      // f00.log sorts before f00.txt: the logs left out are those up to the last name shown
+      assert.equal(ignoredFiles(cut.text), Number(last.slice(1, 3)) + 1, cut.text);
+      let rest = 0;
+      let input = nextCall(cut.text);
+      const free = { ...ctx, budget: undefined };
+      while (input) {
+        const page = await call(free, 'fs_list', input);
+        rest += ignoredFiles(page.text);
+        input = nextCall(page.text);
+      }
+      assert.equal(ignoredFiles(cut.text) + rest, 40, 'each left-out file is counted on exactly one page');
     } finally {
       t.cleanup();
     }
@@ -354,7 +398,7 @@ describe('fs_list', () => {
     assert.equal(inside?.confirmation, undefined);
     // outside a workspace folder, paths are absolute and the folder's own rules apply
     const r = await call(ctx, 'fs_list', { path: path.join(tree.root, 'src') });
-    assert.equal(r.text.split('\n')[0], `Absolute path: ${path.join(tree.root, 'src')}`);
+    assert.equal(r.text.split('\n')[0], `Folder ${path.join(tree.root, 'src')}: 3 entries, all shown`);
     assert.deepEqual(entries(r.text), ['.gitignore', 'gen/ (ignored)', 'main.ts']);
   });
 

@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Ajv from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import { TOOLS } from '../../src/tools/registry';
+import { resultText } from '../../src/tools/result';
+import { fieldsAt, parseInput } from '../../src/tools/run';
+import { DEFAULT_SETTINGS } from '../../src/tools/settings';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -10,45 +13,68 @@ const contributed: Record<string, unknown>[] = manifest.contributes.languageMode
 
 /** The spec's table: the name the model sees -> `toolReferenceName`. */
 const REFERENCE_NAMES: Record<string, string> = {
-  fs_read: 'read',
-  fs_list: 'list',
-  fs_glob: 'glob',
-  fs_grep: 'grep',
-  fs_edit: 'edit',
-  fs_write: 'write',
-  fs_apply_patch: 'applyPatch',
+  fs_read: 'fsRead',
+  fs_list: 'fsList',
+  fs_glob: 'fsGlob',
+  fs_grep: 'fsGrep',
+  fs_edit: 'fsEdit',
+  fs_write: 'fsWrite',
+  fs_apply_patch: 'fsApplyPatch',
 };
+
+/**
+ * What a user can type after `#` in VS Code 1.139's chat besides ours (tools and tool sets of the
+ * host and Copilot Chat), as the Agent-mode suite enumerated them from the chat input's
+ * suggestions; that suite fails when the host offers a different list.
+ */
+const hostReferences: { references: string[] } = JSON.parse(fs.readFileSync(path.join(root, 'test/agent/host-references.json'), 'utf8'));
 
 /**
  * Inputs each tool's zod schema and its JSON `inputSchema` must agree on. Every
  * registered tool needs an entry, so a new tool cannot skip this check.
+ *
+ * - `valid`: both accept.
+ * - `invalid`: both refuse (a wrong type or range, which the host's own check reports well).
+ * - `answered`: the inputSchema lets it through, so that the tool itself answers with
+ *   words naming the field (an alias it maps, "did you mean", a missing field): Copilot's
+ *   agent mode checks input against the inputSchema before the tool sees it and, on a
+ *   failure, gives the model only "must NOT have additional properties".
  */
-export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> = {
+export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; answered: { input: unknown; says: RegExp }[] }> = {
   fs_read: {
     valid: [
       { path: 'a.txt' },
       { path: 'src/a.ts', offset: 10, limit: 5 },
       { path: '/abs/x', offset: 1 },
       { path: 'a', limit: 5000 },
+      { path: 'a', offset: 3, limit: 1, column: 2001 },
       { path: 'a.py', mode: 'indentation', indentation: { anchor_line: 12, max_levels: 1, include_siblings: false, include_header: true, max_lines: 80 } },
       { path: 'a.py', mode: 'indentation' },
       { path: 'a.py', indentation: { max_levels: 0 } },
+      { file_path: 'a' },
+      { filePath: 'a', startLine: 3, endLine: 9 },
       { path: 'a'.repeat(4096) },
     ],
     invalid: [
-      {},
       { path: '' },
-      { path: 3 },
       { path: 'a', offset: 0 },
       { path: 'a', limit: -1 },
       { path: 'a', offset: 1.5 },
-      { path: 'a', extra: true },
-      { file_path: 'a' },
+      { path: 'a', column: 0 },
       { path: 'a', mode: 'lines' },
       { path: 'a', mode: 'indentation', indentation: { anchor_line: 0 } },
       { path: 'a', indentation: { max_levels: -1 } },
-      { path: 'a', indentation: { depth: 2 } },
       { path: 'a'.repeat(4097) },
+    ],
+    answered: [
+      { input: {}, says: /`path` is required/ },
+      { input: { path: 3 }, says: /`path`: expected a file path \(string\) \(got 3\)/ },
+      { input: { path: 'a', extra: true }, says: /unknown field `extra`: the fields are `path`, `offset`/ },
+      { input: { path: 'a', ofset: 3 }, says: /unknown field `ofset`: did you mean `offset`\?/ },
+      { input: { path: 'a', indentation: { depth: 2 } }, says: /unknown field `depth` in `indentation`/ },
+      { input: { path: 'a', indentation: { anchorLine: 2 } }, says: /unknown field `anchorLine` in `indentation`: did you mean `anchor_line`\?/ },
+      { input: { path: 'a', file_path: 'b' }, says: /`file_path` and `path` both set `path`, to different values: give only `path`/ },
+      { input: { path: 'a', start_line: 9, end_line: 3 }, says: /`end_line`: line 3 is before the first line asked for, 9/ },
     ],
   },
   fs_list: {
@@ -59,6 +85,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { path: '/abs', cursor: 'WzEsImEiLDEsIngiXQ', include_hidden: false, respect_ignore: false },
       { ignore: ['*.snap', 'fixtures/'], source: 'git' },
       { limit: 5000 },
+      { dir_path: 'src' },
       { ignore: Array(100).fill('x'.repeat(4096)), cursor: 'c'.repeat(16384) },
     ],
     invalid: [
@@ -72,16 +99,30 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { ignore: 'dist' },
       { ignore: [''] },
       { source: 'disk' },
-      { dir_path: 'src' },
       { ignore: Array(101).fill('x') },
       { ignore: ['x'.repeat(4097)] },
       { cursor: 'c'.repeat(16385) },
       { path: 'a'.repeat(4097) },
     ],
+    answered: [
+      { input: { recursive: true }, says: /unknown field `recursive`: the fields are `path`, `depth`/ },
+      { input: { dept: 3 }, says: /did you mean `depth`\?/ },
+    ],
   },
   fs_glob: {
-    valid: [{ pattern: '*.ts' }, { pattern: 'src/**/*.test.ts', path: 'src', limit: 10, offset: 11, sort: 'mtime', respect_ignore: false }, { pattern: 'a', limit: 5000 }],
-    invalid: [{}, { pattern: '' }, { pattern: 3 }, { pattern: '*', sort: 'size' }, { pattern: '*', limit: 0 }, { pattern: '*', offset: 0 }, { pattern: '*', include: '*.ts' }, { glob: '*.ts' }, { pattern: '*'.repeat(4097) }, { pattern: '*', path: 'a'.repeat(4097) }],
+    valid: [
+      { pattern: '*.ts' },
+      { pattern: 'src/**/*.test.ts', path: 'src', limit: 10, offset: 11, sort: 'mtime', respect_ignore: false },
+      { pattern: 'a', limit: 5000 },
+      { glob: '*.ts' },
+      { query: '*.ts', maxResults: 5 },
+    ],
+    invalid: [{ pattern: '' }, { pattern: '*', sort: 'size' }, { pattern: '*', limit: 0 }, { pattern: '*', offset: 0 }, { pattern: '*'.repeat(4097) }, { pattern: '*', path: 'a'.repeat(4097) }],
+    answered: [
+      { input: {}, says: /`pattern` is required/ },
+      { input: { pattern: 3 }, says: /`pattern`: expected a glob/ },
+      { input: { pattern: '*', include: '*.ts' }, says: /unknown field `include`/ },
+    ],
   },
   fs_grep: {
     valid: [
@@ -89,11 +130,72 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[] }> =
       { pattern: 'a\\(', path: 'src', include: '*.ts', fixed_strings: false, case_sensitive: true, context: 10, output: 'content', offset: 5, limit: 1000, multiline: true, respect_ignore: false },
       { pattern: 'x', output: 'count', context: 0 },
       { pattern: 'x', output: 'files', limit: 5000 },
+      { query: 'x' },
+      { pattern: 'x', glob: '*.ts', output_mode: 'files_with_matches', '-i': true, '-n': true },
       { pattern: 'x'.repeat(8192), include: 'i'.repeat(4096), path: 'p'.repeat(4096) },
     ],
-    invalid: [{}, { pattern: '' }, { pattern: 'x', context: 11 }, { pattern: 'x', context: -1 }, { pattern: 'x', output: 'lines' }, { pattern: 'x', limit: 0 }, { pattern: 'x', offset: 0 }, { pattern: 'x', include: '' }, { query: 'x' }, { pattern: 'x'.repeat(8193) }, { pattern: 'x', include: 'i'.repeat(4097) }, { pattern: 'x', path: 'p'.repeat(4097) }],
+    invalid: [
+      { pattern: '' },
+      { pattern: 'x', context: 11 },
+      { pattern: 'x', context: -1 },
+      { pattern: 'x', output: 'lines' },
+      { pattern: 'x', limit: 0 },
+      { pattern: 'x', offset: 0 },
+      { pattern: 'x', include: '' },
+      { pattern: 'x'.repeat(8193) },
+      { pattern: 'x', include: 'i'.repeat(4097) },
+      { pattern: 'x', path: 'p'.repeat(4097) },
+    ],
+    answered: [
+      { input: {}, says: /`pattern` is required/ },
+      { input: { pattern: 'x', type: 'ts' }, says: /unknown field `type`: the fields are `pattern`/ },
+      { input: { pattern: 'x', case_sensitiv: true }, says: /did you mean `case_sensitive`\?/ },
+    ],
+  },
+  fs_edit: {
+    valid: [
+      { path: 'a.ts', old_string: 'a', new_string: 'b' },
+      { path: 'a.ts', old_string: '', new_string: 'new file\n', replace_all: false },
+      { path: 'a.ts', edits: [{ old_string: 'a', new_string: 'b', replace_all: true }, { old_string: 'c', new_string: 'd' }] },
+      { file_path: 'a.ts', old_string: 'a', new_string: 'b' },
+      { filePath: 'a.ts', oldString: 'a', newString: 'b', replaceAll: true },
+      { path: 'a.ts', edits: [{ oldString: 'a', newString: 'b' }] },
+    ],
+    invalid: [{ path: '', old_string: 'a', new_string: 'b' }, { path: 'a', edits: [] }, { path: 'a', edits: 'x' }],
+    answered: [
+      { input: {}, says: /`path` is required/ },
+      { input: { path: 'a' }, says: /`old_string`: is required \(or give edits\)/ },
+      { input: { path: 'a', old_string: 'a', new_string: 'b', edits: [{ old_string: 'a', new_string: 'b' }] }, says: /not both/ },
+      { input: { path: 'a', edits: [{ old_string: 'a' }] }, says: /`edits\.0\.new_string` is required/ },
+      { input: { path: 'a', old_string: 'a', new_string: 'b', mode: 'x' }, says: /unknown field `mode`/ },
+    ],
+  },
+  fs_apply_patch: {
+    valid: [{ patch: '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch' }, { input: '*** Begin Patch\n*** End Patch' }, { patchText: 'x' }],
+    invalid: [{ patch: '' }, { patch: [] }],
+    answered: [
+      { input: {}, says: /`patch` is required/ },
+      { input: { patch: 'x', path: 'a' }, says: /unknown field `path`/ },
+    ],
+  },
+  fs_write: {
+    valid: [{ path: 'a.txt', content: '' }, { path: 'src/new.ts', content: 'export {};\n' }, { file_path: 'a.txt', content: 'x' }, { filePath: 'a.txt', content: 'x' }],
+    invalid: [{ path: '', content: 'x' }],
+    answered: [
+      { input: {}, says: /`path` is required\n- `content` is required/ },
+      { input: { path: 'a.txt' }, says: /`content` is required/ },
+      { input: { content: 'x' }, says: /`path` is required/ },
+      { input: { path: 'a', content: 3 }, says: /`content`: expected the whole new content/ },
+      { input: { path: 'a', content: 'x', mode: 'append' }, says: /unknown field `mode`: the fields are `path`, `content`/ },
+    ],
   },
 };
+
+/** Checks input as Copilot's agent mode does before a tool sees it (ajv, types coerced). */
+function hostCheck(schema: object): ValidateFunction {
+  new Ajv({ strict: true }).compile(schema);
+  return new Ajv({ coerceTypes: true }).compile(schema);
+}
 
 describe('package.json and the tool registry', () => {
   it('contribute exactly the same tools', () => {
@@ -120,7 +222,7 @@ describe('package.json and the tool registry', () => {
     }
   });
 
-  it('give every string field, list items included, a maximum length', () => {
+  it('give every string field of the read tools, list items included, a maximum length', () => {
     const strings = (schema: Record<string, unknown>, at: string): [string, Record<string, unknown>][] => {
       const out: [string, Record<string, unknown>][] = [];
       if (schema.type === 'string' && !schema.enum) {
@@ -135,29 +237,66 @@ describe('package.json and the tool registry', () => {
       }
       return out;
     };
-    for (const t of contributed) {
+    for (const t of contributed.filter((c) => ['fs_read', 'fs_list', 'fs_glob', 'fs_grep'].includes(c.name as string))) {
       for (const [at, s] of strings(t.inputSchema as Record<string, unknown>, t.name as string)) {
         assert.ok(typeof s.maxLength === 'number', `${at} has maxLength`);
       }
     }
   });
 
+  it('use reference names that no tool or tool set of the host already has (a clash silently replaces the built-in one)', () => {
+    const taken = new Map(hostReferences.references.map((r) => [r.toLowerCase(), r]));
+    assert.ok(taken.has('read') && taken.has('edit') && taken.has('search'), 'the list holds the built-in tool sets');
+    for (const [name, ref] of Object.entries(REFERENCE_NAMES)) {
+      assert.ok(!taken.has(ref.toLowerCase()), `${name}'s reference #${ref} is the host's #${taken.get(ref.toLowerCase())}`);
+    }
+  });
+
   for (const spec of TOOLS) {
-    it(`${spec.name}: zod schema and inputSchema accept and reject the same inputs`, () => {
+    const schema = () => contributed.find((t) => t.name === spec.name)!.inputSchema as { properties: Record<string, { description?: string }> };
+
+    it(`${spec.name}: the inputSchema lets through what the tool accepts or answers, and refuses what both refuse`, () => {
       const samples = SAMPLES[spec.name];
       assert.ok(samples, `samples for ${spec.name}`);
-      const schema = contributed.find((t) => t.name === spec.name)!.inputSchema as object;
-      const validate = new Ajv({ strict: true }).compile(schema);
+      const validate = hostCheck(schema());
       for (const v of samples.valid) {
-        assert.ok(validate(v), `inputSchema accepts ${JSON.stringify(v)}: ${JSON.stringify(validate.errors)}`);
-        assert.ok(spec.schema.safeParse(v).success, `zod accepts ${JSON.stringify(v)}`);
+        assert.ok(validate(structuredClone(v)), `inputSchema accepts ${JSON.stringify(v)}: ${JSON.stringify(validate.errors)}`);
+        const parsed = parseInput(spec, v);
+        assert.ok(parsed.ok, `the tool accepts ${JSON.stringify(v)}: ${parsed.ok ? '' : resultText(parsed.result)}`);
       }
       for (const v of samples.invalid) {
-        assert.ok(!validate(v), `inputSchema rejects ${JSON.stringify(v)}`);
-        assert.ok(!spec.schema.safeParse(v).success, `zod rejects ${JSON.stringify(v)}`);
+        assert.ok(!validate(structuredClone(v)), `inputSchema rejects ${JSON.stringify(v)}`);
+        assert.ok(!parseInput(spec, v).ok, `the tool rejects ${JSON.stringify(v)}`);
+      }
+      for (const { input, says } of samples.answered) {
+        assert.ok(validate(structuredClone(input)), `inputSchema lets ${JSON.stringify(input)} through to the tool: ${JSON.stringify(validate.errors)}`);
+        const parsed = parseInput(spec, input);
+        assert.ok(!parsed.ok, `the tool refuses ${JSON.stringify(input)}`);
+        assert.match(resultText(parsed.result), says);
+      }
+    });
+
+    it(`${spec.name}: every field the tool requires says so in its description, and every field is described`, () => {
+      const props = schema().properties;
+      assert.deepEqual(Object.keys(props), fieldsAt(spec.schema), 'the same fields, in the same order');
+      const empty = parseInput(spec, {});
+      const missing = empty.ok ? '' : resultText(empty.result);
+      for (const field of fieldsAt(spec.schema)) {
+        const required = missing.includes(`\`${field}\` is required`);
+        assert.ok(props[field].description, `${spec.name}.${field} is described`);
+        assert.equal(props[field].description!.startsWith('Required. '), required, `${spec.name}.${field}: "Required." exactly when the tool requires it`);
       }
     });
   }
+
+  it('gives the settings the defaults the code uses', () => {
+    const props = manifest.contributes.configuration.properties;
+    assert.deepEqual(props['agentFileTools.sensitiveFiles'].default, [...DEFAULT_SETTINGS.sensitiveFiles]);
+    assert.deepEqual(props['agentFileTools.protectedFiles'].default, [...DEFAULT_SETTINGS.protectedFiles]);
+    for (const key of ['approvalPolicy', 'saveAfterChange', 'formatAfterChange', 'instructionFiles', 'maxImageBytes'] as const) {
+      assert.deepEqual(props[`agentFileTools.${key}`].default, DEFAULT_SETTINGS[key], key);
+    }
+  });
 
   it('keeps activation lazy and the manifest within the host it is tested on', () => {
     assert.deepEqual(manifest.activationEvents, []);

@@ -76,7 +76,7 @@ describe('PDF text', () => {
     assert.equal(r.pages[0].text.length, MAX_PDF_PAGE_CHARS);
     assert.equal(r.pages[0].fullLength, 600 * 100 + 599);
     const text = renderPdfEnvelope({ displayPath: 'big.pdf', fileBytes: pdf.length, extract: r });
-    assert.match(text, /… \[page cut: 60,599 characters of text in all, the first 51,200 shown\]/);
+    assert.match(text, /… \[page cut: characters 1-51200 of 60599 shown\]/);
   });
 
   it('refuses a first page past the end with the page count', async () => {
@@ -128,25 +128,23 @@ describe('PDF text', () => {
     assert.deepEqual(text.split('\n'), [
       '<path>docs/guide.pdf</path>',
       '<type>pdf</type>',
-      '<meta>pages 3-4 of 12 · 244.1 KiB · version abcd1234</meta>',
+      '<meta>pages 3-4 of 12, 244.1 KiB, version abcd1234</meta>',
       '<content>',
-      '=== Page 3 of 12 ===',
+      '=== Page 3 ===',
       'Intro',
-      `${'z'.repeat(2000)}… [line cut: 2,500 characters in all]`,
+      `${'z'.repeat(2000)}… [line cut: characters 1-2000 of 2500 shown]`,
       '',
-      '=== Page 4 of 12 ===',
+      '=== Page 4 ===',
       '(No text on this page: it may be a scanned image or a drawing.)',
-      '',
-      '(Showing pages 3–4 of 12; the limit of 2 pages per read was reached. Use offset=5 to continue.)',
       '</content>',
-      '<summary>Total: 12 pages | Showing: 3–4 | Truncated: true</summary>',
+      'Continue with: fs_read {"path":"docs/guide.pdf","offset":5}',
     ]);
   });
 
   it('renders a whole short PDF as not truncated', async () => {
     const r = await extractPdfPages(twoPages, { firstPage: 1, maxPages: 10 });
     const text = renderPdfEnvelope({ displayPath: 'a.pdf', fileBytes: twoPages.length, extract: r });
-    assert.match(text, /\n=== Page 1 of 2 ===\nHello page one\nsecond line \(with parens\)\n\n=== Page 2 of 2 ===\nPage two text\n<\/content>\n/);
-    assert.match(text, /<summary>Total: 2 pages \| Showing: 1–2 \| Truncated: false<\/summary>$/);
+    assert.match(text, /<meta>pages 1-2 of 2, /);
+    assert.match(text, /\n=== Page 1 ===\nHello page one\nsecond line \(with parens\)\n\n=== Page 2 ===\nPage two text\n<\/content>\nEnd of file\.$/);
   });
 });

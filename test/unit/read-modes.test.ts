@@ -52,7 +52,8 @@ describe('fs_read modes and file kinds', () => {
     assert.equal(r.isError, false, r.text);
     const shown = r.text.split('\n').filter((l) => /^L\d+: /.test(l));
     assert.deepEqual(shown, ['L3: # Helpers for paths.', 'L4: def first(p):', 'L5:     if p:', 'L6:         return p[0]', 'L7:     return None']);
-    assert.match(r.text, /<summary>Total: 11 lines \| Showing: 3–7 \| Truncated: false \| Block: lines 3–7 \(5 of 11 lines\) around line 6<\/summary>/);
+    assert.match(r.text, /<meta>lines 3-7 of 11, the block around line 6, utf-8, LF, version [0-9a-f]{8}<\/meta>/);
+    assert.match(r.text, /\n<\/content>\nEnd of block\.$/);
   });
 
   it('indentation mode takes anchor_line from offset and refuses an anchor past the end', async () => {
@@ -79,7 +80,7 @@ describe('fs_read modes and file kinds', () => {
       assert.equal(r.isError, false);
       assert.equal(r.parts.length, 2);
       assert.equal(r.parts[0].kind, 'text');
-      assert.match(r.text, new RegExp(`^Image: ${name.replace('.', '\\.')} · PNG \\(image/png\\) · 128×128 pixels · 575 bytes`));
+      assert.equal(r.parts[0].kind === 'text' && r.parts[0].text, `<path>${name}</path>\n<type>image</type>\n<meta>PNG (image/png), 128x128 pixels, 575 bytes</meta>\nThe image is attached.`);
       const data = r.parts[1];
       assert.ok(data.kind === 'data' && data.mime === 'image/png' && data.data.byteLength === 575);
     }
@@ -106,7 +107,7 @@ describe('fs_read modes and file kinds', () => {
   it('reads UTF-16 BE and SVG as text', async () => {
     const ctx = await context(tree.root);
     const be = await call(ctx, 'fs_read', { path: 'be.txt' });
-    assert.match(be.text, /· utf-16be · LF ·/);
+    assert.match(be.text, /, utf-16be, LF,/);
     assert.match(be.text, /\nL2: endian\n/);
     const svg = await call(ctx, 'fs_read', { path: 'drawing.svg' });
     assert.match(svg.text, /\nL1: <svg xmlns=/);
@@ -124,12 +125,11 @@ describe('fs_read modes and file kinds', () => {
     };
     const r = await call(ctx, 'fs_read', { path: 'lines.txt' });
     assert.ok(Math.ceil(r.text.length / 4) <= 400, `${r.text.length} chars fit 400 tokens`);
-    const m = /Use offset=(\d+) to continue/.exec(r.text);
+    const m = /\nContinue with: fs_read \{"path":"lines\.txt","offset":(\d+)\}$/.exec(r.text);
     assert.ok(m, r.text);
     const shown = r.text.split('\n').filter((l) => /^L\d+: /.test(l)).length;
     assert.ok(shown > 10, `${shown} lines shown`);
     assert.equal(Number(m[1]), shown + 1);
-    assert.match(r.text, /cut to fit this call's token budget/);
     assert.ok(counted.length < 20, `binary search, not a scan: ${counted.length} counts`);
     // one more line would not have fitted
     const next = await call(ctx, 'fs_read', { path: 'lines.txt', offset: Number(m[1]) });
@@ -159,11 +159,9 @@ describe('fs_read on folders and notebooks', () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_read', { path: 'dir' });
     assert.equal(r.isError, false, r.text);
-    assert.equal(r.text, '<path>dir</path>\n<type>directory</type>\n<entries>\na.txt\nb.txt\nlink@\nsub/\n</entries>\n<summary>Total: 4 entries | Showing: 1–4 | Truncated: false</summary>');
+    assert.equal(r.text, '<path>dir</path>\n<type>directory</type>\n<meta>entries 1-4 of 4</meta>\n<entries>\na.txt\nb.txt\nlink@\nsub/\n</entries>\nEnd of folder.');
     const paged = await call(ctx, 'fs_read', { path: 'dir', offset: 2, limit: 2 });
-    assert.match(paged.text, /<entries>\nb\.txt\nlink@\n/);
-    assert.match(paged.text, /offset=4/);
-    assert.match(paged.text, /Truncated: true/);
+    assert.match(paged.text, /<entries>\nb\.txt\nlink@\n<\/entries>\nContinue with: fs_read \{"path":"dir","offset":4,"limit":2\}$/);
   });
 
   it('renders a notebook as numbered cells with summarised outputs, never raw JSON', async () => {
@@ -175,11 +173,11 @@ describe('fs_read on folders and notebooks', () => {
     assert.match(r.text, /<cell index="2" kind="code" language="python"[^>]*>\nL1: print\(1\)\nL2: print\(2\)\n<outputs>/);
     assert.match(r.text, /\[image\/png output, \d+ bytes\]/);
     assert.ok(!r.text.includes('"cell_type"'), 'no raw JSON');
-    assert.match(r.text, /Total: 3 cells/);
+    assert.match(r.text, /<meta>cells 1-3 of 3, /);
     const second = await call(ctx, 'fs_read', { path: 'nb.ipynb', offset: 2, limit: 1 });
     assert.match(second.text, /<cell index="2"/);
     assert.ok(!second.text.includes('<cell index="3"'));
-    assert.match(second.text, /offset=3/);
+    assert.match(second.text, /\nContinue with: fs_read \{"path":"nb\.ipynb","offset":3,"limit":1\}$/);
   });
 
   it('says a notebook that is not valid JSON cannot be parsed', async () => {
@@ -195,7 +193,7 @@ describe('fs_read on folders and notebooks', () => {
     ctx.ws.notebooks.set(path.join(tree.root, 'nb.ipynb'), { cells: [{ kind: 'code', language: 'python', source: 'edited = True', outputs: [] }], isDirty: true });
     const r = await call(ctx, 'fs_read', { path: 'nb.ipynb' });
     assert.match(r.text, /L1: edited = True/);
-    assert.match(r.text, /Total: 1 cell/);
+    assert.match(r.text, /<meta>cell 1 of 1, /);
     assert.match(r.text, /unsaved changes/);
   });
 });
@@ -261,10 +259,10 @@ describe('fs_read on PDFs and oversized lines', () => {
     const r = await call(ctx, 'fs_read', { path: 'guide.pdf', offset: 2, limit: 1 });
     assert.equal(r.isError, false, r.text);
     assert.match(r.text, /<type>pdf<\/type>/);
-    assert.match(r.text, /=== Page 2 of 3 ===\nSecond page text/);
+    assert.match(r.text, /=== Page 2 ===\nSecond page text/);
     assert.ok(!r.text.includes('Intro page') && !r.text.includes('Third page'));
-    assert.match(r.text, /offset=3/);
-    assert.match(r.text, /Total: 3 pages/);
+    assert.match(r.text, /<meta>page 2 of 3, /);
+    assert.match(r.text, /\nContinue with: fs_read \{"path":"guide\.pdf","offset":3,"limit":1\}$/);
     assert.ok(ctx.ledger.get(path.join(tree.root, 'guide.pdf')), 'the version is recorded');
   });
 
@@ -279,12 +277,17 @@ describe('fs_read on PDFs and oversized lines', () => {
     const r = await call(ctx, 'fs_read', { path: 'one-line.min.js' });
     assert.equal(r.isError, false);
     const shown = r.text.split('\n').filter((l) => /^L\d+: /.test(l));
-    assert.ok(shown[0].startsWith('L1: ' + 'x'.repeat(2000) + '… [line cut: 9,437,184 characters in all'));
+    assert.equal(shown[0], 'L1: ' + 'x'.repeat(2000) + '… [line cut: characters 1-2000 of 9437184 shown; next piece: fs_read {"path":"one-line.min.js","offset":1,"limit":1,"column":2001}]');
     assert.equal(shown[1], 'L2: end');
-    assert.match(r.text, /Total: 2 lines \| Showing: 1–2 \| Truncated: false/);
+    assert.match(r.text, /<meta>lines 1-2 of 2, /);
+    assert.match(r.text, /\nEnd of file\.$/);
     const second = await call(ctx, 'fs_read', { path: 'one-line.min.js', limit: 1 });
-    assert.match(second.text, /Use offset=2 to continue/);
-    assert.match(second.text, /Total: unknown \(file is 9\.0 MiB\)/);
+    assert.match(second.text, /\nContinue with: fs_read \{"path":"one-line\.min\.js","offset":2,"limit":1\}$/);
+    assert.match(second.text, /<meta>line 1 \(total not counted: the file is 9\.0 MiB\), /);
+    // a piece deep inside the line is found by skipping, not by keeping the line
+    const deep = await call(ctx, 'fs_read', { path: 'one-line.min.js', limit: 1, column: 9437184 - 99 });
+    assert.match(deep.text, /<meta>line 1 \(total not counted: the file is 9\.0 MiB\) from column 9437085, /);
+    assert.match(deep.text, /\nL1: x{100}\n<\/content>\n/);
   });
 });
 

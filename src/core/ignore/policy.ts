@@ -155,7 +155,7 @@ export class IgnorePolicy {
       s.push('.gitignore/.ignore files');
     }
     if (this.sources.editor) {
-      s.push('the editor’s exclude settings');
+      s.push("the editor's exclude settings");
     }
     if (this.sources.settings) {
       s.push('agentFileTools.ignoreGlobs');

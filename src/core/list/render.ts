@@ -1,6 +1,7 @@
-import { formatCount, plural } from '../format';
+import { continueLine, shownPhrase } from '../contract';
+import { plural } from '../format';
 import { MAX_LIST_NAME_CHARS } from '../limits';
-import type { ListEntry, ListPage } from './walk';
+import { leftOutUpTo, type ListEntry, type ListPage } from './walk';
 
 /**
  * A name as one printable line: control characters (a newline in a file name would
@@ -16,7 +17,7 @@ export function printableName(name: string, max = MAX_LIST_NAME_CHARS): string {
     if (c >= 0xd800 && c <= 0xdbff) {
       end--;
     }
-    s = `${s.slice(0, end)}… [name cut: ${formatCount(name.length)} characters]`;
+    s = `${s.slice(0, end)}… [name cut: ${name.length} characters]`;
   }
   return s;
 }
@@ -36,73 +37,71 @@ export function entryLine(e: ListEntry): string {
 }
 
 export interface ListingView {
+  /** The folder as the other tools print paths: workspace-relative ("." for a root), else absolute. */
+  displayPath: string;
   absolutePath: string;
   page: ListPage;
+  /** Entries of the page shown (fewer than the page's when a token budget cut it). */
+  shown: number;
   /** Entries shown by earlier pages (the number of the first entry here, minus one). */
   before: number;
   /** Whole-listing total, when known. */
   total: number | undefined;
   /** The exact call that continues, when more follow. */
   continueCall?: string;
-  /** Offset form of the same continuation. */
-  continueOffset?: number;
-  /** The rule sources in effect, for the hint about ignored entries. */
-  ignoreSources: string;
-  respectIgnore: boolean;
+}
+
+/** "Folder src (/work/app/src)": the path to join entries to, and where it is on disk. */
+function folderHeader(v: ListingView): string {
+  return v.displayPath === v.absolutePath ? `Folder ${v.displayPath}` : `Folder ${v.displayPath} (${v.absolutePath})`;
 }
 
 /**
- * The listing text: header, entries (a continued page first repeats the folders it
- * continues, marked, so every entry's place in the tree stays readable), then a footer
- * with what was shown, what ignore rules hid on this page and the call that continues.
+ * The listing text: a header naming the folder (entries are relative to it) and what the
+ * page shows, the entries (a continued page first repeats the folders it continues,
+ * marked, so every entry's place in the tree stays readable), notes about entries left
+ * out (only when some were), and the call that continues.
  */
 export function renderListing(v: ListingView): string {
   const { page } = v;
-  const out = [`Absolute path: ${v.absolutePath}`];
-  const first = page.entries[0];
+  const entries = page.entries.slice(0, v.shown);
+  const n = entries.length;
+  const more = page.more || n < page.entries.length;
+  let status: string;
+  if (n === 0) {
+    status = v.before > 0 ? 'no entries after that point' : 'empty';
+  } else if (!more && v.before === 0) {
+    status = `${plural(n, 'entry', 'entries')}, all shown`;
+  } else {
+    status = `entries ${shownPhrase(v.before + 1, v.before + n, more, v.total)}`;
+  }
+  const out = [`${folderHeader(v)}: ${status}`];
+  const first = entries[0];
   if (first && first.depth > 1) {
     const parts = first.rel.split('/');
     for (let d = 1; d < first.depth; d++) {
       out.push(`${'  '.repeat(d - 1)}${printableName(parts[d - 1])}/ (continued)`);
     }
   }
-  for (const e of page.entries) {
+  for (const e of entries) {
     out.push(entryLine(e));
   }
-  if (page.entries.length === 0) {
-    out.push(v.before > 0 ? '(No entries after that point.)' : '(The folder is empty.)');
-  }
-  out.push('');
-  const n = page.entries.length;
-  const range = n ? `entries ${formatCount(v.before + 1)}–${formatCount(v.before + n)}` : 'no entries';
-  const total = v.total !== undefined ? ` of ${formatCount(v.total)}` : page.more ? '; more follow (total not counted, to answer fast)' : '';
-  const notes: string[] = [];
-  if (page.ignoredFolders || page.ignoredFiles) {
+  const left = leftOutUpTo(page, n);
+  if (left.ignoredFolders || left.ignoredFiles) {
     const what: string[] = [];
-    if (page.ignoredFolders) {
-      what.push(`${plural(page.ignoredFolders, 'folder')} shown collapsed`);
+    if (left.ignoredFolders) {
+      what.push(`${plural(left.ignoredFolders, 'folder')} shown collapsed`);
     }
-    if (page.ignoredFiles) {
-      what.push(`${plural(page.ignoredFiles, 'file')} not shown`);
+    if (left.ignoredFiles) {
+      what.push(`${plural(left.ignoredFiles, 'file')} not shown`);
     }
-    notes.push(`Skipped by ignore rules (${v.ignoreSources}): ${what.join(', ')}; add "respect_ignore": false to see them.`);
-  } else if (v.respectIgnore) {
-    notes.push('Skipped by ignore rules: none.');
+    out.push(`Left out by ignore rules: ${what.join(', ')}. Add "respect_ignore": false to include them.`);
   }
-  if (page.hiddenSkipped) {
-    notes.push(`Hidden entries (names starting with "."): ${formatCount(page.hiddenSkipped)} not shown; add "include_hidden": true to see them.`);
+  if (left.hidden) {
+    out.push(`Left out as hidden (names starting with "."): ${plural(left.hidden, 'entry', 'entries')}. Add "include_hidden": true to include them.`);
   }
-  out.push(`(Showing ${range}${total}. ${notes.join(' ')})`.replace(/\. \)$/, '.)'));
-  if (page.more && v.continueCall) {
-    const shown = v.before + n;
-    const head =
-      page.stop === 'bytes'
-        ? `The page reached the 64 KiB output cap after entry ${formatCount(shown)}`
-        : page.stop === 'budget'
-          ? `The page was cut after entry ${formatCount(shown)} to fit this call's token budget`
-          : `More than ${formatCount(shown)} entries`;
-    const alt = v.continueOffset !== undefined ? ` (or "offset": ${v.continueOffset} in place of "cursor")` : '';
-    out.push(`${head}; continue with: ${v.continueCall}${alt}`);
+  if (more && v.continueCall) {
+    out.push(continueLine(v.continueCall));
   }
   return out.join('\n');
 }

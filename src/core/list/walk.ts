@@ -40,6 +40,14 @@ export interface ListEntry {
   unreadable?: string;
 }
 
+/** Entries a page left out rather than showed. */
+export interface LeftOut {
+  /** Ignored files (and other non-folders): not shown. */
+  ignoredFiles: number;
+  /** Hidden entries (`include_hidden=false`): not shown. */
+  hidden: number;
+}
+
 export interface ListRequest {
   /** Levels to show (1: only the folder's entries). */
   depth: number;
@@ -70,12 +78,31 @@ export interface ListPage {
    * the whole listing; with a cursor, those after it).
    */
   total?: number;
-  /** Ignored folders shown collapsed on this page. */
-  ignoredFolders: number;
-  /** Ignored files (and other non-folders) left out among this page's entries. */
-  ignoredFiles: number;
-  /** Hidden entries left out among this page's entries (`include_hidden=false`). */
-  hiddenSkipped: number;
+  /**
+   * For each entry, what was left out between the entry before it on the page (or the
+   * page's start) and it; a page cut after k entries reports the first k of these.
+   */
+  leftOutBefore: LeftOut[];
+  /** What was left out after the last entry, up to the end of the listing (none when `more`: the next page counts it). */
+  leftOutAfter: LeftOut;
+}
+
+/** What the first `k` entries of a page left out, and how many ignored folders they show collapsed. */
+export function leftOutUpTo(page: ListPage, k: number): LeftOut & { ignoredFolders: number } {
+  const sum = { ignoredFiles: 0, hidden: 0, ignoredFolders: 0 };
+  const n = Math.min(k, page.entries.length);
+  for (let i = 0; i < n; i++) {
+    sum.ignoredFiles += page.leftOutBefore[i].ignoredFiles;
+    sum.hidden += page.leftOutBefore[i].hidden;
+    if (page.entries[i].ignored) {
+      sum.ignoredFolders++;
+    }
+  }
+  if (n === page.entries.length) {
+    sum.ignoredFiles += page.leftOutAfter.ignoredFiles;
+    sum.hidden += page.leftOutAfter.hidden;
+  }
+  return sum;
 }
 
 interface OpenFolder {
@@ -97,7 +124,9 @@ interface OpenFolder {
  * entry. Ignored folders are entries too, collapsed; ignored files are counted, not shown.
  */
 export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase: string, req: ListRequest): Promise<ListPage> {
-  const page: ListPage = { entries: [], first: 0, more: false, ignoredFolders: 0, ignoredFiles: 0, hiddenSkipped: 0 };
+  const page: ListPage = { entries: [], first: 0, more: false, leftOutBefore: [], leftOutAfter: { ignoredFiles: 0, hidden: 0 } };
+  // left out since the last entry of the page
+  let pending: LeftOut = { ignoredFiles: 0, hidden: 0 };
   const toRoot = (rel: string) => (rootRelOfBase ? (rel ? `${rootRelOfBase}/${rel}` : rootRelOfBase) : rel);
   const after = req.after;
   let index = 0;
@@ -168,7 +197,7 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
     }
     if (!req.includeHidden && item.name.startsWith('.')) {
       if (inPage) {
-        page.hiddenSkipped++;
+        pending.hidden++;
       }
       continue;
     }
@@ -178,7 +207,7 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
     } else if (matcher.match(folder.frame, toRoot(rel), item.type === 'directory').verdict === 'ignore') {
       if (item.type !== 'directory') {
         if (inPage) {
-          page.ignoredFiles++;
+          pending.ignoredFiles++;
         }
         continue;
       }
@@ -199,11 +228,10 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
         entry.target = await src.readLink(rel);
       }
       page.entries.push(entry);
+      page.leftOutBefore.push(pending);
+      pending = { ignoredFiles: 0, hidden: 0 };
       bytes += req.lineBytes(entry);
       index++;
-      if (entry.ignored) {
-        page.ignoredFolders++;
-      }
     }
     if (expandable && !entry.ignored && !entry.gitDir) {
       const sub = await open(rel, folder.depth + 1, folder.frame, entry);
@@ -214,6 +242,7 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
   }
   if (!page.more) {
     page.total = index;
+    page.leftOutAfter = pending;
   }
   return page;
 }

@@ -1,5 +1,7 @@
 import { ToolError } from '../errors';
-import { formatCount, plural } from '../format';
+import { readPageCall } from './render';
+import { continueLine, span } from '../contract';
+import { plural } from '../format';
 import { MAX_DIR_ENTRIES, MAX_READ_BYTES, MAX_READ_LINES } from '../limits';
 import { compareNames } from '../list/order';
 import { printableName } from '../list/render';
@@ -68,6 +70,8 @@ export interface DirectoryPageOptions {
    * @default MAX_READ_BYTES
    */
   maxBytes?: number;
+  /** The fs_read call that shows the page starting at an entry. @default the path shown, at that offset */
+  nextCall?(offset: number): string;
 }
 
 export interface DirectoryPage {
@@ -93,16 +97,17 @@ export function directoryEntryLine(e: DirectoryEntry): string {
  * ```
  * <path>src</path>
  * <type>directory</type>
+ * <meta>entries 1-3 of 3</meta>
  * <entries>
  * app.ts
  * lib/
  * latest@
  * </entries>
- * <summary>Total: 3 entries | Showing: 1–3 | Truncated: false</summary>
+ * End of folder.
  * ```
  *
  * Entries sort by UTF-16 code units, folders and files mixed, so the order is the
- * same on every machine. A cut page ends its entries with the offset that continues.
+ * same on every machine. A cut page ends with the call that continues.
  */
 export function renderDirectory(opts: DirectoryPageOptions): DirectoryPage {
   const complete = opts.complete ?? true;
@@ -142,23 +147,14 @@ export function renderDirectory(opts: DirectoryPageOptions): DirectoryPage {
   const last = lines.length > 0 ? next - 1 : undefined;
   const more = next <= total;
 
-  const out = [`<path>${opts.displayPath}</path>`, '<type>directory</type>', '<entries>'];
-  out.push(...(total === 0 ? ['(The folder is empty.)'] : lines));
-  const ofTotal = complete ? formatCount(total) : `the first ${formatCount(total)} read`;
-  if (more) {
-    const why = stop === 'bytes' ? 'the page reached the 50 KiB output cap' : `the page reached the limit of ${plural(limit, 'entry', 'entries')}`;
-    out.push('', `(Showing entries ${first}–${last} of ${ofTotal}; ${why}. Use offset=${next} to continue.)`);
-  }
-  if (!complete) {
+  const range = first === undefined ? 'empty folder' : `${first === last ? 'entry' : 'entries'} ${span(first, last!)} of ${complete ? total : `the first ${total} read`}`;
+  const out = [`<path>${opts.displayPath}</path>`, '<type>directory</type>', `<meta>${range}</meta>`, '<entries>', ...lines, '</entries>'];
+  if (!complete && !more) {
     out.push(
-      '',
-      `(The folder holds more than ${formatCount(total)} entries; only the first ${formatCount(total)} the file system gave were read and sorted, so entries are missing. ` +
-        'Use fs_glob with a pattern to find the ones you need, or fs_list on a narrower folder.)',
+      `The folder holds more than ${total} entries; only the first ${total} the file system gave were read and sorted, so entries are missing. ` +
+        'Use fs_glob with a pattern to find the ones you need, or fs_list on a narrower folder.',
     );
   }
-  out.push('</entries>');
-  const totalText = complete ? plural(total, 'entry', 'entries') : `more than ${plural(total, 'entry', 'entries')} (only ${formatCount(total)} read)`;
-  const showing = first === undefined ? 'none' : `${first}–${last}`;
-  out.push(`<summary>Total: ${totalText} | Showing: ${showing} | Truncated: ${more || !complete}</summary>`);
+  out.push(more ? continueLine((opts.nextCall ?? readPageCall(opts.displayPath))(next)) : complete ? 'End of folder.' : 'End of the entries read.');
   return { text: out.join('\n'), total, first, last, nextOffset: more ? next : undefined, stop: more ? stop : undefined };
 }

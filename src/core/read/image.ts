@@ -152,17 +152,23 @@ export function imageInfo(bytes: Uint8Array): ImageInfo | undefined {
   return png(bytes) ?? jpeg(bytes) ?? gif(bytes) ?? webp(bytes);
 }
 
-/** "1,024×768 pixels" or "size unknown". */
+/** "1024x768 pixels" or "pixel size unknown". */
 function pixelText(info: ImageInfo): string {
-  return info.width !== undefined && info.height !== undefined ? `${info.width}×${info.height} pixels` : 'pixel size unknown';
+  return info.width !== undefined && info.height !== undefined ? `${info.width}x${info.height} pixels` : 'pixel size unknown';
 }
 
 /**
- * The text part that goes with the image part:
- * `Image: assets/logo.png · PNG (image/png) · 512×512 pixels · 12.3 KiB`.
+ * The text part that goes with the image part, in the envelope of every read:
+ *
+ * ```
+ * <path>assets/logo.png</path>
+ * <type>image</type>
+ * <meta>PNG (image/png), 512x512 pixels, 12.3 KiB</meta>
+ * The image is attached.
+ * ```
  */
 export function describeImage(displayPath: string, info: ImageInfo, fileBytes: number): string {
-  return `Image: ${displayPath} · ${info.format} (${info.mime}) · ${pixelText(info)} · ${formatBytes(fileBytes)}`;
+  return [`<path>${displayPath}</path>`, '<type>image</type>', `<meta>${info.format} (${info.mime}), ${pixelText(info)}, ${formatBytes(fileBytes)}</meta>`, 'The image is attached.'].join('\n');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ToolError } from '../errors';
-import { formatCount } from '../format';
+import { span } from '../contract';
 import { INDENT_COMMENT_SCAN_MAX_LINES } from '../limits';
 
 /**
@@ -177,7 +177,7 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
       'offset-past-end',
       n === 0
         ? `anchor_line=${opts.anchorLine} is past the end: the file is empty (0 lines), so there is no block to read.`
-        : `anchor_line=${opts.anchorLine} is past the end: the file has ${formatCount(n)} lines. Use an anchor_line from 1 to ${n}.`,
+        : `anchor_line=${opts.anchorLine} is past the end: the file has ${n} lines. Use an anchor_line from 1 to ${n}.`,
     );
   }
   const maxLevels = opts.maxLevels ?? 0;
@@ -433,14 +433,12 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
 }
 
 /**
- * One sentence for the summary: "Block: lines 12–40 (29 of 300 lines) around line 20".
- * Says so when `maxLines` cut the block, with the range of the whole block.
+ * What the page is, for the meta line: "the block around line 20", and when `maxLines`
+ * cut it, the whole block's lines ("max_lines cut the block around line 20, lines 5-90").
  */
 export function describeIndentationBlock(b: IndentationBlock): string {
-  const whole = `lines ${b.blockFirst}–${b.blockLast} (${formatCount(b.blockLines)} of ${formatCount(b.totalLines)} lines)`;
   if (!b.capped) {
-    return `Block: ${whole} around line ${b.anchorLine}`;
+    return `the block around line ${b.anchorLine}`;
   }
-  const shown = b.last - b.first + 1;
-  return `Block: ${whole} around line ${b.anchorLine}; max_lines cut it to lines ${b.first}–${b.last} (${formatCount(shown)} lines)`;
+  return `max_lines cut the block around line ${b.anchorLine}, lines ${span(b.blockFirst, b.blockLast)}`;
 }

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
-import { formatBytes, formatCount } from '../format';
+import { callText } from '../contract';
+import { formatBytes } from '../format';
 import { MAX_INSTRUCTION_FILE_BYTES, MAX_INSTRUCTION_REQUESTS, MAX_INSTRUCTIONS_TOTAL_BYTES } from '../limits';
 
 /**
@@ -194,11 +195,11 @@ export function renderInstructionReminder(files: readonly InstructionFile[], opt
     if (f.error !== undefined) {
       out.push(`(Could not be read: ${f.error})`);
     } else if (f.omitted) {
-      out.push(`(Not included: it is ${formatBytes(f.bytes)}, and the nearer instructions above fill the space allowed. Read it with fs_read ${shown}.)`);
+      out.push(`(Not included: it is ${formatBytes(f.bytes)}, and the nearer instructions above fill the space allowed. Read it with: ${callText('fs_read', { path: shown })})`);
     } else {
       out.push(f.content);
       if (f.nextLine !== undefined) {
-        out.push(`(Cut: the file is ${formatBytes(f.bytes)}, and only its start is shown. Read the rest with fs_read ${shown} offset=${formatCount(f.nextLine)}.)`);
+        out.push(`(Cut: the file is ${formatBytes(f.bytes)}, and only its start is shown. Read the rest with: ${callText('fs_read', { path: shown, offset: f.nextLine })})`);
       }
     }
     out.push('</instructions>');

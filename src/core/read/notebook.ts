@@ -1,5 +1,7 @@
 import { ToolError } from '../errors';
-import { formatBytes, formatCount, plural } from '../format';
+import { readPageCall } from './render';
+import { continueLine, END_OF_FILE, span } from '../contract';
+import { formatBytes, plural } from '../format';
 import { MAX_NOTEBOOK_OUTPUT_LINE_CHARS, MAX_NOTEBOOK_OUTPUT_LINES, MAX_READ_BYTES } from '../limits';
 import { cutLine, splitLines } from '../text/lines';
 import { renderLine } from './page';
@@ -204,7 +206,7 @@ const ANSI_ESCAPE = /\u001b\[[0-9;?]*[A-Za-z]/g;
 function outputLines(text: string): string[] {
   const lines = splitLines(text.replace(ANSI_ESCAPE, '')).map((l) => {
     const shown = l.slice(l.lastIndexOf('\r') + 1);
-    const cut = shown.length > MAX_NOTEBOOK_OUTPUT_LINE_CHARS ? `${shown.slice(0, MAX_NOTEBOOK_OUTPUT_LINE_CHARS)}… [${formatCount(shown.length)} characters]` : shown;
+    const cut = shown.length > MAX_NOTEBOOK_OUTPUT_LINE_CHARS ? `${shown.slice(0, MAX_NOTEBOOK_OUTPUT_LINE_CHARS)}… [${shown.length} characters]` : shown;
     return cut;
   });
   if (lines.length <= MAX_NOTEBOOK_OUTPUT_LINES) {
@@ -212,7 +214,7 @@ function outputLines(text: string): string[] {
   }
   const head = Math.ceil(MAX_NOTEBOOK_OUTPUT_LINES / 2);
   const tail = MAX_NOTEBOOK_OUTPUT_LINES - head;
-  return [...lines.slice(0, head), `… ${plural(lines.length - head - tail, 'line')} not shown (${formatCount(lines.length)} in all)`, ...lines.slice(lines.length - tail)];
+  return [...lines.slice(0, head), `… ${plural(lines.length - head - tail, 'line')} not shown (${lines.length} in all)`, ...lines.slice(lines.length - tail)];
 }
 
 function renderOutput(item: NotebookOutputItem): string[] {
@@ -286,6 +288,8 @@ export interface NotebookRenderOptions {
   version?: string;
   /** The text is an editor's, with unsaved changes. */
   dirty?: boolean;
+  /** The fs_read call that shows the cells from `offset` on. @default the path shown, at that offset */
+  nextCall?(offset: number): string;
 }
 
 export interface NotebookPage {
@@ -307,7 +311,7 @@ export interface NotebookPage {
  * ```
  * <path>analysis.ipynb</path>
  * <type>notebook</type>
- * <meta>cells 1-2 of 2 · python · nbformat 4.5</meta>
+ * <meta>cells 1-2 of 2, python, nbformat 4.5</meta>
  * <content>
  * <cell index="1" kind="markdown" language="markdown">
  * L1: # Load
@@ -321,7 +325,7 @@ export interface NotebookPage {
  * </outputs>
  * </cell>
  * </content>
- * <summary>Total: 2 cells | Showing: 1–2 | Truncated: false</summary>
+ * End of file.
  * ```
  *
  * Throws an `offset-past-end` ToolError for an offset past the last cell.
@@ -369,7 +373,7 @@ export function renderNotebook(nb: ParsedNotebook | readonly NotebookCell[], opt
   const last = shown > 0 ? next - 1 : undefined;
   const more = next <= total;
 
-  const meta = [first === undefined ? 'no cells' : `cells ${first}-${last} of ${formatCount(total)}`];
+  const meta = [first === undefined ? 'no cells' : `${first === last ? 'cell' : 'cells'} ${span(first, last!)} of ${total}`];
   if (parsed.language) {
     meta.push(parsed.language);
   }
@@ -382,14 +386,8 @@ export function renderNotebook(nb: ParsedNotebook | readonly NotebookCell[], opt
   if (opts.dirty) {
     meta.push('unsaved changes in editor');
   }
-  const out = [`<path>${opts.displayPath}</path>`, '<type>notebook</type>', `<meta>${meta.join(' · ')}</meta>`, '<content>'];
-  out.push(...(total === 0 ? ['(The notebook has no cells.)'] : body));
-  if (more) {
-    const why = stop === 'bytes' ? 'the page reached the 50 KiB output cap' : `the page reached the limit of ${plural(limit, 'cell')}`;
-    out.push('', `(Showing cells ${first}–${last} of ${formatCount(total)}; ${why}. Use offset=${next} to continue.)`);
-  }
-  out.push('</content>');
-  out.push(`<summary>Total: ${plural(total, 'cell')} | Showing: ${first === undefined ? 'none' : `${first}–${last}`} | Truncated: ${more}</summary>`);
+  const out = [`<path>${opts.displayPath}</path>`, '<type>notebook</type>', `<meta>${meta.join(', ')}</meta>`, '<content>', ...body, '</content>'];
+  out.push(more ? continueLine((opts.nextCall ?? readPageCall(opts.displayPath))(next)) : END_OF_FILE);
   return { text: out.join('\n'), totalCells: total, first, last, nextOffset: more ? next : undefined, stop: more ? stop : undefined };
 }
 

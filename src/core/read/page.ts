@@ -1,6 +1,6 @@
 import { MAX_READ_BYTES, MAX_READ_LINES } from '../limits';
-import { formatCount } from '../format';
 import type { PageLine } from '../text/lines';
+import { span } from '../contract';
 
 export interface PageRequest {
   /** 1-based first line. */
@@ -9,20 +9,37 @@ export interface PageRequest {
   limit: number;
   /** Rendered bytes allowed; never more than {@link MAX_READ_BYTES}. */
   maxBytes?: number;
+  /**
+   * 1-based column the first line (`offset`) starts at, to read a long line in pieces.
+   * @default 1
+   */
+  column?: number;
+  /** The exact call that shows a cut line from `column` on, for the cut marker. */
+  pieceCall?: PieceCall;
 }
+
+/** The call that reads line `line` from `column` on. */
+export type PieceCall = (line: number, column: number) => string;
 
 /** Why a page stopped before the end of the file. */
 export type StopReason = 'limit' | 'bytes' | 'tokens';
 
-/** One line as the model sees it, marker included when the line was cut. */
-export function renderLine(line: PageLine): string {
+/**
+ * One line as the model sees it. A line cut at the cap ends with a marker that says which
+ * characters were shown and gives the exact call for the next piece, so even a minified
+ * line can be read whole.
+ */
+export function renderLine(line: PageLine, pieceCall?: PieceCall): string {
   if (line.fullLength === undefined) {
     return `L${line.n}: ${line.text}`;
   }
-  return (
-    `L${line.n}: ${line.text}… [line cut: ${formatCount(line.fullLength)} characters in all, ` +
-    `the first ${formatCount(line.text.length)} shown; search it with fs_grep and a narrower pattern to see the rest]`
-  );
+  const from = line.column ?? 1;
+  const to = from + line.text.length - 1;
+  if (to >= line.fullLength) {
+    return `L${line.n}: ${line.text}`;
+  }
+  const next = pieceCall ? pieceCall(line.n, to + 1) : `column ${to + 1}`;
+  return `L${line.n}: ${line.text}… [line cut: characters ${span(from, to)} of ${line.fullLength} shown; next piece: ${next}]`;
 }
 
 /**
@@ -36,11 +53,13 @@ export class PageBuilder {
   private bytes = 0;
   private readonly limit: number;
   private readonly maxBytes: number;
+  private readonly pieceCall: PieceCall | undefined;
   stop: StopReason | undefined;
 
   constructor(req: PageRequest) {
     this.limit = Math.min(req.limit, MAX_READ_LINES);
     this.maxBytes = Math.min(req.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
+    this.pieceCall = req.pieceCall;
   }
 
   get full(): boolean {
@@ -56,7 +75,7 @@ export class PageBuilder {
       this.stop = 'limit';
       return false;
     }
-    const text = renderLine(line);
+    const text = renderLine(line, this.pieceCall);
     const size = Buffer.byteLength(text, 'utf8') + 1;
     if (this.lines.length > 0 && this.bytes + size > this.maxBytes) {
       this.stop = 'bytes';

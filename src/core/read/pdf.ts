@@ -2,7 +2,9 @@ import type * as PdfJsApi from 'pdfjs-dist';
 import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
-import { formatBytes, formatCount, plural } from '../format';
+import { readPageCall } from './render';
+import { continueLine, END_OF_FILE, span } from '../contract';
+import { formatBytes, plural } from '../format';
 import { MAX_PDF_BYTES, MAX_PDF_EXTRACT_MS, MAX_PDF_PAGE_CHARS, MAX_PDF_PAGES_PER_READ, MAX_READ_BYTES, MAX_TASK_MEMORY_BYTES } from '../limits';
 import { TaskStopped, type ProcessHost, type TaskRequest } from '../process';
 import { cutLine } from '../text/lines';
@@ -330,6 +332,8 @@ export interface PdfEnvelope {
   extract: PdfExtract;
   /** Content hash of the text shown, when the caller keeps one. */
   version?: string;
+  /** The fs_read call that shows the pages from `offset` on. @default the path shown, at that offset */
+  nextCall?(offset: number): string;
 }
 
 /** A page's text as lines, each cut at the line cap like any read. */
@@ -339,10 +343,10 @@ function pageLines(page: PdfPage): string[] {
   }
   const lines = page.text.split('\n').map((l, i) => {
     const cut = cutLine(i + 1, l);
-    return cut.fullLength === undefined ? cut.text : `${cut.text}… [line cut: ${formatCount(cut.fullLength)} characters in all]`;
+    return cut.fullLength === undefined ? cut.text : `${cut.text}… [line cut: characters 1-${cut.text.length} of ${cut.fullLength} shown]`;
   });
   if (page.fullLength !== undefined) {
-    lines.push(`… [page cut: ${formatCount(page.fullLength)} characters of text in all, the first ${formatCount(page.text.length)} shown]`);
+    lines.push(`… [page cut: characters 1-${page.text.length} of ${page.fullLength} shown]`);
   }
   return lines;
 }
@@ -353,15 +357,13 @@ function pageLines(page: PdfPage): string[] {
  * ```
  * <path>docs/guide.pdf</path>
  * <type>pdf</type>
- * <meta>pages 1-2 of 12 · 245.1 KiB</meta>
+ * <meta>pages 1-2 of 12, 245.1 KiB, version 5d41402a</meta>
  * <content>
- * === Page 1 of 12 ===
+ * === Page 1 ===
  * Introduction
  * ...
- *
- * (Showing pages 1–2 of 12; ... Use offset=3 to continue.)
  * </content>
- * <summary>Total: 12 pages | Showing: 1–2 | Truncated: true</summary>
+ * Continue with: fs_read {"path":"docs/guide.pdf","offset":3}
  * ```
  */
 export function renderPdfEnvelope(e: PdfEnvelope): string {
@@ -369,31 +371,20 @@ export function renderPdfEnvelope(e: PdfEnvelope): string {
   const first = extract.pages[0]?.n;
   const last = extract.pages[extract.pages.length - 1]?.n;
   const total = extract.pageCount;
-  const meta = [first === undefined ? 'no pages' : `pages ${first}-${last} of ${formatCount(total)}`, formatBytes(e.fileBytes)];
+  const meta = [first === undefined ? 'no pages' : `${first === last ? 'page' : 'pages'} ${span(first, last!)} of ${total}`, formatBytes(e.fileBytes)];
   if (e.version) {
     meta.push(`version ${e.version}`);
   }
-  const out = [`<path>${e.displayPath}</path>`, '<type>pdf</type>', `<meta>${meta.join(' · ')}</meta>`, '<content>'];
+  const out = [`<path>${e.displayPath}</path>`, '<type>pdf</type>', `<meta>${meta.join(', ')}</meta>`, '<content>'];
   extract.pages.forEach((p, i) => {
     if (i > 0) {
       out.push('');
     }
-    out.push(`=== Page ${p.n} of ${formatCount(total)} ===`, ...pageLines(p));
+    out.push(`=== Page ${p.n} ===`, ...pageLines(p));
   });
-  if (extract.pages.length === 0) {
-    out.push('(The PDF has no pages.)');
+  if (extract.stop === 'time') {
+    out.push('', `(Page ${extract.nextPage} could not be extracted within the time and memory allowed.)`);
   }
-  if (extract.nextPage !== undefined) {
-    const why =
-      extract.stop === 'bytes'
-        ? 'the text reached the 50 KiB output cap'
-        : extract.stop === 'time'
-          ? `page ${extract.nextPage} could not be extracted within the time and memory allowed`
-          : `the limit of ${plural(extract.pages.length, 'page')} per read was reached`;
-    out.push('', `(Showing pages ${first}–${last} of ${formatCount(total)}; ${why}. Use offset=${extract.nextPage} to continue.)`);
-  }
-  out.push('</content>');
-  const showing = first === undefined ? 'none' : `${first}–${last}`;
-  out.push(`<summary>Total: ${plural(total, 'page')} | Showing: ${showing} | Truncated: ${extract.nextPage !== undefined}</summary>`);
+  out.push('</content>', extract.nextPage !== undefined ? continueLine((e.nextCall ?? readPageCall(e.displayPath))(extract.nextPage)) : END_OF_FILE);
   return out.join('\n');
 }

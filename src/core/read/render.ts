@@ -1,5 +1,10 @@
-import { formatBytes, formatCount } from '../format';
-import type { StopReason } from './page';
+import { callText, continueLine, END_OF_FILE, span } from '../contract';
+import { formatBytes } from '../format';
+
+/** The fs_read call for the page of `path` that starts at an offset (the default when a caller gives none). */
+export function readPageCall(path: string): (offset: number) => string {
+  return (offset) => callText('fs_read', { path, offset });
+}
 
 export interface FileEnvelope {
   /** Workspace-relative path with "/" (absolute outside the workspace). */
@@ -8,6 +13,8 @@ export interface FileEnvelope {
   rendered: readonly string[];
   first: number | undefined;
   last: number | undefined;
+  /** Column the first line starts at, when not 1. */
+  column?: number;
   totalLines: number | undefined;
   fileBytes: number;
   /** "utf-8", "utf-16le", ... */
@@ -15,42 +22,33 @@ export interface FileEnvelope {
   eol: string;
   version: string;
   dirty: boolean;
-  nextOffset: number | undefined;
-  stop: StopReason | undefined;
-  /** Lines the caller asked for, to say why a page stopped. */
-  limit: number;
-  /** The call that continues, when not plain `offset=N` (indentation mode). */
-  continueWith?: string;
-  /** Extra summary fields, e.g. the indentation block. */
-  summaryExtra?: string;
+  /** The call that continues, set exactly when the page stopped before the end of what was asked. */
+  continueCall: string | undefined;
+  /** Indentation mode: what the block is, for the meta line; the page then ends with the block. */
+  block?: string;
 }
 
-/** "Total: unknown (file is 1.00 GiB)" when the file was too large to count. */
-function totalText(e: FileEnvelope): string {
-  return e.totalLines === undefined ? `unknown (file is ${formatBytes(e.fileBytes)})` : `${formatCount(e.totalLines)} lines`;
-}
-
-function continuation(e: FileEnvelope): string {
-  const why =
-    e.stop === 'bytes'
-      ? 'the page reached the 50 KiB output cap'
-      : e.stop === 'limit'
-        ? `the page reached the ${formatCount(e.limit)}-line limit`
-        : e.stop === 'tokens'
-          ? "the page was cut to fit this call's token budget"
-          : 'more lines follow';
-  const of = e.totalLines === undefined ? ` of a ${formatBytes(e.fileBytes)} file whose line count was not computed` : ` of ${formatCount(e.totalLines)}`;
-  return `(Showing lines ${e.first}–${e.last}${of}; ${why}. ${e.continueWith ?? `Use offset=${e.nextOffset} to continue.`})`;
-}
-
-/** The text envelope of the spec: path, type, meta, content, summary. */
-export function renderFileEnvelope(e: FileEnvelope): string {
-  const meta: string[] = [];
+/** "lines 1-120 of 120", or without a total when the file was too large to count. */
+function rangeText(e: FileEnvelope): string {
   if (e.first === undefined) {
-    meta.push(e.totalLines === 0 ? 'empty file' : 'no lines');
-  } else {
-    const of = e.totalLines === undefined ? `unknown (file is ${formatBytes(e.fileBytes)})` : formatCount(e.totalLines);
-    meta.push(`lines ${e.first}-${e.last} of ${of}`);
+    return e.totalLines === 0 ? 'empty file' : 'no lines';
+  }
+  const one = e.first === e.last;
+  const lines = `${one ? 'line' : 'lines'} ${span(e.first, e.last!)}`;
+  const of = e.totalLines === undefined ? ` (total not counted: the file is ${formatBytes(e.fileBytes)})` : ` of ${e.totalLines}`;
+  const from = e.column === undefined ? '' : one ? ` from column ${e.column}` : ` (line ${e.first} from column ${e.column})`;
+  return `${lines}${of}${from}`;
+}
+
+/**
+ * The text envelope of the spec: path, type, meta, content, then one closing line that
+ * says whether the page reached the end (`End of file.`, or `End of block.` in indentation
+ * mode) or, when it did not, the exact call that continues.
+ */
+export function renderFileEnvelope(e: FileEnvelope): string {
+  const meta = [rangeText(e)];
+  if (e.block) {
+    meta.push(e.block);
   }
   meta.push(e.encoding);
   if (e.eol !== 'none') {
@@ -60,17 +58,7 @@ export function renderFileEnvelope(e: FileEnvelope): string {
   if (e.dirty) {
     meta.push('unsaved changes in editor');
   }
-  const out = [`<path>${e.displayPath}</path>`, '<type>file</type>', `<meta>${meta.join(' · ')}</meta>`, '<content>'];
-  if (e.first === undefined) {
-    out.push('(The file is empty.)');
-  } else {
-    out.push(...e.rendered);
-  }
-  if (e.nextOffset !== undefined) {
-    out.push('', continuation(e));
-  }
-  out.push('</content>');
-  const showing = e.first === undefined ? 'none' : `${e.first}–${e.last}`;
-  out.push(`<summary>Total: ${totalText(e)} | Showing: ${showing} | Truncated: ${e.nextOffset !== undefined}${e.summaryExtra ? ` | ${e.summaryExtra}` : ''}</summary>`);
+  const out = [`<path>${e.displayPath}</path>`, '<type>file</type>', `<meta>${meta.join(', ')}</meta>`, '<content>', ...e.rendered, '</content>'];
+  out.push(e.continueCall !== undefined ? continueLine(e.continueCall) : e.block ? 'End of block.' : END_OF_FILE);
   return out.join('\n');
 }

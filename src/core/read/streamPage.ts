@@ -2,7 +2,7 @@ import { type CancelSignal, throwIfCancelled } from '../cancel';
 import { MAX_LINE_CHARS } from '../limits';
 import { cutLine, type PageLine } from '../text/lines';
 import { PageBuilder, type PageRequest } from './page';
-import { OffsetPastEnd, type Page } from './textPage';
+import { checkColumn, OffsetPastEnd, type Page } from './textPage';
 
 /** Bytes of a line kept for decoding: enough for MAX_LINE_CHARS characters of any width. */
 const KEEP_LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
@@ -22,12 +22,36 @@ function utf16Units(bytes: Uint8Array, from = 0, to = bytes.length): number {
 const decoder = new TextDecoder('utf-8');
 
 /**
+ * Moves past `units` UTF-16 code units of UTF-8 text in `bytes[from..to)`. Stops only on the
+ * first byte of a character: never inside one, and never between a surrogate pair's halves
+ * (a pair that would overshoot is kept). Continuation bytes at `from` belong to the last
+ * character skipped, so a character split across chunks is skipped whole.
+ */
+function skipUnits(bytes: Uint8Array, from: number, to: number, units: number): { pos: number; left: number; skipped: number; stopped: boolean } {
+  let skipped = 0;
+  for (let i = from; i < to; i++) {
+    const b = bytes[i];
+    if ((b & 0xc0) === 0x80) {
+      continue;
+    }
+    const u = b >= 0xf0 ? 2 : 1;
+    if (units === 0 || u > units) {
+      return { pos: i, left: 0, skipped, stopped: true };
+    }
+    units -= u;
+    skipped += u;
+  }
+  return { pos: to, left: units, skipped, stopped: false };
+}
+
+/**
  * Pages a UTF-8 byte stream without holding more than one chunk and one page.
  *
  * Lines before `offset` are skipped by searching for 0x0A in the raw bytes, never
  * decoded. A line longer than {@link KEEP_LINE_BYTES} keeps only its head; the rest is
  * counted, not stored, so a gigabyte-long line costs one pass and no memory. The total
- * is known only when the page reaches the end of the stream.
+ * is known only when the page reaches the end of the stream. With `req.column`, the first
+ * line's characters before that column are skipped the same way, never decoded.
  *
  * @param chunks the file's bytes after any BOM
  */
@@ -43,22 +67,36 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
   let lastByte = -1;
   let moreAfterPage = false;
   let refused: number | undefined;
+  // the first line's characters before req.column: still to skip, and skipped so far
+  const column = req.column ?? 1;
+  let skipping = column > 1;
+  let skipLeft = column - 1;
+  let skippedUnits = 0;
 
   const finishLine = (): void => {
     const head = parts.length === 1 ? parts[0] : Buffer.concat(parts, kept);
     parts = [];
-    let line: PageLine;
+    const from = lineNo === req.offset ? skippedUnits : 0;
+    let text: string;
+    let units: number;
     if (lineBytes <= KEEP_LINE_BYTES) {
-      let text = decoder.decode(head);
+      text = decoder.decode(head);
+      let cr = lastByte === 13 ? 1 : 0;
       if (text.charCodeAt(text.length - 1) === 13) {
         text = text.slice(0, -1);
+        cr = 0;
       }
-      line = cutLine(lineNo, text);
+      // a final "\r" the column skipped is no more part of the line than a kept one
+      units = from + text.length - cr;
     } else {
-      const units = utf16Units(head) + restUnits - (lastByte === 13 ? 1 : 0);
-      const cut = cutLine(lineNo, decoder.decode(head));
-      line = { n: lineNo, text: cut.text, fullLength: units };
+      text = decoder.decode(head);
+      units = from + utf16Units(head) + restUnits - (lastByte === 13 ? 1 : 0);
     }
+    if (lineNo === req.offset) {
+      checkColumn(lineNo, column, units);
+    }
+    const cut = cutLine(lineNo, text);
+    const line: PageLine = from > 0 ? { ...cut, column: from + 1, fullLength: units } : lineBytes > KEEP_LINE_BYTES ? { ...cut, fullLength: units } : cut;
     kept = 0;
     lineBytes = 0;
     restUnits = 0;
@@ -95,6 +133,16 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
         }
         if (end > pos) {
           lineHasBytes = true;
+          lastByte = chunk[end - 1];
+        }
+        if (skipping && lineNo === req.offset) {
+          const r = skipUnits(chunk, pos, end, skipLeft);
+          skippedUnits += r.skipped;
+          skipLeft = r.left;
+          pos = r.pos;
+          skipping = !r.stopped;
+        }
+        if (end > pos) {
           const take = Math.min(end - pos, KEEP_LINE_BYTES - kept);
           if (take > 0) {
             parts.push(chunk.subarray(pos, pos + take));
@@ -104,7 +152,6 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
             restUnits += utf16Units(chunk, pos + take, end);
           }
           lineBytes += end - pos;
-          lastByte = chunk[end - 1];
         }
         if (nl === -1) {
           // Keep the head beyond this chunk's lifetime: the reader may reuse its buffers.

@@ -20,6 +20,24 @@ export class OffsetPastEnd extends Error {
   }
 }
 
+/** A column past the end of the line it names (`column` applies to the page's first line). */
+export class ColumnPastEnd extends Error {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly lineLength: number,
+  ) {
+    super(`column ${column} is past the end of line ${line} (${lineLength} characters)`);
+  }
+}
+
+/** Throws when `column` (1-based, > 1) lies past a line of `length` characters. */
+export function checkColumn(line: number, column: number | undefined, length: number): void {
+  if (column !== undefined && column > 1 && column > length) {
+    throw new ColumnPastEnd(line, column, length);
+  }
+}
+
 /** Pages a whole decoded text (a small file, or an editor buffer). */
 export function pageFromText(text: string, req: PageRequest): Page {
   const lines = splitLines(text);
@@ -33,8 +51,11 @@ export function pageFromLines(lines: readonly string[], req: PageRequest): Page 
   }
   const builder = new PageBuilder(req);
   let i = req.offset - 1;
+  if (i < total) {
+    checkColumn(i + 1, req.column, lines[i].length);
+  }
   for (; i < total; i++) {
-    if (!builder.add(cutLine(i + 1, lines[i]))) {
+    if (!builder.add(cutLine(i + 1, lines[i], i === req.offset - 1 ? req.column : 1))) {
       break;
     }
   }

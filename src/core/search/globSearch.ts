@@ -7,7 +7,7 @@ import { comparePaths, smallestSorted } from '../list/order';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
 import { fitBytes } from './grep';
-import { checkerFor, emptyReport, prunedTopFolders, reportable, type IgnoreReport, type StatHost } from './report';
+import { checkerFor, emptyReport, prunedTopFolders, reachableTops, reportable, type IgnoreReport, type StatHost } from './report';
 import type { Scope } from './scope';
 
 export interface GlobRequest {
@@ -82,7 +82,7 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
       found.push({ key: single ? rel : scope.display(rel), scope, rel });
     }
     if (pruned) {
-      report.prunedTopFolders = await pruned;
+      report.prunedTopFolders = reachableTops(norm, await pruned);
     }
     reports.push({ scope, report });
   }

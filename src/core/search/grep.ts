@@ -1,8 +1,9 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { formatCount, plural } from '../format';
+import { callText, span } from '../contract';
+import { plural } from '../format';
 import { relPosix } from '../ignore/policy';
-import { MAX_JS_SEARCH_FILE_BYTES, MAX_RG_COLUMN_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
+import { MAX_IGNORED_EXAMPLES, MAX_JS_SEARCH_FILE_BYTES, MAX_RG_COLUMN_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
 import { comparePaths, smallestSorted } from '../list/order';
 import { isWithin } from '../paths';
 import { isGitInternal } from '../policy';
@@ -13,7 +14,7 @@ import { cutLine } from '../text/lines';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
 import type { Query } from './regex';
-import { checkerFor, emptyReport, examples, moreSuffix, prunedTopFolders, reportable, type IgnoreReport, type StatHost } from './report';
+import { checkerFor, emptyReport, examples, moreSuffix, prunedTopFolders, reachableTops, reportable, type IgnoreReport, type StatHost } from './report';
 import type { Scope } from './scope';
 import { looksBinary, type FileHits } from './textSearch';
 
@@ -120,7 +121,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
       }
     }
     if (pruned) {
-      report.prunedTopFolders = await pruned;
+      report.prunedTopFolders = reachableTops(norm!, await pruned);
     }
     result.reports.push({ scope, report });
     for (const f of found.values()) {
@@ -168,14 +169,18 @@ export interface GrepPage {
   lines(k: number): string[];
 }
 
-/** A line as a hit shows it; `long`: ripgrep gave only its start, so its length is not known. */
-function renderHitLine(n: number, text: string, kind: ':' | '-', long: boolean): string {
+/**
+ * One line of a result, cut at the line cap with the fs_read call that shows the rest.
+ * `long`: ripgrep gave only the line's start (see LineCollector), so its length is not known.
+ */
+function renderHitLine(display: string, n: number, text: string, kind: ':' | '-', long: boolean): string {
   const cut = cutLine(n, text.replace(/\r$/, ''));
+  const next = () => callText('fs_read', { path: display, offset: n, limit: 1, column: cut.text.length + 1 });
   const body = long
-    ? `${cut.text}… [line cut: over ${MAX_RG_COLUMN_BYTES} bytes in all; read it with fs_read]`
+    ? `${cut.text}… [line cut: characters ${span(1, cut.text.length)} shown of a line over ${MAX_RG_COLUMN_BYTES} bytes; next piece: ${next()}]`
     : cut.fullLength === undefined
       ? cut.text
-      : `${cut.text}… [line cut: ${formatCount(cut.fullLength)} characters in all; read it with fs_read]`;
+      : `${cut.text}… [line cut: characters ${span(1, cut.text.length)} of ${cut.fullLength} shown; next piece: ${next()}]`;
   return `  L${n}${kind} ${body}`;
 }
 
@@ -184,7 +189,7 @@ function renderHitLine(n: number, text: string, kind: ':' | '-', long: boolean):
  * element holds what that record adds (lines already printed for an earlier record are
  * not repeated; a gap is marked "--").
  */
-export function renderFileHits(hits: FileHits, from: number, to: number, context: number): string[][] {
+export function renderFileHits(display: string, hits: FileHits, from: number, to: number, context: number): string[][] {
   const records = hits.records.slice(from, to);
   const matchLines = new Set<number>();
   for (const r of records) {
@@ -204,12 +209,17 @@ export function renderFileHits(hits: FileHits, from: number, to: number, context
       if (context > 0 && last > 0 && n > last + 1) {
         block.push('  --');
       }
-      block.push(renderHitLine(n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-', hits.long?.has(n) ?? false));
+      block.push(renderHitLine(display, n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-', hits.long?.has(n) ?? false));
       last = n;
     }
     out.push(block);
   }
   return out;
+}
+
+/** What a record is called: a matching line, or in a search across lines a match. */
+export function recordUnit(query: Query): [string, string] {
+  return query.multiline ? ['match', 'matches'] : ['matching line', 'matching lines'];
 }
 
 /**
@@ -218,6 +228,7 @@ export function renderFileHits(hits: FileHits, from: number, to: number, context
  */
 export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]): Promise<GrepPage> {
   const end = req.skip + req.limit;
+  const unit = recordUnit(req.query);
   const chosen: { f: Found; from: number; to: number }[] = [];
   let cum = 0;
   for (const f of files) {
@@ -252,29 +263,30 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
       f.hits = got.get(f.rel) ?? { records: [], lines: new Map() };
     }
   }
-  // One entry per record: its file's place in `chosen`, and the lines it adds.
-  const items: { file: number; block: string[] }[] = [];
+  // One entry per record: its file's place in `chosen`.
+  const items: number[] = [];
   chosen.forEach((c, file) => {
-    const hits = c.f.hits!;
-    for (const block of renderFileHits(hits, c.from, Math.min(c.to, hits.records.length), req.context)) {
-      items.push({ file, block });
+    const n = Math.min(c.to, c.f.hits!.records.length) - c.from;
+    for (let i = 0; i < n; i++) {
+      items.push(file);
     }
   });
+  // Rendered for exactly the first k records: a line of a record past the cut is context
+  // here (marked "-"), never a match the next page would show again.
   const lines = (k: number): string[] => {
-    const out: string[] = [];
     const perFile = new Map<number, number>();
-    for (const it of items.slice(0, k)) {
-      perFile.set(it.file, (perFile.get(it.file) ?? 0) + 1);
+    for (const file of items.slice(0, k)) {
+      perFile.set(file, (perFile.get(file) ?? 0) + 1);
     }
-    let current = -1;
-    for (const it of items.slice(0, k)) {
-      if (it.file !== current) {
-        current = it.file;
-        const c = chosen[it.file];
-        const upto = c.from + perFile.get(it.file)!;
-        out.push(`${c.f.display} (${c.from === 0 && upto === c.f.count ? plural(c.f.count, 'match', 'matches') : `matches ${formatCount(c.from + 1)}–${formatCount(upto)} of ${formatCount(c.f.count)}`})`);
+    const out: string[] = [];
+    for (const [file, n] of perFile) {
+      const c = chosen[file];
+      const upto = c.from + n;
+      // A file split across pages says which of its records this page holds.
+      out.push(c.from === 0 && upto === c.f.count ? c.f.display : `${c.f.display} (${span(c.from + 1, upto)} of its ${plural(c.f.count, unit[0], unit[1])})`);
+      for (const block of renderFileHits(c.f.display, c.f.hits!, c.from, upto, req.context)) {
+        out.push(...block);
       }
-      out.push(...it.block);
     }
     return out;
   };
@@ -302,41 +314,40 @@ export function fitBytes(n: number, lines: (k: number) => string[]): number {
 
 /** The page of a files or count search: files `skip`..`skip+limit` of `files` (in path order, at least that many). */
 export function filesPage(req: GrepRequest, files: Found[]): GrepPage {
-  const all = files.slice(req.skip, req.skip + req.limit).map((f) => (req.output === 'count' ? `${f.display}: ${formatCount(f.count)}` : f.display));
+  const all = files.slice(req.skip, req.skip + req.limit).map((f) => (req.output === 'count' ? `${f.display}: ${f.count}` : f.display));
   const lines = (k: number) => all.slice(0, k);
   return { shown: fitBytes(all.length, lines), wanted: all.length, lines };
 }
 
-/** Footer lines about what ignore rules hid, shared by fs_grep and fs_glob. */
+/**
+ * One note per searched folder whose ignore rules left something out, in the words fs_list
+ * uses too ("Left out by ignore rules (...): ..."); nothing when nothing was.
+ */
 export async function ignoreNotes(host: StatHost, reports: { scope: Scope; report: IgnoreReport }[], noun: { one: string; many: string; unit?: [string, string] }, verb: string): Promise<string[]> {
   const out: string[] = [];
   for (const { scope, report } of reports) {
     if (!scope.policy.spec.respectIgnore) {
       continue;
     }
-    const sources = scope.policy.describeSources();
-    const where = reports.length > 1 ? ` in ${scope.display(scope.policy.baseRel)}` : '';
-    if (!report.whitelisted) {
-      if (report.skipped.length === 0) {
-        out.push(`Ignore rules skipped nothing${where}.`);
-        continue;
-      }
-      const ex = await examples(host, scope, report.skipped);
-      out.push(`Ignore rules (${sources}) skipped ${plural(report.skipped.length, 'path')}${where}, not ${verb}: ${ex.join(', ')}${moreSuffix(report.skipped.length, ex.length)}. Add "respect_ignore": false to include them.`);
-      continue;
-    }
     const parts: string[] = [];
     if (report.hiddenMatches.length) {
       const ex = await examples(host, scope, report.hiddenMatches);
       const unit = noun.unit ? ` (${plural(report.hiddenRecords, noun.unit[0], noun.unit[1])})` : '';
-      parts.push(`${plural(report.hiddenMatches.length, noun.one, noun.many)}${unit} left out by ignore rules (${sources}) not shown${where}: ${ex.join(', ')}${moreSuffix(report.hiddenMatches.length, ex.length)}`);
-    } else {
-      parts.push(`No ${noun.many} left out by ignore rules in the folders ${verb}${where}`);
+      parts.push(`${plural(report.hiddenMatches.length, noun.one, noun.many)}${unit}: ${ex.join(', ')}${moreSuffix(report.hiddenMatches.length, ex.length)}`);
     }
-    const top = report.prunedTopFolders;
-    const folders = top.length ? ` (such as ${top.slice(0, 5).map((r) => `${scope.display(r)}/`).join(', ')}${moreSuffix(top.length, Math.min(top.length, 5))})` : '';
-    parts.push(`folders that ignore rules leave out${folders} were not ${verb}`);
-    out.push(`${parts.join('; ')}. Add "respect_ignore": false to include them.`);
+    // A whitelisted walk cannot tell what it skipped: the top folders ignore rules leave out
+    // stand for it, less any it went into (one holding a match it brought back).
+    const hidden = report.hiddenMatches;
+    const top = report.whitelisted ? report.prunedTopFolders.filter((t) => !hidden.some((h) => h.startsWith(`${t}/`))) : [];
+    const skipped = report.whitelisted ? [] : await examples(host, scope, report.skipped);
+    const notWalked = [...skipped, ...top.slice(0, MAX_IGNORED_EXAMPLES).map((r) => `${scope.display(r)}/`)];
+    if (notWalked.length) {
+      parts.push(`not ${verb}: ${notWalked.join(', ')}${moreSuffix(report.skipped.length + top.length, notWalked.length)}`);
+    }
+    if (parts.length) {
+      const where = reports.length > 1 ? ` in ${scope.display(scope.policy.baseRel)}` : '';
+      out.push(`Left out by ignore rules${where}: ${parts.join('; ')}. Add "respect_ignore": false to include them.`);
+    }
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import * as nodePath from 'node:path';
-import { formatCount } from '../format';
+import picomatch from 'picomatch';
 import { PathChecker } from '../ignore/policy';
 import { MAX_IGNORED_EXAMPLES } from '../limits';
 import { comparePaths } from '../list/order';
@@ -65,6 +65,20 @@ export async function prunedTopFolders(host: StatHost, scope: Scope): Promise<st
   return out.sort(comparePaths);
 }
 
+/**
+ * Of the folders at the top of the searched folder that ignore rules left out (root-relative
+ * paths), those that could hold a path the glob matches: a glob that starts with a literal
+ * folder (`docs/*.md`) reaches only that one, so naming the others would be noise.
+ */
+export function reachableTops(normalized: string, tops: readonly string[]): string[] {
+  const base = picomatch.scan(normalized).base;
+  if (base === '' || base.includes('\\')) {
+    return [...tops];
+  }
+  const first = base.split('/')[0];
+  return tops.filter((t) => t.slice(t.lastIndexOf('/') + 1) === first);
+}
+
 /** Examples of skipped paths, folders marked with "/" (one stat each, for the few named). */
 export async function examples(host: StatHost, scope: Scope, rels: readonly string[]): Promise<string[]> {
   const picked = [...rels].sort(comparePaths).slice(0, MAX_IGNORED_EXAMPLES);
@@ -82,5 +96,5 @@ export function checkerFor(scope: Scope, known?: ReadonlySet<string>): PathCheck
 }
 
 export function moreSuffix(total: number, shown: number): string {
-  return total > shown ? `, … (${formatCount(total - shown)} more)` : '';
+  return total > shown ? ` and ${total - shown} more` : '';
 }

@@ -48,19 +48,33 @@ export interface PageLine {
   /** 1-based line number in the file. */
   n: number;
   text: string;
-  /** Length of the whole line in characters (UTF-16 code units), set only when cut. */
+  /** 1-based column (UTF-16 code unit) `text` starts at, set only when it is not 1. */
+  column?: number;
+  /** Length of the whole line in characters (UTF-16 code units), set only when the line is cut or starts past column 1. */
   fullLength?: number;
 }
 
-/** Cuts a line to the cap without splitting a surrogate pair. */
-export function cutLine(n: number, line: string): PageLine {
-  if (line.length <= MAX_LINE_CHARS) {
-    return { n, text: line };
+/**
+ * The piece of a line that starts at `column` (1-based, default 1), cut to the cap. Never
+ * splits a surrogate pair: a column on a pair's second half starts at its first half.
+ */
+export function cutLine(n: number, line: string, column = 1): PageLine {
+  let start = Math.max(column - 1, 0);
+  if (start > 0 && start < line.length) {
+    const c = line.charCodeAt(start);
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      start--;
+    }
+  }
+  const rest = start > 0 ? line.slice(start) : line;
+  const from: Pick<PageLine, 'column' | 'fullLength'> = start > 0 ? { column: start + 1, fullLength: line.length } : {};
+  if (rest.length <= MAX_LINE_CHARS) {
+    return { n, text: rest, ...from };
   }
   let end = MAX_LINE_CHARS;
-  const c = line.charCodeAt(end - 1);
+  const c = rest.charCodeAt(end - 1);
   if (c >= 0xd800 && c <= 0xdbff) {
     end--;
   }
-  return { n, text: line.slice(0, end), fullLength: line.length };
+  return { n, text: rest.slice(0, end), ...from, fullLength: line.length };
 }

@@ -1,0 +1,170 @@
+// The Agent-mode suite: VS Code's real chat Agent mode calls the extension's tools.
+//
+//   node scripts/run-agent-tests.mjs [--grep REGEX] [--readme-screenshots]
+//
+// One code-server host for the whole suite. The host's built-in Copilot Chat is loaded as the
+// development extension (it runs without sign-in); the extension under test (the packaged
+// agent-file-tools.vsix, rebuilt when older than its sources) and the Scripted Model
+// (test/agent/scripted-model, packed with the project's vsce) are installed into a fresh
+// extensions folder. The Scripted Model is the chat's only model: each scenario of
+// test/agent/scenarios.mjs writes the model's turns, opens a new chat, types its prompt and
+// answers cards as a person would; then it asserts on what the model received, what the
+// extension logged and what the chat showed.
+//
+// Results: test-output/agent-results.json (passes, failures, per-scenario times, token budgets);
+// screenshots in test-output/agent/. With --readme-screenshots the README's images in
+// media/readme/ are rewritten too. VSCODE_TEST_KEEP=1 keeps the run folder.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { Chat } from '../test/agent/chat.mjs';
+import { Harness } from '../test/agent/harness.mjs';
+import { makeWorkspace } from '../test/agent/workspace.mjs';
+import scenarios from '../test/agent/scenarios.mjs';
+import { CHROMIUM_ARGS, chromePath, codeServerDir, csEntry, freePort, hostVersion, installVsix, makeRunDir, node24, root, startCodeServer, workbenchUrl } from './host.mjs';
+
+const t0 = Date.now();
+const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
+const log = (...a) => console.log(`[agent-tests +${secs()}s]`, ...a);
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const grep = arg('--grep') ?? process.env.AFT_TEST_GREP;
+const readmeShots = process.argv.includes('--readme-screenshots');
+const outDir = path.join(root, 'test-output');
+const shotsDir = path.join(outDir, 'agent');
+const resultsFile = path.join(outDir, 'agent-results.json');
+fs.mkdirSync(shotsDir, { recursive: true });
+for (const f of fs.readdirSync(shotsDir)) if (f.startsWith('FAILED-')) fs.rmSync(path.join(shotsDir, f));
+fs.rmSync(resultsFile, { force: true });
+
+const copilot = path.join(codeServerDir, 'lib/vscode/extensions/copilot');
+if (!fs.existsSync(path.join(copilot, 'package.json'))) {
+  console.error(`Copilot Chat is missing from the VS Code host (expected at ${copilot}): the Agent-mode suite needs code-server 4.139's built-in Copilot Chat; run scripts/setup-host.sh.`);
+  fs.writeFileSync(resultsFile, JSON.stringify({ passes: 0, failures: 1, pending: 0, results: [{ title: 'Copilot Chat in the host', state: 'failed', err: 'missing' }] }));
+  process.exit(1);
+}
+for (const p of [node24, csEntry, chromePath]) {
+  if (!fs.existsSync(p)) {
+    console.error(`missing ${p}: run \`npm test\` (it installs the host) or scripts/setup-host.sh`);
+    process.exit(2);
+  }
+}
+
+/** The packaged extension, rebuilt when any source is newer than it. */
+function ensureVsix() {
+  const vsix = path.join(root, 'agent-file-tools.vsix');
+  const newest = (p) => {
+    const st = fs.statSync(p);
+    if (!st.isDirectory()) return st.mtimeMs;
+    return Math.max(st.mtimeMs, ...fs.readdirSync(p).map((e) => newest(path.join(p, e))));
+  };
+  const sources = Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'package.json')), newest(path.join(root, 'README.md')));
+  if (!fs.existsSync(vsix) || fs.statSync(vsix).mtimeMs < sources) {
+    log('packaging agent-file-tools.vsix');
+    execFileSync(process.execPath, [path.join(root, 'scripts/package.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return vsix;
+}
+
+const selected = scenarios.filter((s) => !grep || new RegExp(grep).test(s.name));
+const { dir: runDir, env: runEnv } = makeRunDir('agent');
+const workspace = path.join(runDir, 'ws');
+const agentDir = path.join(runDir, 'agent');
+fs.mkdirSync(agentDir);
+makeWorkspace(path.join(root, 'test/agent/workspace'), workspace);
+
+let server;
+let browser;
+const results = [];
+const finish = async (code) => {
+  try {
+    await browser?.close();
+  } catch {
+    /* already closed */
+  }
+  await server?.stop();
+  const passes = results.filter((r) => r.state === 'passed').length;
+  const failures = results.filter((r) => r.state === 'failed').length + (code !== 0 && results.every((r) => r.state === 'passed') ? 1 : 0);
+  fs.writeFileSync(resultsFile, JSON.stringify({ passes, failures, pending: 0, seconds: Number(secs()), hostVersion: hostVersion(), results }, null, 2));
+  const budgets = results.flatMap((r) => r.budgets ?? []);
+  if (budgets.length) log(`token budgets Agent mode passed to our tools: ${Math.min(...budgets)} to ${Math.max(...budgets)} (${budgets.length} calls)`);
+  log(`agent: ${passes} passing, ${failures} failing in ${secs()} s${code === 0 && !process.env.VSCODE_TEST_KEEP ? '' : `; run folder ${runDir}`}`);
+  if (code === 0 && failures === 0 && !process.env.VSCODE_TEST_KEEP) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  process.exit(code === 0 && failures === 0 ? 0 : 1);
+};
+setTimeout(() => {
+  log('TIMEOUT');
+  results.push({ title: 'the suite', state: 'failed', err: 'timed out' });
+  void finish(124);
+}, Number(process.env.AGENT_TESTS_TIMEOUT_MS || 420000)).unref();
+
+try {
+  const vsix = ensureVsix();
+  const extensionsDir = path.join(runDir, 'extensions');
+  fs.mkdirSync(extensionsDir);
+  // The Scripted Model goes in as a .vsix too: the web workbench loads one development extension only
+  // (several extensionDevelopmentPath entries in the payload: only the last one loaded).
+  const modelDir = path.join(runDir, 'scripted-model');
+  fs.cpSync(path.join(root, 'test/agent/scripted-model'), modelDir, { recursive: true });
+  const modelVsix = path.join(runDir, 'scripted-model.vsix');
+  execFileSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', modelVsix], { cwd: modelDir, stdio: 'ignore' });
+  // One after the other: with two installs at once, one extension's folder was missing (though
+  // extensions.json listed it) and the host ran without it.
+  for (const v of [vsix, modelVsix]) await installVsix(v, extensionsDir, runEnv);
+  const folders = fs.readdirSync(extensionsDir);
+  for (const id of ['agent-file-tools.agent-file-tools', 'agent-file-tools-tests.scripted-model']) {
+    if (!folders.some((f) => f.startsWith(`${id}-`) && fs.existsSync(path.join(extensionsDir, f, 'package.json')))) {
+      throw new Error(`${id} is not installed in ${extensionsDir} (it holds ${folders.join(', ')})`);
+    }
+  }
+  log(`VS Code ${hostVersion()} (code-server) with Copilot Chat ${JSON.parse(fs.readFileSync(path.join(copilot, 'package.json'), 'utf8')).version}; installed ${path.basename(vsix)} and the Scripted Model; run folder ${runDir}`);
+
+  server = await startCodeServer({ runDir, runEnv, workspace, port: await freePort(), extraEnv: { AFT_AGENT_DIR: agentDir } });
+  const url = await workbenchUrl(server.base, workspace, { devPath: copilot });
+  browser = await chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS, env: { ...process.env, ...runEnv } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(url);
+  const chat = new Chat(page, log);
+  await chat.ready();
+  log('chat ready: Agent mode, Scripted Model');
+
+  const shotNames = new Set();
+  const screenshot = async (name, opts = {}) => {
+    await chat.dismissNotice();
+    const file = path.join(shotsDir, `${name}.png`);
+    if (opts.locator) await opts.locator.screenshot({ path: file });
+    else await page.screenshot({ path: file, clip: opts.clip });
+    shotNames.add(name);
+    if (readmeShots && opts.readme) {
+      fs.mkdirSync(path.join(root, 'media/readme'), { recursive: true });
+      fs.copyFileSync(file, path.join(root, 'media/readme', `${opts.readme}.png`));
+    }
+    return file;
+  };
+  const h = new Harness({ chat, agentDir, workspace, logsDir: path.join(runDir, 'user-data', 'logs'), cliPath: path.join(root, 'dist/cli.js'), screenshot });
+  h.records = new Map();
+  h.root = root;
+  h.shotsDir = shotsDir;
+
+  for (const sc of selected) {
+    const ts = Date.now();
+    try {
+      const record = await h.run(sc);
+      h.records.set(sc.name, record);
+      const ms = Date.now() - ts;
+      results.push({ title: sc.name, state: 'passed', ms, budgets: record?.budgets });
+      console.log(`  ✔ ${sc.name} (${ms} ms${record?.budgets?.length ? `; token budgets ${record.budgets.join(', ')}` : ''})`);
+    } catch (e) {
+      const ms = Date.now() - ts;
+      results.push({ title: sc.name, state: 'failed', ms, err: String(e?.stack ?? e) });
+      console.log(`  ✗ ${sc.name} (${ms} ms)\n${String(e?.stack ?? e).replace(/^/gm, '       ')}`);
+      await screenshot(`FAILED-${sc.name.replace(/[^\w]+/g, '-')}`).catch(() => {});
+      await page.keyboard.press('Escape').catch(() => {});
+    }
+  }
+  await finish(0);
+} catch (e) {
+  log('error:', e?.stack ?? e);
+  results.push({ title: 'the suite', state: 'failed', err: String(e?.stack ?? e) });
+  await finish(1);
+}

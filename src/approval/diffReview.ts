@@ -1,0 +1,494 @@
+import * as vscode from 'vscode';
+import type { CancelSignal } from '../core/cancel';
+import { ApprovalDenied, type ChangeProposal, type Review } from '../tools/approval';
+import { errorResult } from '../tools/result';
+import type { Logger } from '../tools/types';
+import type { ReviewUi } from './vscodeApprover';
+import { ProposalFileSystem } from './proposalFileSystem';
+import { acceptedText, changesTitle, diffTitle, type ReviewedFile } from './proposalText';
+
+export const PROPOSAL_SCHEME = 'agent-file-tools-proposal';
+/** What a change that landed without a question replaced, shown beside the file as it is now. */
+const APPLIED_SUFFIX = '-applied';
+
+/**
+ * After the last keystroke, click or cursor move in an editor, how long the person counts
+ * as working there: a review then opens beside that editor instead of over it.
+ */
+const WORKING_MS = 3000;
+/** How long an editor may take to show up as a tab after its command returned. */
+const TAB_WAIT_MS = 2000;
+
+/** One file of a waiting proposal, with the two documents its diff shows. */
+export interface ReviewFile extends ReviewedFile {
+  /** The real file (for a move: the destination), for icons and lists. */
+  real: vscode.Uri;
+  /** Left side: the text as it was proposed against (the buffer when it was dirty); empty for a new file. Read-only. */
+  current: vscode.Uri;
+  /** Right side: the proposal, editable; empty and read-only for a delete. */
+  proposed: vscode.Uri;
+}
+
+/** A proposal waiting for the person. */
+export interface PendingReview {
+  readonly id: string;
+  readonly proposal: ChangeProposal;
+  /** The multi-diff editor's title, unique among waiting proposals. */
+  readonly title: string;
+  readonly files: readonly ReviewFile[];
+  readonly since: number;
+}
+
+interface Waiting extends PendingReview {
+  settle(r: Review | Error): void;
+  done: boolean;
+  subscriptions: vscode.Disposable[];
+}
+
+export interface DiffReviewOptions {
+  /** The URI scheme of the review's documents; one per instance. */
+  scheme?: string;
+  /** The URI a tool's absolute path stands for (a virtual folder's scheme, else file). */
+  uriFor?(path: string): vscode.Uri;
+  log?: Logger;
+}
+
+type MultiDiffInput = abstract new (...a: never[]) => { textDiffs: { original?: vscode.Uri; modified?: vscode.Uri }[] };
+
+/** The tab input of the multi-diff editor: newer than the typings of the lowest supported VS Code. */
+function multiDiffInput(): MultiDiffInput | undefined {
+  return (vscode as unknown as { TabInputTextMultiDiff?: MultiDiffInput }).TabInputTextMultiDiff;
+}
+
+/** The URIs a tab shows (both sides of diffs, every file of a multi-diff). */
+export function tabUris(tab: vscode.Tab): vscode.Uri[] {
+  const input = tab.input as unknown;
+  if (input instanceof vscode.TabInputText) {
+    return [input.uri];
+  }
+  if (input instanceof vscode.TabInputTextDiff) {
+    return [input.original, input.modified];
+  }
+  const multi = multiDiffInput();
+  if (multi && input instanceof multi) {
+    return input.textDiffs.flatMap((d) => [d.original, d.modified]).filter((u): u is vscode.Uri => u instanceof vscode.Uri);
+  }
+  return [];
+}
+
+/** Whether the tab is a multi-diff editor (`vscode.changes`). */
+export function isMultiDiffTab(tab: vscode.Tab): boolean {
+  const multi = multiDiffInput();
+  return !!multi && tab.input instanceof multi;
+}
+
+function allTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Shows each proposed change in VS Code's own diff editor (one file) or multi-diff editor
+ * (several), and waits until the person accepts or rejects it, or the call is cancelled.
+ * Several proposals can wait at once. The right side of each diff is an editable
+ * in-memory document: what it holds at Accept is what gets applied.
+ */
+export class DiffReview implements ReviewUi, vscode.Disposable {
+  readonly scheme: string;
+  private readonly files = new ProposalFileSystem();
+  private readonly appliedFiles = new ProposalFileSystem();
+  private readonly appliedScheme: string;
+  private appliedCount = 0;
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when a proposal starts or stops waiting. */
+  readonly onDidChange = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private nextId = 1;
+  /** The document the person last worked in (typed, clicked, moved the cursor), and when. */
+  private lastWork: { doc: vscode.TextDocument; at: number } | undefined;
+
+  constructor(private readonly opts: DiffReviewOptions = {}) {
+    this.scheme = opts.scheme ?? PROPOSAL_SCHEME;
+    this.appliedScheme = this.scheme + APPLIED_SUFFIX;
+    this.subscriptions.push(
+      vscode.workspace.registerFileSystemProvider(this.scheme, this.files, { isCaseSensitive: true }),
+      vscode.workspace.registerFileSystemProvider(this.appliedScheme, this.appliedFiles, {
+        isCaseSensitive: true,
+        isReadonly: new vscode.MarkdownString('The file as it was before the change; the other side is the file now.'),
+      }),
+      vscode.window.tabGroups.onDidChangeTabs((e) => this.forgetUnshownApplied(e.closed)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0 && e.document === vscode.window.activeTextEditor?.document) {
+          this.noteWork(e.document);
+        }
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard || e.kind === vscode.TextEditorSelectionChangeKind.Mouse) {
+          this.noteWork(e.textEditor.document);
+        }
+      }),
+      this.changed,
+      this.files,
+      this.appliedFiles,
+    );
+    // Editors restored from an earlier window show documents this window does not hold:
+    // close them (an unsaved one is saved into memory first, so closing asks nothing).
+    const stale = allTabs().filter((t) => tabUris(t).some((u) => u.scheme === this.scheme || u.scheme === this.appliedScheme));
+    void this.closeTabs(stale).then(
+      () => stale.flatMap(tabUris).forEach((u) => this.files.forget(u)),
+      (e) => opts.log?.warn(`closing review editors left from an earlier window: ${errorText(e)}`),
+    );
+  }
+
+  /** Every proposal waiting, oldest first. */
+  pending(): PendingReview[] {
+    return [...this.waiting.values()];
+  }
+
+  get(id: string): PendingReview | undefined {
+    return this.waiting.get(id);
+  }
+
+  /** The waiting proposal a review document belongs to. */
+  proposalOf(uri: vscode.Uri): PendingReview | undefined {
+    if (uri.scheme !== this.scheme) {
+      return undefined;
+    }
+    const m = /^(\d+)-(current|proposed)$/.exec(uri.query);
+    return m ? this.waiting.get(m[1]) : undefined;
+  }
+
+  /** The waiting proposal shown by the tab, if it is a review tab. */
+  proposalOfTab(tab: vscode.Tab | undefined): PendingReview | undefined {
+    if (!tab) {
+      return undefined;
+    }
+    for (const u of tabUris(tab)) {
+      const p = this.proposalOf(u);
+      if (p) {
+        return p;
+      }
+    }
+    // A multi-diff tab lists only the files that have both sides (not adds or deletes):
+    // its label, the proposal's unique title and a file count, tells the rest.
+    if (isMultiDiffTab(tab)) {
+      return [...this.waiting.values()].find((w) => tab.label === w.title || tab.label.startsWith(`${w.title} (`));
+    }
+    return undefined;
+  }
+
+  async review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review> {
+    if (signal.isCancellationRequested) {
+      return { kind: 'cancelled' };
+    }
+    if (proposal.files.length === 0) {
+      return { kind: 'accepted', texts: new Map(), edited: [] };
+    }
+    const id = String(this.nextId++);
+    const files = await Promise.all(proposal.files.map((f) => this.reviewFile(id, f)));
+    const title = changesTitle({ ...proposal, files });
+    return new Promise<Review>((resolve, reject) => {
+      const w: Waiting = {
+        id,
+        proposal,
+        title: [...this.waiting.values()].some((o) => o.title === title) ? `${title} #${id}` : title,
+        files,
+        since: Date.now(),
+        done: false,
+        subscriptions: [],
+        settle: (r) => (r instanceof Error ? reject(r) : resolve(r)),
+      };
+      this.waiting.set(id, w);
+      this.watchCancellation(w, signal);
+      this.changed.fire();
+      this.open(w, undefined, false).then(
+        () => {
+          if (signal.isCancellationRequested) {
+            void this.cancel(id);
+          }
+        },
+        (e) => void this.failToOpen(w, e),
+      );
+    });
+  }
+
+  private async reviewFile(id: string, f: ChangeProposal['files'][number]): Promise<ReviewFile> {
+    const uriFor = this.opts.uriFor ?? ((p: string) => vscode.Uri.file(p));
+    const real = uriFor(f.path);
+    const doc = (path: string, side: 'current' | 'proposed') => vscode.Uri.from({ scheme: this.scheme, path: uriFor(path).path, query: `${id}-${side}` });
+    const current = doc(f.action === 'move' && f.from ? f.from.path : f.path, 'current');
+    const proposed = doc(f.path, 'proposed');
+    this.files.set(current, f.oldText ?? '', true);
+    this.files.set(proposed, f.newText ?? '', f.newText === undefined);
+    let replacesExisting: boolean | undefined;
+    if (f.action === 'move') {
+      replacesExisting = await vscode.workspace.fs.stat(real).then(
+        () => true,
+        () => false,
+      );
+    }
+    return { ...f, real, current, proposed, replacesExisting };
+  }
+
+  private watchCancellation(w: Waiting, signal: CancelSignal): void {
+    const token = signal as Partial<vscode.CancellationToken>;
+    if (typeof token.onCancellationRequested === 'function') {
+      w.subscriptions.push(token.onCancellationRequested(() => void this.cancel(w.id)));
+    } else {
+      const timer = setInterval(() => signal.isCancellationRequested && void this.cancel(w.id), 200);
+      w.subscriptions.push(new vscode.Disposable(() => clearInterval(timer)));
+    }
+  }
+
+  /**
+   * Opens (or reveals) the review of a waiting proposal: one file in the diff editor, several
+   * in one multi-diff editor; `fileIndex` picks one file of several. Opened for the person
+   * (`focus`), it takes the keyboard; opened because a tool asked, it never does.
+   */
+  async show(id: string, fileIndex?: number): Promise<boolean> {
+    const w = this.waiting.get(id);
+    if (!w) {
+      return false;
+    }
+    await this.open(w, fileIndex, true);
+    return true;
+  }
+
+  private async open(w: Waiting, fileIndex: number | undefined, focus: boolean): Promise<void> {
+    const one = fileIndex !== undefined ? w.files[fileIndex] : w.files.length === 1 ? w.files[0] : undefined;
+    const docs = one ? [one.current, one.proposed] : w.files.flatMap((f) => [f.current, f.proposed]);
+    // Decode as UTF-8 whatever files.encoding says: these documents are UTF-8 text.
+    await Promise.all(docs.map((u) => vscode.workspace.openTextDocument(u, { encoding: 'utf8' })));
+    if (w.done) {
+      return;
+    }
+    if (one) {
+      // Beside the editor the person is working in, so it stays visible and keeps the keyboard.
+      const viewColumn = !focus && this.working() ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+      await vscode.commands.executeCommand('vscode.diff', one.current, one.proposed, diffTitle(w.proposal.tool, one), {
+        preview: false,
+        preserveFocus: !focus,
+        viewColumn,
+      } satisfies vscode.TextDocumentShowOptions);
+      await this.expectTab((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === one.proposed.toString(), 'diff');
+      return;
+    }
+    // The multi-diff editor always takes the keyboard: wait until the person pauses.
+    while (!focus && this.working() && !w.done) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    if (w.done) {
+      return;
+    }
+    const resources = w.files.map((f) => {
+      switch (f.action) {
+        case 'create':
+          return [f.proposed, undefined, f.proposed];
+        case 'delete':
+          return [f.current, f.current, undefined];
+        default:
+          return [f.proposed, f.current, f.proposed];
+      }
+    });
+    await vscode.commands.executeCommand('vscode.changes', w.title, resources);
+    if (!multiDiffInput()) {
+      return;
+    }
+    const tab = await this.expectTab((t) => isMultiDiffTab(t) && this.proposalOfTab(t)?.id === w.id, 'multi-diff');
+    // vscode.changes opens a preview, which the next file opened in the group would replace.
+    if (tab.isPreview && tab.isActive && tab.group.isActive) {
+      await vscode.commands.executeCommand('workbench.action.keepEditor');
+    }
+  }
+
+  /** The tab the editor just opened: the window's tab model can trail the command by a moment. */
+  private async expectTab(match: (t: vscode.Tab) => boolean, what: string): Promise<vscode.Tab> {
+    for (const t0 = Date.now(); ; ) {
+      const tab = allTabs().find(match);
+      if (tab) {
+        return tab;
+      }
+      if (Date.now() - t0 > TAB_WAIT_MS) {
+        throw new Error(`the ${what} editor did not open`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  private noteWork(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== this.scheme) {
+      this.lastWork = { doc, at: Date.now() };
+    }
+  }
+
+  /** Whether the person is working in the active editor: they used it a moment ago and it is still the active one. */
+  private working(): boolean {
+    const t = this.lastWork;
+    return !!t && Date.now() - t.at < WORKING_MS && vscode.window.activeTextEditor?.document === t.doc;
+  }
+
+  /** The review could not be shown: nothing is applied, and both the person and the model are told why. */
+  private async failToOpen(w: Waiting, e: unknown): Promise<void> {
+    if (w.done) {
+      return; // answered (or cancelled) while its editor was opening
+    }
+    const why = errorText(e);
+    this.opts.log?.error(`review of ${w.proposal.tool} (${w.proposal.summary}) could not be opened: ${why}`);
+    void vscode.window.showErrorMessage(`${w.proposal.tool} proposed a change (${w.proposal.summary}) but its review could not be opened: ${why}. Nothing was changed.`);
+    await this.finish(
+      w,
+      new ApprovalDenied(
+        errorResult(
+          `The change was not applied: its review could not be shown to the user (${why}). Nothing was changed. Tell the user, or propose the change in a different form.`,
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Shows a change that landed without a question, never taking the keyboard: one file in a
+   * preview diff beside the editors (what it replaced, and the file now); several files as
+   * a notification whose button opens them in a multi-diff editor (which takes focus, so
+   * only when the person asks).
+   */
+  showApplied(change: ChangeProposal): void {
+    const open = async () => {
+      if (change.files.length === 1) {
+        const [f] = change.files;
+        const { before, after } = this.appliedSides(f);
+        await vscode.workspace.openTextDocument(before, { encoding: 'utf8' });
+        await vscode.commands.executeCommand('vscode.diff', before, after, diffTitle(change.tool, f, 'applied'), {
+          preview: true,
+          preserveFocus: true,
+          viewColumn: vscode.ViewColumn.Beside,
+        } satisfies vscode.TextDocumentShowOptions);
+        return;
+      }
+      const show = 'Show Changes';
+      if ((await vscode.window.showInformationMessage(`${change.tool} changed ${change.files.length} files: ${change.summary}`, show)) !== show) {
+        return;
+      }
+      const resources = change.files.map((f) => {
+        const { before, after } = this.appliedSides(f);
+        return f.action === 'create' ? [after, undefined, after] : f.action === 'delete' ? [before, before, undefined] : [after, before, after];
+      });
+      await vscode.commands.executeCommand('vscode.changes', `${change.summary} ↔ applied by ${change.tool}`, resources);
+    };
+    open().catch((e) => this.opts.log?.warn(`showing the change ${change.summary}: ${errorText(e)}`));
+  }
+
+  /** Before: a read-only snapshot (for a move, at the old path); after: the real file (an empty snapshot once deleted). */
+  private appliedSides(f: ChangeProposal['files'][number]): { before: vscode.Uri; after: vscode.Uri } {
+    const uriFor = this.opts.uriFor ?? ((p: string) => vscode.Uri.file(p));
+    const n = ++this.appliedCount;
+    const snapshot = (path: string, text: string, side: string) => {
+      const uri = vscode.Uri.from({ scheme: this.appliedScheme, path: uriFor(path).path, query: `${n}-${side}` });
+      this.appliedFiles.set(uri, text, true);
+      return uri;
+    };
+    const before = snapshot(f.action === 'move' && f.from ? f.from.path : f.path, f.oldText ?? '', 'before');
+    const after = f.action === 'delete' ? snapshot(f.path, '', 'after') : uriFor(f.path);
+    return { before, after };
+  }
+
+  /** A snapshot of an applied change lives as long as a tab shows it. */
+  private forgetUnshownApplied(closed: readonly vscode.Tab[]): void {
+    const gone = closed.flatMap(tabUris).filter((u) => u.scheme === this.appliedScheme);
+    if (gone.length === 0) {
+      return;
+    }
+    const shown = new Set(allTabs().flatMap(tabUris).map((u) => u.toString()));
+    for (const u of gone) {
+      if (!shown.has(u.toString())) {
+        this.appliedFiles.forget(u);
+      }
+    }
+  }
+
+  /** Accepts a waiting proposal with the text its proposal documents hold now. */
+  async accept(id: string): Promise<boolean> {
+    const w = this.waiting.get(id);
+    if (!w || w.done) {
+      return false;
+    }
+    const texts = new Map<string, string>();
+    const edited: string[] = [];
+    for (const f of w.files) {
+      if (f.newText === undefined) {
+        continue;
+      }
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.proposed.toString());
+      const held = open ? open.getText() : (this.files.text(f.proposed) ?? f.newText);
+      const r = acceptedText(f.newText, held);
+      texts.set(f.path, r.text);
+      if (r.edited) {
+        edited.push(f.path);
+      }
+    }
+    await this.finish(w, { kind: 'accepted', texts, edited });
+    return true;
+  }
+
+  async reject(id: string, reason?: string): Promise<boolean> {
+    const w = this.waiting.get(id);
+    if (!w || w.done) {
+      return false;
+    }
+    await this.finish(w, reason === undefined ? { kind: 'rejected' } : { kind: 'rejected', reason });
+    return true;
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    const w = this.waiting.get(id);
+    if (!w || w.done) {
+      return false;
+    }
+    await this.finish(w, { kind: 'cancelled' });
+    return true;
+  }
+
+  /** Answers the tool, then closes the proposal's editors and forgets its documents. */
+  private async finish(w: Waiting, r: Review | Error): Promise<void> {
+    const tabs = allTabs().filter((t) => this.proposalOfTab(t)?.id === w.id || tabUris(t).some((u) => u.scheme === this.scheme && u.query.startsWith(`${w.id}-`)));
+    w.done = true;
+    this.waiting.delete(w.id);
+    for (const s of w.subscriptions) {
+      s.dispose();
+    }
+    w.settle(r);
+    this.changed.fire();
+    try {
+      await this.closeTabs(tabs);
+    } catch (e) {
+      this.opts.log?.warn(`closing the review of ${w.proposal.summary}: ${errorText(e)}`);
+    } finally {
+      for (const f of w.files) {
+        this.files.forget(f.current);
+        this.files.forget(f.proposed);
+      }
+    }
+  }
+
+  private async closeTabs(tabs: vscode.Tab[]): Promise<void> {
+    if (tabs.length === 0) {
+      return;
+    }
+    // A dirty proposal is saved to its in-memory document first, so closing asks nothing.
+    const uris = new Set(tabs.flatMap(tabUris).map((u) => u.toString()));
+    await Promise.all(vscode.workspace.textDocuments.filter((d) => d.isDirty && uris.has(d.uri.toString())).map((d) => d.save()));
+    await vscode.window.tabGroups.close(tabs, true);
+  }
+
+  dispose(): void {
+    for (const w of [...this.waiting.values()]) {
+      void this.finish(w, { kind: 'cancelled' });
+    }
+    for (const s of this.subscriptions) {
+      s.dispose();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The words every tool uses for the same facts, so a model learns them once (the README's
+ * "Contract for the model" section is the reference):
+ *
+ * - more remains: the output's last line is `Continue with: <tool> {json}`, a complete valid
+ *   call, the only way to continue; nothing remains: no such line;
+ * - a page says whether it holds everything: `End of file.` (fs_read), `all shown` or
+ *   `(end)` (fs_list, fs_glob, fs_grep);
+ * - numbers are plain integers (133818), ranges use an ASCII hyphen (1-837);
+ * - another call worth making is written `Try: <tool> {json}`.
+ */
+
+/** A call as a model writes it: the tool's name, then its input as compact JSON. */
+export function callText(tool: string, input: Record<string, unknown>): string {
+  return `${tool} ${JSON.stringify(input)}`;
+}
+
+/** The one line that continues a paged answer; print it only when more remains. */
+export function continueLine(call: string): string {
+  return `Continue with: ${call}`;
+}
+
+/** A suggested call that is not a continuation (a broader search, a different mode). */
+export function tryLine(call: string): string {
+  return `Try: ${call}`;
+}
+
+/**
+ * The input of the call that continues: the caller's own options, in the given key order
+ * (so the same input gives the same text), with the new position last.
+ */
+export function nextInput<T extends object>(input: T, keys: readonly (keyof T & string)[], position: Record<string, unknown>): Record<string, unknown> {
+  const next: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (input[key] !== undefined && !(key in position)) {
+      next[key] = input[key];
+    }
+  }
+  return { ...next, ...position };
+}
+
+/** "7" or "7-12": an ASCII range a model can copy into an argument. */
+export function span(first: number, last: number): string {
+  return first === last ? `${first}` : `${first}-${last}`;
+}
+
+/** The closing line of an fs_read page that reached the end of the file. */
+export const END_OF_FILE = 'End of file.';
+
+/**
+ * How much of a list a page shows, in the same words in every tool: "all shown" (the first
+ * page holds everything), "1-100 shown" (more follow: the Continue line comes last),
+ * "101-157 of 157 shown (end)" (a later page reached the end).
+ */
+export function shownPhrase(first: number, last: number, more: boolean, of?: number): string {
+  if (!more && first === 1) {
+    return 'all shown';
+  }
+  return `${span(first, last)}${of !== undefined ? ` of ${of}` : ''} shown${more ? '' : ' (end)'}`;
+}

@@ -1,0 +1,818 @@
+import { throwIfCancelled, type CancelSignal } from '../cancel';
+import {
+  EDIT_GUARD_CHAR_RATIO,
+  EDIT_GUARD_EXTRA_CHARS,
+  EDIT_GUARD_EXTRA_LINES,
+  EDIT_GUARD_LINE_RATIO,
+  MAX_EDIT_CHAR_ALIGN_CHARS,
+  MAX_EDIT_ELIDED_LINES,
+  MAX_EDIT_PLACES,
+} from '../limits';
+import { closestRegion } from './closest';
+import { describeIndentMap, indentMap, indentWidth, type IndentMap } from './indent';
+import { toLf } from './lines';
+import {
+  asciiTypography,
+  collapseSpaces,
+  isBlank,
+  isElision,
+  leadingWhitespace,
+  looksPrefixed,
+  stripReadPrefixes,
+  stripReadPrefixesLoose,
+  substanceKey,
+  unescapeOnce,
+} from './normalize';
+import { blockReplacement, keepChars, projectBlock, type BlockPairing, type LineAdaptation } from './project';
+import { findAll, findSequence } from './search';
+import { Subject } from './subject';
+import type { Ambiguous, EditRequest, FindFailure, FindResult, FoundEdit, MatchLevel, PlanResult, Replacement } from './types';
+
+/** Levels from strictest to loosest; a place's level is the loosest tolerance it needed. */
+const ORDER: readonly MatchLevel[] = [
+  'exact',
+  'read-prefix',
+  'trimmed-boundary',
+  'line-trimmed',
+  'indentation-flexible',
+  'whitespace-normalized',
+  'unicode-normalized',
+  'block-anchor',
+  'escape-normalized',
+  'context-aware',
+  'multi-occurrence',
+];
+const rank = (l: MatchLevel) => ORDER.indexOf(l);
+
+/** old_string and new_string as one level sees them, with what was done to get there. */
+interface Variant {
+  old: string;
+  new: string;
+  notes: string[];
+}
+
+/**
+ * Finds where `req.oldString` is in `content` and what each place becomes. Levels are
+ * tried strictest first (see {@link MatchLevel}); the first that finds anything decides:
+ * one place is the answer, several are ambiguous (unless `replaceAll`). Every tolerant
+ * level requires old_string's substance (its lines with formatting ignored) to be in the
+ * file once, so formatting never chooses between two copies of the same text.
+ * @throws CancelledError when `signal` is cancelled.
+ */
+export function findEdit(content: string, req: EditRequest, signal?: CancelSignal): FindResult {
+  throwIfCancelled(signal);
+  if (req.oldString.length === 0) {
+    return { ok: false, reason: 'invalid', message: 'old_string is empty.' };
+  }
+  const base: Variant = { old: toLf(req.oldString), new: toLf(req.newString), notes: [] };
+  if (base.old === base.new) {
+    return { ok: false, reason: 'invalid', message: 'old_string and new_string are the same, so there is nothing to change.' };
+  }
+  const subject = new Subject(content, signal);
+  const all = req.replaceAll === true;
+  const exact = substring(subject, base, 'exact', all);
+  if (exact) {
+    return exact;
+  }
+  const prefixed = stripReadPrefixes(base.old);
+  const work: Variant = prefixed
+    ? { old: prefixed.text, new: stripReadPrefixesLoose(base.new), notes: ['removed the `L{n}: ` line-number prefixes copied from fs_read output'] }
+    : base;
+  // Each step runs only when every step before it found nothing; the first to find anything decides.
+  const steps: (() => FindResult | undefined)[] = [
+    () => (prefixed ? substring(subject, work, 'read-prefix', all) : undefined),
+    () => lineLevels(subject, work, all),
+    () => typographyInLine(subject, work, all),
+    ...unescaped(work).flatMap((v) => [() => substring(subject, v, 'escape-normalized', all), () => lineLevels(subject, v, all, 'escape-normalized')]),
+    () => elided(subject, work, all),
+  ];
+  for (const step of steps) {
+    const r = step();
+    if (r) {
+      if (r.ok && prefixed) {
+        checkPrefixLines(r, prefixed.first, prefixed.first + splitLines(base.old).length - 1);
+      }
+      return r;
+    }
+  }
+  subject.checkCancelled();
+  // A half-prefixed copy is still placed by its text.
+  const core = coreOf(!prefixed && looksPrefixed(work.old) ? stripReadPrefixesLoose(work.old) : work.old, work.new);
+  const closest = core ? closestRegion(subject, core.old) : undefined;
+  const hint = !prefixed && looksPrefixed(base.old) ? 'old_string starts with an `L{n}: ` prefix from fs_read output, but not every line has one or the numbers skip; copy the text without the prefixes.' : undefined;
+  return { ok: false, reason: 'not-found', ...(closest ? { closest } : {}), ...(hint ? { hint } : {}) };
+}
+
+/** old_string and new_string unescaped once (all escapes, then quotes only), when that changes old_string. */
+function unescaped(work: Variant): Variant[] {
+  const out: Variant[] = [];
+  for (const quotesOnly of [false, true]) {
+    const old = toLf(unescapeOnce(work.old, quotesOnly));
+    if (old !== work.old && !out.some((v) => v.old === old)) {
+      const note = quotesOnly ? 'unescaped \\" and \\\' (old_string was escaped twice)' : 'unescaped \\n, \\t and quotes (old_string was escaped twice); new_string was unescaped the same way';
+      out.push({ old, new: toLf(unescapeOnce(work.new, quotesOnly)), notes: [...work.notes, note] });
+    }
+  }
+  return out;
+}
+
+/** A warning when old_string's `L{n}: ` prefixes named other lines than where its text is now. */
+function checkPrefixLines(r: FoundEdit, first: number, last: number): void {
+  const at = r.places[0].startLine;
+  if (r.places.length === 1 && (at < first || at > last)) {
+    r.warnings.push(`old_string's line-number prefixes said line ${first}, but the text is at line ${at} now; check that this is the place you meant.`);
+  }
+}
+
+/** Applies replacements (sorted, non-overlapping, as findEdit returns them) to `content`. */
+export function applyReplacements(content: string, reps: readonly Replacement[]): string {
+  let out = '';
+  let pos = 0;
+  for (const r of reps) {
+    if (r.start < pos || r.end < r.start || r.end > content.length) {
+      throw new RangeError(`replacements must be sorted, non-overlapping and within the text (at ${r.start}-${r.end})`);
+    }
+    out += content.slice(pos, r.start) + r.text;
+    pos = r.end;
+  }
+  return out + content.slice(pos);
+}
+
+/** Edits in order, each on the result of the previous; all or nothing. */
+export function planEdits(content: string, reqs: readonly EditRequest[], signal?: CancelSignal): PlanResult {
+  let text = content;
+  const results: FoundEdit[] = [];
+  for (let i = 0; i < reqs.length; i++) {
+    const r = findEdit(text, reqs[i], signal);
+    if (!r.ok) {
+      return { ok: false, index: i, failure: r };
+    }
+    text = applyReplacements(text, r.replacements);
+    results.push(r);
+  }
+  return { ok: true, text, results };
+}
+
+// ---------------------------------------------------------------------------------------
+// Substring levels: exact, read-prefix, escape-normalized (and typography within a line).
+
+function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean): FindResult | undefined {
+  const hay = subject.lf.text;
+  const complete = all || level === 'read-prefix';
+  let hits = findAll(hay, v.old, complete ? MAX_EDIT_PLACES : 2, subject.signal);
+  if (level === 'read-prefix') {
+    // Prefixed lines are whole lines: text found after another line's indentation lost that indentation (the line levels re-indent it).
+    hits = hits.filter((h) => h === 0 || hay.charCodeAt(h - 1) === 10);
+  }
+  return hits.length === 0 ? undefined : substringResult(subject, v, level, all, { hay, needle: v.old, hits, complete }, () => v.new);
+}
+
+/**
+ * A phrase inside a line whose quotes or dashes differ (prose is often one long line):
+ * searched character by character with typography made ASCII on both sides.
+ */
+function typographyInLine(subject: Subject, v: Variant, all: boolean): FindResult | undefined {
+  const needle = asciiTypography(v.old);
+  const hay = subject.lfTypography;
+  if (needle === v.old && hay === subject.lf.text) {
+    return undefined;
+  }
+  const hits = findAll(hay, needle, all ? MAX_EDIT_PLACES : 2, subject.signal);
+  if (hits.length === 0) {
+    return undefined;
+  }
+  const adapt = (h: number) => {
+    const region = subject.lf.text.slice(h, h + v.old.length);
+    return v.old.length + v.new.length > MAX_EDIT_CHAR_ALIGN_CHARS ? v.new : keepChars(v.old, region, v.new);
+  };
+  const r = substringResult(subject, v, 'unicode-normalized', all, { hay, needle, hits, complete: all }, adapt);
+  if (r.ok) {
+    r.adjustments.push('matched typographic quotes, dashes or spaces to their ASCII forms; unchanged text keeps the file\'s');
+  }
+  return r;
+}
+
+/** Where a substring level looked (`hay`, the LF view of the file or a same-length mapping of it), for what, and where it found it. */
+interface Hits {
+  hay: string;
+  needle: string;
+  hits: number[];
+  /** Whether `hits` holds every place (else the search stopped at the second). */
+  complete: boolean;
+}
+
+function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits, complete }: Hits, text: (hit: number) => string): FindResult {
+  const lf = subject.lf;
+  const len = needle.length;
+  const lineOfHit = (h: number) => subject.lineOf(lf.toFile(h)) + 1;
+  if (!all && hits.length > 1) {
+    const every = complete ? hits : findAll(hay, needle, MAX_EDIT_PLACES, subject.signal);
+    return ambiguous(level, every.map(lineOfHit), every.length);
+  }
+  if (hits.length >= MAX_EDIT_PLACES) {
+    return { ok: false, reason: 'invalid', message: `old_string is found at ${MAX_EDIT_PLACES} places or more; replace_all changes at most ${MAX_EDIT_PLACES - 1}.` };
+  }
+  for (let i = 1; i < hits.length; i++) {
+    if (hits[i] < hits[i - 1] + len) {
+      return { ...ambiguous(level, hits.map(lineOfHit), hits.length), overlapping: true };
+    }
+  }
+  const reps: Replacement[] = hits.map((h) => {
+    const start = lf.toFile(h);
+    const end = lf.toFile(h + len);
+    const eol = subject.eolFor(start, end);
+    const t = text(h);
+    return { start, end, text: eol === '\n' ? t : t.replace(/\n/g, eol), line: subject.lineOf(start) + 1, endLine: subject.lineOf(Math.max(start, end - 1)) + 1 };
+  });
+  const warnings: string[] = [];
+  const shallow = shallowerLines(hay, hits[0], v, reps[0].line);
+  if (shallow) {
+    warnings.push(shallow);
+  }
+  if (all) {
+    const inside = hits.filter((h) => isWordChar(hay, h - 1) && isWordChar(hay, h) || (isWordChar(hay, h + len - 1) && isWordChar(hay, h + len)));
+    if (inside.length > 0) {
+      warnings.push(`${inside.length} of the ${hits.length} places ${inside.length === 1 ? 'is' : 'are'} inside a longer word (${listLines(inside.map(lineOfHit))}) and ${inside.length === 1 ? 'was' : 'were'} replaced too.`);
+    }
+  }
+  const places = reps.map((r) => ({ startLine: r.line, endLine: r.endLine }));
+  return found(subject, level, reps, places, [...v.notes], warnings, v);
+}
+
+/**
+ * A warning when old_string began after the indentation of its line and the lines
+ * new_string adds are indented less than that line: they are written as given, which is
+ * right for a block that ends there and wrong when the model meant them relative to it.
+ */
+function shallowerLines(hay: string, hit: number, v: Variant, line: number): string | undefined {
+  const lineStart = hay.lastIndexOf('\n', hit - 1) + 1;
+  const lead = hay.slice(lineStart, hit);
+  const added = v.new.split('\n').slice(1).filter((l) => !isBlank(l));
+  if (lead.length === 0 || !/^[ \t]+$/.test(lead) || /^[ \t]/.test(v.old) || v.old.includes('\n') || added.length === 0) {
+    return undefined;
+  }
+  const width = indentWidth(lead);
+  const less = added.filter((l) => indentWidth(leadingWhitespace(l)) < width);
+  if (less.length === 0) {
+    return undefined;
+  }
+  return `old_string starts after the ${width}-column indentation of line ${line}, and ${less.length === added.length ? 'the lines' : `${less.length} of the lines`} new_string adds after its first are indented less; they were written as given. Check their indentation.`;
+}
+
+function isWordChar(s: string, i: number): boolean {
+  return i >= 0 && i < s.length && /[\p{L}\p{N}_$]/u.test(s[i]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Line levels: trimmed-boundary, line-trimmed, indentation-flexible, whitespace-normalized,
+// unicode-normalized, block-anchor.
+
+/** old_string's and new_string's whole lines, without the blank lines around old_string (and as many around new_string). */
+interface Core {
+  old: string[];
+  new: string[];
+  /** Blank lines dropped around old_string. */
+  trimmed: number;
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') {
+    lines.pop();
+  }
+  return lines;
+}
+
+function coreOf(oldText: string, newText: string): Core | undefined {
+  const o = splitLines(oldText);
+  let lead = 0;
+  while (lead < o.length && isBlank(o[lead])) {
+    lead++;
+  }
+  if (lead === o.length) {
+    return undefined;
+  }
+  let trail = 0;
+  while (isBlank(o[o.length - 1 - trail])) {
+    trail++;
+  }
+  const n = splitLines(newText);
+  let nLead = 0;
+  while (nLead < n.length && nLead < lead && isBlank(n[nLead])) {
+    nLead++;
+  }
+  let nTrail = 0;
+  while (nTrail < n.length - nLead && nTrail < trail && isBlank(n[n.length - 1 - nTrail])) {
+    nTrail++;
+  }
+  return { old: o.slice(lead, o.length - trail), new: n.slice(nLead, n.length - nTrail), trimmed: lead + trail };
+}
+
+/** One place a line level found, with how it pairs with old_string and what it needed. */
+interface Placed {
+  pairing: BlockPairing;
+  level: MatchLevel;
+  adapt: LineAdaptation;
+  notes: string[];
+  /** Why this place cannot be used: its indentation has another shape, or it is disproportionate. */
+  rejected?: 'indentation' | 'too-broad';
+  /** Position of the block's first line among the file's lines with text. */
+  at: number;
+}
+
+/** The places where old_string's lines with text are, in order, as consecutive lines with text of the file. */
+function substancePlaces(subject: Subject, lines: readonly string[]): number[] {
+  const { ids, wanted, present } = subject.encode(lines.filter((l) => !isBlank(l)).map(substanceKey));
+  return present.every(Boolean) ? findSequence(ids, wanted, MAX_EDIT_PLACES, subject.signal) : [];
+}
+
+function lineLevels(subject: Subject, v: Variant, all: boolean, levelName?: MatchLevel): FindResult | undefined {
+  const core = coreOf(v.old, v.new);
+  if (!core) {
+    return undefined;
+  }
+  const starts = substancePlaces(subject, core.old);
+  if (starts.length === 0) {
+    return undefined;
+  }
+  const withText = core.old.filter((l) => !isBlank(l)).length;
+  const lines = subject.index.lines;
+  const placeAt = (at: number) => place(subject, core, lines[at], lines[at + withText - 1], at);
+  const listed = (ps: Placed[]) => ps.map((p) => p.pairing.s + 1);
+  if (!all) {
+    if (starts.length > 1) {
+      // The level named is the one at which the first two places are both found.
+      const level = ORDER[Math.max(...starts.slice(0, 2).map((at) => rank(placeAt(at).level)))];
+      return ambiguous(levelName ?? level, starts.map((at) => lines[at] + 1), starts.length);
+    }
+    const only = placeAt(starts[0]);
+    return only.rejected ? rejection(subject, core, only, levelName) : foundBlocks(subject, core, v, [only], levelName, []);
+  }
+  const placed = starts.map(placeAt);
+  const first = placed[0];
+  const usable = placed.filter((p) => !p.rejected);
+  if (usable.length === 0) {
+    return rejection(subject, core, first, levelName);
+  }
+  const best = Math.min(...usable.map((p) => rank(p.level)));
+  const chosen = usable.filter((p) => rank(p.level) === best);
+  for (let i = 1; i < chosen.length; i++) {
+    if (chosen[i].pairing.s <= chosen[i - 1].pairing.e) {
+      return { ...ambiguous(levelName ?? ORDER[best], listed(chosen), chosen.length), overlapping: true };
+    }
+  }
+  const others = placed.filter((p) => !chosen.includes(p));
+  const warnings = others.length > 0 ? [`${others.length} other place${others.length === 1 ? '' : 's'} (${listLines(listed(others))}) match only more loosely and were left unchanged.`] : [];
+  return foundBlocks(subject, core, v, chosen, levelName, warnings);
+}
+
+function rejection(subject: Subject, core: Core, p: Placed, levelName?: MatchLevel): FindFailure {
+  if (p.rejected === 'too-broad') {
+    return { ok: false, reason: 'too-broad', level: levelName ?? p.level, lines: [p.pairing.s + 1], block: { startLine: p.pairing.s + 1, endLine: p.pairing.e + 1 } };
+  }
+  return indentationMismatch(subject, core.old, p.pairing);
+}
+
+/**
+ * "Not found" for a place whose lines say the same as old_string's but are indented in
+ * another shape (in Python, other code): the closest region is that place, and the line
+ * named is the first whose indentation breaks the shape of the lines before it.
+ */
+function indentationMismatch(subject: Subject, old: readonly string[], pairing: BlockPairing): FindFailure {
+  const table = subject.table;
+  const pairs: [string, string][] = [];
+  const at: number[] = [];
+  for (let j = 0; j < old.length; j++) {
+    if (pairing.from[j] >= 0 && !isBlank(old[j]) && pairing.from[j] === pairing.to[j]) {
+      pairs.push([old[j], table.text(pairing.from[j])]);
+      at.push(pairing.from[j]);
+    }
+  }
+  // The shortest run of lines from the first that has no map: a longer run never has one.
+  let lo = 1;
+  let hi = pairs.length;
+  if (indentMap(pairs, () => false)) {
+    return { ok: false, reason: 'not-found' };
+  }
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (indentMap(pairs.slice(0, mid), () => false)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  const [expected, actual] = pairs[lo - 1];
+  return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: at[lo - 1] + 1, expected, actual, difference: 'indentation' } };
+}
+
+/** Pairs old_string's lines with the block s..e and works out the tolerance the place needs. */
+function place(subject: Subject, core: Core, s: number, e: number, at: number): Placed {
+  const table = subject.table;
+  const old = core.old;
+  const n = old.length;
+  const from = new Int32Array(n);
+  let direct = e - s + 1 === n;
+  for (let j = 0; direct && j < n; j++) {
+    direct = isBlank(old[j]) === isBlank(table.text(s + j));
+  }
+  if (direct) {
+    for (let j = 0; j < n; j++) {
+      from[j] = s + j;
+    }
+  } else {
+    // Block-anchor: lines with text pair in order; blank lines are whatever each side has.
+    let f = s;
+    for (let j = 0; j < n; j++) {
+      if (isBlank(old[j])) {
+        from[j] = -1;
+        continue;
+      }
+      while (isBlank(table.text(f))) {
+        f++;
+      }
+      from[j] = f++;
+    }
+  }
+  const pairing: BlockPairing = { s, e, from, to: from };
+  const t = tolerances(subject, old, pairing);
+  const level: MatchLevel = !direct ? 'block-anchor' : t.level;
+  const notes = [...t.notes];
+  if (core.trimmed > 0) {
+    notes.unshift(`ignored ${plural(core.trimmed, 'blank line')} around old_string`);
+  } else if (level === 'trimmed-boundary') {
+    // Every line is equal and none was trimmed: only old_string's final line break is not in the file.
+    notes.push('matched whole lines; the line break at the end of old_string is not in the file');
+  }
+  if (!direct) {
+    const d = e - s + 1 - n;
+    notes.push(d >= 0 ? `the file has ${plural(d, 'more blank line')} inside the block than old_string (kept as they are)` : `the file has ${plural(-d, 'blank line')} fewer inside the block than old_string`);
+  }
+  const placed: Placed = { pairing, level, adapt: t.adapt ?? { indent: IDENTITY, trimTrailing: false, typography: false }, notes, at };
+  if (!t.adapt) {
+    placed.rejected = 'indentation';
+  } else if (disproportionate(subject, old, s, e)) {
+    placed.rejected = 'too-broad';
+  }
+  return placed;
+}
+
+const IDENTITY: IndentMap = { oldBase: 0, fileBase: 0, num: 1, den: 1, tabs: false, identity: true };
+
+/**
+ * What the paired lines needed to be equal, strictest first, and how new_string must be
+ * adapted for it; no `adapt` when the indentation has another shape.
+ */
+function tolerances(subject: Subject, old: readonly string[], pairing: BlockPairing): { level: MatchLevel; notes: string[]; adapt?: LineAdaptation } {
+  const table = subject.table;
+  let trailing = false;
+  let extraTrailing = false;
+  let indent = false;
+  let inner = false;
+  let typography = false;
+  const pairs: [string, string][] = [];
+  for (let j = 0; j < old.length; j++) {
+    const f = pairing.from[j];
+    if (f < 0) {
+      continue;
+    }
+    const o = old[j];
+    const t = table.text(f);
+    if (isBlank(o)) {
+      trailing ||= o !== t;
+      continue;
+    }
+    pairs.push([o, t]);
+    if (o === t) {
+      continue;
+    }
+    const ol = leadingWhitespace(o);
+    const tl = leadingWhitespace(t);
+    indent ||= ol !== tl;
+    const oc = o.slice(ol.length);
+    const tc = t.slice(tl.length);
+    if (oc === tc) {
+      continue;
+    }
+    const oe = oc.trimEnd();
+    const te = tc.trimEnd();
+    if (oc.slice(oe.length) !== tc.slice(te.length)) {
+      trailing = true;
+      extraTrailing ||= oe.length < oc.length && te.length === tc.length;
+    }
+    if (oe === te) {
+      continue;
+    }
+    if (collapseSpaces(oc) === collapseSpaces(tc)) {
+      inner = true;
+      continue;
+    }
+    typography = true;
+  }
+  const map = indentMap(pairs, () => subject.usesTabs());
+  const notes: string[] = [];
+  if (trailing) {
+    notes.push('ignored trailing whitespace');
+  }
+  if (map && !map.identity) {
+    notes.push(`old_string's indentation differs from the file's (${describeIndentMap(map)}); new_string was re-indented the same way`);
+  }
+  if (inner) {
+    notes.push('ignored runs of spaces inside lines');
+  }
+  if (typography) {
+    notes.push("matched typographic quotes, dashes or spaces to their ASCII forms; unchanged text keeps the file's");
+  }
+  const level: MatchLevel = typography ? 'unicode-normalized' : inner ? 'whitespace-normalized' : indent ? 'indentation-flexible' : trailing ? 'line-trimmed' : 'trimmed-boundary';
+  if (!map) {
+    return { level, notes };
+  }
+  return { level, notes, adapt: { indent: map, trimTrailing: extraTrailing, typography } };
+}
+
+/** The disproportionate-match guard: a block far longer or shorter than old_string is not what the model meant. */
+function disproportionate(subject: Subject, old: readonly string[], s: number, e: number): boolean {
+  const blockLines = e - s + 1;
+  const oldLines = old.length;
+  const far = (a: number, b: number) => a >= Math.max(b + EDIT_GUARD_EXTRA_LINES, b * EDIT_GUARD_LINE_RATIO);
+  if (far(blockLines, oldLines) || far(oldLines, blockLines)) {
+    return true;
+  }
+  const table = subject.table;
+  const blockChars = table.ends[e] - table.starts[s];
+  const oldChars = old.reduce((a, l) => a + l.length + 1, -1);
+  return oldLines > 1 && blockChars > oldChars + EDIT_GUARD_EXTRA_CHARS && blockChars > oldChars * EDIT_GUARD_CHAR_RATIO;
+}
+
+function foundBlocks(subject: Subject, core: Core, v: Variant, chosen: Placed[], levelName: MatchLevel | undefined, warnings: string[], elisions?: boolean[]): FindResult {
+  const table = subject.table;
+  const reps: Replacement[] = [];
+  const notes = [...v.notes];
+  for (const p of chosen) {
+    const proj = projectBlock(table, core.old, core.new, p.pairing, p.adapt, elisions);
+    if (!proj.ok) {
+      return {
+        ok: false,
+        reason: 'invalid',
+        message:
+          proj.problem === 'elision-dropped'
+            ? `old_string leaves lines out with "..." (its line ${proj.line}), but new_string does not keep that line, so lines never shown would be deleted. Keep the "..." line in new_string at the same place, or give the full text.`
+            : `new_string has a "..." line (its line ${proj.line}) that old_string does not have at that place; it would be written into the file as is. Give the full text instead.`,
+      };
+    }
+    const { s, e } = p.pairing;
+    const rep = blockReplacement(table, s, e, proj.lines, table.eolFor(table.starts[s], table.ends[e]));
+    if (rep) {
+      reps.push(rep);
+    }
+    for (const note of p.notes) {
+      if (!notes.includes(note)) {
+        notes.push(note);
+      }
+    }
+  }
+  const places = chosen.map((p) => ({ startLine: p.pairing.s + 1, endLine: p.pairing.e + 1 }));
+  return found(subject, levelName ?? chosen[0].level, reps, places, notes, warnings, v);
+}
+
+// ---------------------------------------------------------------------------------------
+// Context-aware: old_string with elision lines (`// ... existing code ...`).
+
+interface Part {
+  /** Indices into the core lines. */
+  from: number;
+  to: number;
+  /** Candidate blocks: position among the file's lines with text, first and last file line. */
+  cands: { at: number; s: number; e: number }[];
+}
+
+function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefined {
+  const core = coreOf(v.old, v.new);
+  if (!core) {
+    return undefined;
+  }
+  // Elisions at either end stand for nothing old_string would change: drop them.
+  while (core.old.length > 0 && (isElision(core.old[0]) || isBlank(core.old[0]))) {
+    if (core.new.length > 0 && isElision(core.new[0]) && isElision(core.old[0])) {
+      core.new.shift();
+    }
+    core.old.shift();
+  }
+  while (core.old.length > 0 && (isElision(core.old[core.old.length - 1]) || isBlank(core.old[core.old.length - 1]))) {
+    if (core.new.length > 0 && isElision(core.new[core.new.length - 1]) && isElision(core.old[core.old.length - 1])) {
+      core.new.pop();
+    }
+    core.old.pop();
+  }
+  const elisions = core.old.map(isElision);
+  if (!elisions.includes(true)) {
+    return undefined;
+  }
+  if (all) {
+    return { ok: false, reason: 'invalid', message: 'old_string leaves lines out with "...", which replace_all cannot use: give the full text, or edit one place at a time without replace_all.' };
+  }
+  const parts: Part[] = [];
+  for (let j = 0; j < core.old.length; ) {
+    if (elisions[j]) {
+      j++;
+      continue;
+    }
+    let k = j;
+    while (k < core.old.length && !elisions[k]) {
+      k++;
+    }
+    const lines = core.old.slice(j, k);
+    if (lines.some((l) => !isBlank(l))) {
+      const withText = lines.filter((l) => !isBlank(l)).length;
+      const idx = subject.index.lines;
+      const cands = substancePlaces(subject, lines).map((at) => ({ at, s: idx[at], e: idx[at + withText - 1] }));
+      if (cands.length === 0) {
+        return undefined;
+      }
+      parts.push({ from: j, to: k - 1, cands });
+    }
+    j = k;
+  }
+  const chain = uniqueChain(parts);
+  if (chain === undefined) {
+    return undefined;
+  }
+  if (Array.isArray(chain.lines)) {
+    return ambiguous('context-aware', chain.lines, chain.lines.length);
+  }
+  const picks = chain.picks!;
+  // Pair each part with its block; each elision stands for the lines between its parts.
+  const n = core.old.length;
+  const from = new Int32Array(n).fill(-1);
+  const to = new Int32Array(n).fill(-1);
+  const table = subject.table;
+  let elidedLines = 0;
+  parts.forEach((part, i) => {
+    const c = part.cands[picks[i]];
+    let f = c.s;
+    for (let j = part.from; j <= part.to; j++) {
+      if (isBlank(core.old[j])) {
+        continue;
+      }
+      while (isBlank(table.text(f))) {
+        f++;
+      }
+      from[j] = to[j] = f++;
+    }
+    if (i + 1 < parts.length) {
+      const next = parts[i + 1].cands[picks[i + 1]];
+      for (let j = part.to + 1; j < parts[i + 1].from; j++) {
+        if (elisions[j]) {
+          from[j] = c.e + 1;
+          to[j] = next.s - 1;
+          elidedLines += to[j] - from[j] + 1;
+          break;
+        }
+      }
+    }
+  });
+  const s = parts[0].cands[picks[0]].s;
+  const e = parts[parts.length - 1].cands[picks[parts.length - 1]].e;
+  const pairing: BlockPairing = { s, e, from, to };
+  const shown = core.old.map((l, j) => (elisions[j] ? '' : l));
+  const shownPairing = { ...pairing, from: from.map((f, j) => (elisions[j] ? -1 : f)) };
+  const t = tolerances(subject, shown, shownPairing);
+  if (!t.adapt) {
+    return indentationMismatch(subject, shown, shownPairing);
+  }
+  const outside = elisionOutside(subject, core.old, pairing, elisions, t.adapt.indent);
+  if (outside) {
+    return outside;
+  }
+  const notes = [`kept the ${plural(elidedLines, 'line')} old_string left out with "..." unchanged`, ...t.notes];
+  const placed: Placed = { pairing, level: 'context-aware', adapt: t.adapt, notes, at: parts[0].cands[picks[0]].at };
+  return foundBlocks(subject, core, v, [placed], 'context-aware', [], elisions);
+}
+
+/**
+ * An elision line stands for lines at least as deep as itself: a left-out range holding a
+ * shallower line (the end of the block, the next function) spans more than the model
+ * meant, as when the part after it is found in the next function. "Not found" then, with
+ * that line.
+ */
+function elisionOutside(subject: Subject, old: readonly string[], pairing: BlockPairing, elisions: readonly boolean[], map: IndentMap): FindFailure | undefined {
+  const table = subject.table;
+  for (let j = 0; j < old.length; j++) {
+    if (!elisions[j]) {
+      continue;
+    }
+    const depth = map.fileBase + ((indentWidth(leadingWhitespace(old[j])) - map.oldBase) * map.num) / map.den;
+    for (let f = pairing.from[j]; f <= pairing.to[j]; f++) {
+      if (!isBlank(table.text(f)) && indentWidth(leadingWhitespace(table.text(f))) < depth) {
+        return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: f + 1, expected: old[j], actual: table.text(f), difference: 'text' } };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The one way to pick a block for every part, in order, each after the previous within
+ * {@link MAX_EDIT_ELIDED_LINES}; `lines` lists the first lines of the competing blocks
+ * when there are several ways, undefined when there is none.
+ */
+function uniqueChain(parts: Part[]): { picks?: number[]; lines?: number[] } | undefined {
+  // ways[i][c]: ways (saturated at 2) to place parts 0..i with part i at candidate c.
+  const ways: Uint8Array[] = [Uint8Array.from(parts[0].cands, () => 1)];
+  for (let i = 1; i < parts.length; i++) {
+    const prev = parts[i - 1].cands;
+    const w = ways[i - 1];
+    const prefix = new Int32Array(prev.length + 1);
+    for (let c = 0; c < prev.length; c++) {
+      prefix[c + 1] = prefix[c] + w[c];
+    }
+    let lo = 0;
+    let hi = 0;
+    ways.push(
+      Uint8Array.from(parts[i].cands, (q) => {
+        // Candidates of the previous part end in order; keep those ending before q and close enough.
+        while (hi < prev.length && prev[hi].e < q.s) {
+          hi++;
+        }
+        while (lo < hi && q.s - prev[lo].e - 1 > MAX_EDIT_ELIDED_LINES) {
+          lo++;
+        }
+        return Math.min(2, prefix[hi] - prefix[lo]);
+      }),
+    );
+  }
+  const last = ways[ways.length - 1];
+  const total = last.reduce((a, b) => a + b, 0);
+  if (total === 0) {
+    return undefined;
+  }
+  if (total === 1) {
+    const picks = new Array<number>(parts.length);
+    picks[parts.length - 1] = last.indexOf(1);
+    for (let i = parts.length - 2; i >= 0; i--) {
+      const q = parts[i + 1].cands[picks[i + 1]];
+      picks[i] = parts[i].cands.findIndex((p, c) => ways[i][c] > 0 && p.e < q.s && q.s - p.e - 1 <= MAX_EDIT_ELIDED_LINES);
+    }
+    return { picks };
+  }
+  // Several ways: name the first lines of the first part's blocks that start one.
+  let reach = Array.from(last, (w) => w > 0);
+  for (let i = parts.length - 2; i >= 0; i--) {
+    const next = parts[i + 1].cands;
+    const prefix = new Int32Array(next.length + 1);
+    next.forEach((_, c) => (prefix[c + 1] = prefix[c] + (reach[c] ? 1 : 0)));
+    // Blocks of the next part reachable from p start in (p.e, p.e + 1 + MAX_EDIT_ELIDED_LINES].
+    reach = parts[i].cands.map((p) => prefix[firstStartAbove(next, p.e + 1 + MAX_EDIT_ELIDED_LINES)] - prefix[firstStartAbove(next, p.e)] > 0);
+  }
+  const lines = parts[0].cands.filter((_, c) => reach[c]).map((p) => p.s + 1);
+  return { lines: lines.length > 1 ? lines : parts[parts.length - 1].cands.filter((_, c) => last[c] > 0).map((q) => q.s + 1) };
+}
+
+/** Index of the first candidate (sorted by start) whose start is above `line`. */
+function firstStartAbove(cands: readonly { s: number }[], line: number): number {
+  let lo = 0;
+  let hi = cands.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cands[mid].s <= line) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+// ---------------------------------------------------------------------------------------
+
+function found(subject: Subject, level: MatchLevel, reps: Replacement[], places: FoundEdit['places'], adjustments: string[], warnings: string[], v: Variant): FindResult {
+  if (reps.length === 0 || reps.every((r) => subject.content.slice(r.start, r.end) === r.text)) {
+    return {
+      ok: false,
+      reason: 'invalid',
+      message: level === 'exact' ? 'new_string gives the text the file already has, so there is nothing to change.' : `old_string matched (${adjustments.join('; ') || level}), and new_string gives the text the file already has, so there is nothing to change.`,
+    };
+  }
+  if (v.new.indexOf('\n') === -1 && /\\n(?: {2}|\t)/.test(v.new) && !/\\n/.test(v.old)) {
+    warnings.push('new_string has no line break but has \\n followed by indentation; if you meant line breaks, send them as line breaks, not as \\n.');
+  }
+  const elisions = splitLines(v.new).filter(isElision);
+  const elision = elisions.length > splitLines(v.old).filter(isElision).length ? elisions[0] : undefined;
+  if (elision) {
+    warnings.push(`new_string has the line ${JSON.stringify(elision.trim())}, which is written into the file as is; if it stands for code to keep, give that code instead.`);
+  }
+  return { ok: true, level, exact: level === 'exact', replacements: reps, places, adjustments, warnings };
+}
+
+function ambiguous(level: MatchLevel, lines: number[], count: number): Ambiguous {
+  return { ok: false, reason: 'ambiguous', level, lines: lines.slice(0, 1000), count };
+}
+
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+function listLines(lines: number[]): string {
+  const shown = lines.slice(0, 10);
+  return `line${lines.length === 1 ? '' : 's'} ${shown.join(', ')}${lines.length > shown.length ? `, and ${lines.length - shown.length} more` : ''}`;
+}

@@ -1,0 +1,134 @@
+import { MAX_EDIT_PLACES_LISTED, MAX_EDIT_QUOTE_CHARS, MAX_READ_LINES } from '../limits';
+import type { ClosestRegion, FindFailure, FoundEdit, MatchLevel } from './types';
+
+/** Which edit of an `edits` list failed, to say so and that none was applied. */
+export interface EditPosition {
+  /** 0-based. */
+  index: number;
+  count: number;
+}
+
+/** What a level ignored, as said after "when": the message for several places names it. */
+const IGNORING: Record<MatchLevel, string> = {
+  exact: '',
+  'read-prefix': ' once the `L{n}: ` prefixes are removed',
+  'trimmed-boundary': ' once the blank lines around it are dropped',
+  'line-trimmed': ' when trailing whitespace is ignored',
+  'indentation-flexible': ' when indentation is ignored',
+  'whitespace-normalized': ' when whitespace is ignored',
+  'unicode-normalized': ' when whitespace and typographic quotes or dashes are ignored',
+  'block-anchor': ' when whitespace and blank lines are ignored',
+  'escape-normalized': ' once its escapes (\\n, \\") are undone',
+  'context-aware': ' around its "..." lines',
+  'multi-occurrence': '',
+};
+
+/**
+ * The message the model reads when an edit cannot be made: what happened, where, and the
+ * call to make next. "Not found" and "several places" are different messages.
+ */
+export function describeFailure(failure: FindFailure, displayPath: string, position?: EditPosition): string {
+  const lines = [...body(failure, displayPath)];
+  if (position && position.count > 1) {
+    lines[0] = `Edit ${position.index + 1} of ${position.count}: ${lines[0]}`;
+    lines.push(`None of the ${position.count} edits was applied; fix this one and send them all again.`);
+  }
+  return lines.join('\n');
+}
+
+function body(f: FindFailure, path: string): string[] {
+  switch (f.reason) {
+    case 'invalid':
+      return [f.message];
+    case 'not-found': {
+      const out = [`old_string was not found in ${path}.`];
+      if (f.hint) {
+        out.push(f.hint);
+      }
+      if (!f.closest) {
+        out.push(`No line of it is in the file. Read the file with ${readCall(path)} (or find the text with fs_grep) and retry with the exact text.`);
+        return out;
+      }
+      out.push(...closest(f.closest));
+      out.push(`Re-read those lines with ${readCall(path, f.closest.startLine, f.closest.endLine)} and retry with the exact text.`);
+      return out;
+    }
+    case 'ambiguous': {
+      if (f.overlapping) {
+        return [
+          `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]}, and some of them overlap (${placeList(f.lines, f.count)}), so replace_all cannot replace each one. Use a longer old_string, or separate edits.`,
+        ];
+      }
+      return [
+        `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]} (${placeList(f.lines, f.count)}), so it is not clear which one to change; nothing was changed.`,
+        'Add lines around the change to old_string (and new_string) so it matches one place, or set replace_all to true to change every place.',
+      ];
+    }
+    case 'too-broad': {
+      const { startLine, endLine } = f.block;
+      return [
+        `old_string matched only loosely in ${path} (${IGNORING[f.level].trim() || f.level}), at lines ${startLine}-${endLine}: that block is much longer or shorter than old_string, so nothing was changed.`,
+        `Re-read it with ${readCall(path, startLine, endLine)} and retry with the exact text.`,
+      ];
+    }
+  }
+}
+
+function closest(c: ClosestRegion): string[] {
+  const range = c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`;
+  const what =
+    c.difference === 'indentation'
+      ? `the same text is at ${range}, but indented differently${c.startLine === c.endLine ? '' : ' relative to its other lines'}; line ${c.line} is:`
+      : c.difference === 'whitespace'
+        ? `the closest text is at ${range}; line ${c.line} differs in whitespace:`
+        : `the closest text is at ${range}; line ${c.line} differs:`;
+  const [expected, actual] = quotePair(c.expected, c.actual);
+  return [what[0].toUpperCase() + what.slice(1), `  old_string: ${expected}`, `  file:       ${actual}`];
+}
+
+/** `fs_read` call showing lines first..last (the file from its start when no line is given). */
+function readCall(path: string, first?: number, last?: number): string {
+  if (first === undefined || last === undefined) {
+    return `fs_read ${JSON.stringify({ path })}`;
+  }
+  const limit = Math.min(MAX_READ_LINES, last - first + 1);
+  return `fs_read ${JSON.stringify({ path, offset: first, limit })}`;
+}
+
+/** Two versions of a line as JSON strings (so tabs and trailing spaces show), cut around where they differ. */
+function quotePair(a: string, b: string): [string, string] {
+  let d = 0;
+  while (d < a.length && d < b.length && a[d] === b[d]) {
+    d++;
+  }
+  const from = Math.max(0, Math.min(d - Math.floor(MAX_EDIT_QUOTE_CHARS / 3), Math.max(a.length, b.length) - MAX_EDIT_QUOTE_CHARS));
+  const cut = (s: string) => {
+    const start = Math.min(from, s.length);
+    const piece = s.slice(start, start + MAX_EDIT_QUOTE_CHARS);
+    return `${start > 0 ? '...' : ''}${JSON.stringify(piece)}${start + piece.length < s.length ? '...' : ''}`;
+  };
+  return [cut(a), cut(b)];
+}
+
+function placeList(lines: readonly number[], count: number): string {
+  const unique = [...new Set(lines)];
+  const shown = unique.slice(0, MAX_EDIT_PLACES_LISTED);
+  const more = count - lines.filter((l) => shown.includes(l)).length;
+  return `line${unique.length === 1 ? '' : 's'} ${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+}
+
+/**
+ * One line for a successful edit that needed tolerance (empty for an exact one): the
+ * level, what was forgiven, and the request to check the change; then any warnings.
+ */
+export function describeMatch(r: FoundEdit): string {
+  const out: string[] = [];
+  if (!r.exact) {
+    const span = (p: FoundEdit['places'][number]) => (p.startLine === p.endLine ? `line ${p.startLine}` : `lines ${p.startLine}-${p.endLine}`);
+    const where = r.places.length === 1 ? span(r.places[0]) : `${r.places.length} places (${r.places.slice(0, MAX_EDIT_PLACES_LISTED).map(span).join(', ')}${r.places.length > MAX_EDIT_PLACES_LISTED ? ', ...' : ''})`;
+    const what = r.adjustments.length > 0 ? `: ${r.adjustments.join('; ')}` : '';
+    out.push(`old_string was not found exactly; it matched at ${where} at level ${r.level}${what}. Check that the change is the one you meant.`);
+  }
+  out.push(...r.warnings);
+  return out.join('\n');
+}

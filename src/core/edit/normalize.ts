@@ -1,0 +1,178 @@
+/**
+ * The normalisations the cascade tolerates. None of them touches a letter, a digit or an
+ * underscore, and none folds case: what they forgive is formatting (whitespace, typography,
+ * escaping, line endings, copied prefixes), never a different word or number.
+ */
+
+/**
+ * Typographic characters models and word processors swap for ASCII ones, each mapped to
+ * one ASCII character so offsets survive the mapping. Backticks and guillemets are not
+ * here: they mean something of their own in code and prose.
+ */
+const TYPO: Record<string, string> = {
+  '\u2018': "'", // ‘
+  '\u2019': "'", // ’
+  '\u201A': "'", // ‚
+  '\u201B': "'", // ‛
+  '\u2032': "'", // ′
+  '\u201C': '"', // “
+  '\u201D': '"', // ”
+  '\u201E': '"', // „
+  '\u201F': '"', // ‟
+  '\u2033': '"', // ″
+  '\u2010': '-', // hyphen
+  '\u2011': '-', // non-breaking hyphen
+  '\u2012': '-', // figure dash
+  '\u2013': '-', // en dash
+  '\u2014': '-', // em dash
+  '\u2015': '-', // horizontal bar
+  '\u2212': '-', // minus sign
+  '\u00A0': ' ', // no-break space
+  '\u2007': ' ', // figure space
+  '\u2009': ' ', // thin space
+  '\u202F': ' ', // narrow no-break space
+  '\u3000': ' ', // ideographic space
+};
+const TYPO_RE = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u2010-\u2015\u2212\u00A0\u2007\u2009\u202F\u3000]/g;
+/** Fast test: can `s` hold a typographic character at all? */
+const TYPO_TEST = /[\u00A0\u2010-\u2033\u2212\u3000]/;
+
+/** `s` with typographic quotes, dashes and spaces as ASCII; same length, same offsets. */
+export function asciiTypography(s: string): string {
+  return TYPO_TEST.test(s) ? s.replace(TYPO_RE, (c) => TYPO[c]) : s;
+}
+
+/** Whether `s` holds a character {@link asciiTypography} would change. */
+export function hasTypography(s: string): boolean {
+  return TYPO_TEST.test(s) && asciiTypography(s) !== s;
+}
+
+/** Trimmed, inner runs of spaces and tabs as one space. */
+export function collapseSpaces(s: string): string {
+  const t = s.trim();
+  return /\s\s|[^\S ]/.test(t) ? t.replace(/\s+/g, ' ') : t;
+}
+
+/**
+ * The key two lines share when they say the same thing and differ only in formatting:
+ * indentation, trailing and inner whitespace, typographic punctuation. The loosest line
+ * equivalence of the cascade; places are counted with it.
+ */
+export function substanceKey(line: string): string {
+  return collapseSpaces(asciiTypography(line));
+}
+
+export function isBlank(line: string): boolean {
+  return line.trim().length === 0;
+}
+
+/** Leading spaces and tabs of a line. */
+export function leadingWhitespace(line: string): string {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) {
+    i++;
+  }
+  return line.slice(0, i);
+}
+
+/**
+ * The `L{n}: ` prefix fs_read prints (and fs_grep's `  L{n}: ` / `  L{n}- `): the number
+ * and what follows the prefix. An empty line may have lost the space after the colon.
+ */
+const READ_PREFIX = /^(?: {2})?L(\d+)[:-](?: |$)/;
+
+/**
+ * old_string without the line-number prefixes of fs_read output, when every line has one
+ * and the numbers count up by one (blank lines around the copy may have none); undefined
+ * otherwise (a half-prefixed text is not guessed at).
+ */
+export function stripReadPrefixes(text: string): { text: string; first: number } | undefined {
+  const lines = text.split('\n');
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo <= hi && isBlank(lines[lo])) {
+    lo++;
+  }
+  while (hi >= lo && isBlank(lines[hi])) {
+    hi--;
+  }
+  if (lo > hi) {
+    return undefined;
+  }
+  let first = -1;
+  for (let i = lo; i <= hi; i++) {
+    const m = READ_PREFIX.exec(lines[i]);
+    if (!m) {
+      return undefined;
+    }
+    const n = Number(m[1]);
+    if (i === lo) {
+      first = n;
+    } else if (n !== first + i - lo) {
+      return undefined;
+    }
+    lines[i] = lines[i].slice(m[0].length);
+  }
+  return { text: lines.join('\n'), first };
+}
+
+/** new_string without the prefixes, on the lines that have one (lines the model added may not). */
+export function stripReadPrefixesLoose(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => {
+      const m = READ_PREFIX.exec(l);
+      return m ? l.slice(m[0].length) : l;
+    })
+    .join('\n');
+}
+
+/** Whether old_string looks like it was copied with prefixes, but not consistently. */
+export function looksPrefixed(text: string): boolean {
+  return READ_PREFIX.test(text);
+}
+
+/**
+ * Undoes one level of string escaping, as when a model escapes its JSON argument twice:
+ * `\n` `\t` `\r` become the characters, `\"` `\'` `` \` `` the quotes, `\\` one backslash.
+ * Any other backslash is kept. With `quotesOnly`, only the quotes and `\\`.
+ */
+export function unescapeOnce(text: string, quotesOnly: boolean): string {
+  if (text.indexOf('\\') === -1) {
+    return text;
+  }
+  return text.replace(/\\([\\nrt"'`])/g, (whole, c: string) => {
+    switch (c) {
+      case 'n':
+        return quotesOnly ? whole : '\n';
+      case 't':
+        return quotesOnly ? whole : '\t';
+      case 'r':
+        return quotesOnly ? whole : '\r';
+      default:
+        return c;
+    }
+  });
+}
+
+/**
+ * A line that stands for lines left out: `...`, `…`, `// ... existing code ...`,
+ * `# ...`, `/* ... *\/`, `<!-- ... -->`. It must start (after a comment marker) with an
+ * ellipsis and say little else, so ordinary code is not mistaken for it.
+ */
+export function isElision(line: string): boolean {
+  const t = line.trim();
+  if (t.length === 0 || t.length > 80) {
+    return false;
+  }
+  const inner = t
+    .replace(/^(?:\/\/+|#+|--+|;+|\/\*+|<!--|\{\/\*|\*+)\s*/, '')
+    .replace(/\s*(?:\*+\/\}?|-->)$/, '')
+    .trim();
+  if (inner !== t) {
+    // Inside a comment: `// ...existing code...`, `# ... rest unchanged`.
+    return /^(?:\.\.\.|…)[\p{L}\s,'()-]*(?:\.\.\.|…)?$/u.test(inner);
+  }
+  // Bare: `...` or `... existing code ...`, never code such as `...props,` (a spread).
+  return /^(?:\.\.\.|…)(?:\s[\p{L}\s'()-]*(?:\.\.\.|…)?)?$/u.test(t);
+}

@@ -1,0 +1,122 @@
+/**
+ * The levels of the matching cascade, strictest first. Each level is tried only when every
+ * stricter one found nothing; the first level that finds something decides.
+ *
+ * - `exact`: old_string is a substring of the file (line endings aside: a LF old_string
+ *   matches a CRLF file and the reverse).
+ * - `read-prefix`: exact once the `L{n}: ` prefixes copied from fs_read (or fs_grep) output
+ *   are removed from every line.
+ * - `trimmed-boundary`: whole lines equal once the blank lines around old_string are dropped.
+ * - `line-trimmed`: whole lines equal apart from trailing whitespace.
+ * - `indentation-flexible`: equal apart from indentation, and the indentation of the block is
+ *   the file's under one consistent map (a shifted base, tabs for spaces, 2 for 4 columns).
+ * - `whitespace-normalized`: as above, and runs of spaces inside lines count as one space.
+ * - `unicode-normalized`: as above, and typographic quotes, dashes and spaces count as their
+ *   ASCII forms (also inside a single line, for a phrase within a long line of prose).
+ * - `block-anchor`: as above, but the file has more or fewer blank lines inside the block than
+ *   old_string; every line with text still matches, in order.
+ * - `escape-normalized`: old_string was escaped twice (`\n`, `\t`, `\"` as two characters):
+ *   unescaped, it matches at one of the levels above.
+ * - `context-aware`: old_string leaves lines out with an elision line (`// ... existing code
+ *   ...`); the parts around it match, in order, and the left-out lines are kept unchanged.
+ * - `multi-occurrence`: reserved. The seed's last replacer yields every exact occurrence for
+ *   replace_all; here every level yields all of its places and replace_all replaces them
+ *   all, so no level of its own is searched and this value is never returned.
+ */
+export type MatchLevel =
+  | 'exact'
+  | 'read-prefix'
+  | 'trimmed-boundary'
+  | 'line-trimmed'
+  | 'indentation-flexible'
+  | 'whitespace-normalized'
+  | 'unicode-normalized'
+  | 'block-anchor'
+  | 'escape-normalized'
+  | 'context-aware'
+  | 'multi-occurrence';
+
+export interface EditRequest {
+  oldString: string;
+  newString: string;
+  /** Replace every place the first matching level finds. @default false */
+  replaceAll?: boolean;
+}
+
+/** One place to change: content[start, end) becomes `text` (already adapted: indentation, escapes, line endings). UTF-16 offsets. */
+export interface Replacement {
+  start: number;
+  end: number;
+  text: string;
+  /** 1-based line of `start`. */
+  line: number;
+  /** 1-based line of the last character replaced (`line` when the range is empty or within one line). */
+  endLine: number;
+}
+
+export interface FoundEdit {
+  ok: true;
+  level: MatchLevel;
+  /** True only for the `exact` level: the model's text was found as given. */
+  exact: boolean;
+  replacements: Replacement[];
+  /** The places old_string matched (1-based lines, inclusive), in order; a replacement may cover less of a place when some of its lines do not change. */
+  places: { startLine: number; endLine: number }[];
+  /** Short notes of what tolerance was applied, for the model. */
+  adjustments: string[];
+  /** Things the model should check that are not a tolerance (text that looks like a placeholder, places left alone). */
+  warnings: string[];
+}
+
+export interface ClosestRegion {
+  startLine: number;
+  endLine: number;
+  /** First line that differs (1-based, in the file). */
+  line: number;
+  /** That line as old_string has it. */
+  expected: string;
+  /** That line as the file has it. */
+  actual: string;
+  /** `text`: the words differ; `indentation`: only the indentation (or its structure) differs; `whitespace`: only other whitespace. */
+  difference: 'text' | 'indentation' | 'whitespace';
+}
+
+export interface NotFound {
+  ok: false;
+  reason: 'not-found';
+  closest?: ClosestRegion;
+  /** A likely cause seen in old_string itself (a half-copied line-number prefix, …). */
+  hint?: string;
+}
+
+export interface Ambiguous {
+  ok: false;
+  reason: 'ambiguous';
+  level: MatchLevel;
+  /** 1-based first line of each place, in file order (at most the first few hundred). */
+  lines: number[];
+  /** How many places in all. */
+  count: number;
+  /** replace_all only: some places overlap, so they cannot all be replaced. */
+  overlapping?: boolean;
+}
+
+export interface TooBroad {
+  ok: false;
+  reason: 'too-broad';
+  level: MatchLevel;
+  lines: number[];
+  /** The loosely matched block (1-based lines, inclusive). */
+  block: { startLine: number; endLine: number };
+}
+
+export interface Invalid {
+  ok: false;
+  reason: 'invalid';
+  message: string;
+}
+
+export type FindFailure = NotFound | Ambiguous | TooBroad | Invalid;
+export type FindResult = FoundEdit | FindFailure;
+
+export type PlanResult = { ok: true; text: string; results: FoundEdit[] } | { ok: false; index: number; failure: FindFailure };

@@ -1,0 +1,211 @@
+import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_ERROR_LINE_CHARS, MAX_PATCH_ERROR_LINES } from '../limits';
+import type { ChunkLine } from './types';
+
+/** The patch text is malformed. `message` names the 1-based `line` and the valid forms. */
+export class PatchSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PatchSyntaxError';
+  }
+}
+
+/** A hunk, as errors name it. */
+export interface HunkRef {
+  /** 1-based position in the patch. */
+  index: number;
+  kind: 'add' | 'delete' | 'update';
+  path: string;
+  movePath?: string;
+  patchLine: number;
+}
+
+/** A chunk of an update, as errors name it. */
+export interface ChunkRef {
+  /** 1-based position in its hunk. */
+  index: number;
+  count: number;
+  contexts: string[];
+  patchLine: number;
+  /** The ` ` and `-` lines the file had to contain, with their marks. */
+  oldBody: ChunkLine[];
+}
+
+/** Lines of the file near where a chunk was expected. Line numbers are 1-based. */
+export interface FileRegion {
+  startLine: number;
+  lines: string[];
+  /** First line that differs from the chunk even loosely compared, with what the chunk expected there. */
+  diffLine?: number;
+  expected?: string;
+}
+
+export type PatchVerifyDetail =
+  | { code: 'empty' }
+  | { code: 'too-many-paths'; count: number; max: number }
+  /** An update or delete of a path that does not exist (`earlier`: a hunk of this patch removed it). */
+  | { code: 'missing'; hunk: HunkRef; path: string; earlier?: { hunk: HunkRef; how: 'deleted' | 'moved' } }
+  /** The path (or the move destination `path`) is a folder. */
+  | { code: 'directory'; hunk: HunkRef; path: string }
+  | { code: 'context-not-found'; hunk: HunkRef; path: string; chunk: ChunkRef; context: string; searchFrom: number; earlier?: number; closest?: { line: number; text: string }; textAfterHunk?: number }
+  /**
+   * The chunk's old lines are not where the chunk may go. `elsewhere`: they are in the
+   * file, but before the previous chunk's end, or (an End of File chunk) not at the end.
+   */
+  | {
+      code: 'no-match';
+      hunk: HunkRef;
+      path: string;
+      chunk: ChunkRef;
+      searchFrom: number;
+      elsewhere?: { line: number; why: 'before-previous' | 'not-at-end' };
+      closest?: FileRegion;
+      textAfterHunk?: number;
+    }
+  /** The chunk fits in several places (`places`, 1-based, at most a few; `count` in all). */
+  | { code: 'ambiguous'; hunk: HunkRef; path: string; chunk: ChunkRef; places: number[]; count: number; textAfterHunk?: number }
+  /** A chunk of `+` lines only, under a `@@` line that is not the end of the file. */
+  | { code: 'insertion-unanchored'; hunk: HunkRef; path: string; chunk: ChunkRef }
+  /** `path` is moved by one hunk and touched by another in a way one patch cannot express safely. */
+  | { code: 'move-sequence'; hunk: HunkRef; path: string; other: HunkRef };
+
+export type PatchVerifyCode = PatchVerifyDetail['code'];
+
+/** The patch does not fit the files. Nothing was applied; `detail` says what and where. */
+export class PatchVerifyError extends Error {
+  readonly code: PatchVerifyCode;
+
+  constructor(readonly detail: PatchVerifyDetail) {
+    super(describeVerifyError(detail));
+    this.name = 'PatchVerifyError';
+    this.code = detail.code;
+  }
+}
+
+const HEADERS = { add: 'Add File', delete: 'Delete File', update: 'Update File' } as const;
+
+export function quoteLine(text: string): string {
+  return text.length > MAX_PATCH_ERROR_LINE_CHARS ? `${text.slice(0, MAX_PATCH_ERROR_LINE_CHARS)}... (${text.length} characters)` : text;
+}
+
+function hunkName(h: HunkRef): string {
+  return `\`*** ${HEADERS[h.kind]}: ${quoteLine(h.path)}\` (patch line ${h.patchLine})`;
+}
+
+function chunkName(c: ChunkRef): string {
+  const at = c.contexts.length > 0 ? `, ${c.contexts.map((x) => `\`@@ ${quoteLine(x)}\``).join(' then ')}` : '';
+  return `chunk ${c.index} of ${c.count} (patch line ${c.patchLine}${at})`;
+}
+
+function list(ns: readonly number[]): string {
+  return ns.length <= 1 ? ns.join('') : `${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`;
+}
+
+function after(searchFrom: number): string {
+  return searchFrom > 1 ? ` after line ${searchFrom - 1}` : '';
+}
+
+function asEdited(textAfterHunk: number | undefined): string {
+  return textAfterHunk === undefined ? '' : ` (line numbers are those of the file as hunk ${textAfterHunk} of this patch leaves it)`;
+}
+
+function showOld(body: readonly ChunkLine[]): string[] {
+  const shown = body.slice(0, MAX_PATCH_ERROR_LINES).map((l) => `${l.op}${quoteLine(l.text)}`);
+  if (body.length > MAX_PATCH_ERROR_LINES) {
+    shown.push(`(${body.length - MAX_PATCH_ERROR_LINES} more lines)`);
+  }
+  return shown;
+}
+
+function showRegion(path: string, r: FileRegion): string[] {
+  const last = r.startLine + r.lines.length - 1;
+  const range = r.lines.length === 1 ? `line ${r.startLine}` : `lines ${r.startLine}-${last}`;
+  // Keep the first difference in view when the region is longer than the cap.
+  let from = 0;
+  if (r.diffLine !== undefined && r.lines.length > MAX_PATCH_ERROR_LINES) {
+    from = Math.max(0, Math.min(r.diffLine - r.startLine - 2, r.lines.length - MAX_PATCH_ERROR_LINES));
+  }
+  const lines = r.lines.slice(from, from + MAX_PATCH_ERROR_LINES).map((t, i) => `L${r.startLine + from + i}: ${quoteLine(t)}`);
+  const diff =
+    r.diffLine === undefined || r.expected === undefined
+      ? ''
+      : r.diffLine > last
+        ? `; the file ends at line ${last}, where the patch expects one more line, \`${quoteLine(r.expected)}\``
+        : `; first difference at line ${r.diffLine}, where the patch expects \`${quoteLine(r.expected)}\``;
+  return [`Closest region of ${path}: ${range}${diff}:`, ...lines];
+}
+
+/** The explanation of a verification failure, in the words the model reads. */
+export function describeVerifyError(d: PatchVerifyDetail): string {
+  switch (d.code) {
+    case 'empty':
+      return 'The patch has no file operations.';
+    case 'too-many-paths':
+      return `The patch names ${d.count} paths; one patch may name at most ${d.max}. Split it into several patches.`;
+    case 'missing': {
+      const why = d.earlier
+        ? d.earlier.how === 'deleted'
+          ? ` (${hunkName(d.earlier.hunk)} deletes it earlier in this patch)`
+          : ` (${hunkName(d.earlier.hunk)} moves it to ${d.earlier.hunk.movePath} earlier in this patch)`
+        : '';
+      const fix =
+        d.hunk.kind === 'delete'
+          ? 'Check the path (fs_glob), or leave this hunk out.'
+          : `To create it, use \`*** Add File: ${d.path}\` with the whole content as \`+\` lines; otherwise check the path (fs_glob).`;
+      return `${hunkName(d.hunk)}: ${d.path} does not exist${why}. ${fix}`;
+    }
+    case 'directory':
+      return d.hunk.kind === 'update' && d.hunk.movePath !== undefined && d.path === d.hunk.movePath
+        ? `${hunkName(d.hunk)}: the move destination ${d.path} is a folder. Name the new file's full path in \`*** Move to:\`.`
+        : `${hunkName(d.hunk)}: ${d.path} is a folder; a patch adds, updates, moves and deletes files only.`;
+    case 'context-not-found': {
+      const earlier = d.earlier !== undefined ? ` It is line ${d.earlier}, above line ${d.searchFrom}, where the search began (after the previous chunk): list the chunks of a file from top to bottom.` : '';
+      const closest = d.earlier === undefined && d.closest ? ` The most similar line is L${d.closest.line}: \`${quoteLine(d.closest.text)}\`.` : '';
+      return (
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the \`@@\` text \`${quoteLine(d.context)}\` matches no line of ${d.path}${after(d.searchFrom)}${asEdited(d.textAfterHunk)}.${earlier}${closest} ` +
+        'A `@@` line must repeat one whole line of the file above the change (surrounding whitespace may differ).'
+      );
+    }
+    case 'no-match': {
+      const head = `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) are not in ${d.path}${after(d.searchFrom)}${asEdited(d.textAfterHunk)}, even ignoring whitespace around lines and typographic punctuation. The patch expects:`;
+      const out = [head, ...showOld(d.chunk.oldBody)];
+      if (d.elsewhere?.why === 'before-previous') {
+        out.push(`These lines are at line ${d.elsewhere.line}, above line ${d.searchFrom}, where the search began (after the previous chunk and this chunk's \`@@\` lines): list the chunks of a file from top to bottom, each below its \`@@\` lines.`);
+      } else if (d.elsewhere?.why === 'not-at-end') {
+        out.push(`These lines are at line ${d.elsewhere.line}, but the chunk ends with \`*** End of File\`, so they must be the last lines of the file: remove that marker, or end the chunk with the file's last lines.`);
+      } else if (d.closest) {
+        out.push(...showRegion(d.path, d.closest));
+      } else {
+        out.push(`No region of ${d.path} resembles these lines.`);
+      }
+      return out.join('\n');
+    }
+    case 'ambiguous': {
+      const more = d.count > d.places.length ? ` and ${d.count - d.places.length} more` : '';
+      const places = more ? `${d.places.join(', ')}${more}` : list(d.places);
+      return (
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) fit ${d.path} in ${d.count} places (starting at lines ${places})${asEdited(d.textAfterHunk)}, ` +
+        'and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a `@@` line repeating a line above it (its function or class), until only one place fits.'
+      );
+    }
+    case 'insertion-unanchored': {
+      const ctx = d.chunk.contexts[d.chunk.contexts.length - 1] ?? '';
+      return (
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the chunk has only \`+\` lines, and such a chunk goes at the end of the file, but its \`@@\` line is not the last line of ${d.path}. ` +
+        `To insert after a line, repeat that line as an unchanged line (\` ${quoteLine(ctx)}\`) before the \`+\` lines.`
+      );
+    }
+    case 'move-sequence':
+      return (
+        `${hunkName(d.hunk)} and ${hunkName(d.other)} both involve ${d.path}, and one of them moves it. ` +
+        'In one patch a moved file may be updated before the move (under its old path) or after it (under its new path), nothing else. Split the patch into two patches.'
+      );
+  }
+}
+
+/** Places shown in an ambiguity error: the first few of `all`. */
+export function somePlaces(all: readonly number[]): number[] {
+  return all.slice(0, MAX_PATCH_AMBIGUOUS_PLACES);
+}

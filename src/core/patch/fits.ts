@@ -1,0 +1,258 @@
+/**
+ * Where one pattern fits a file (0-based first lines of its fits, ascending), asked on
+ * demand: placing a chunk needs its first fit after one line and its last fit before
+ * another, rarely every fit. Answers -1 when there is none.
+ */
+export interface Fits {
+  first(min: number): number;
+  last(max: number): number;
+  /** Every fit in [from, to], ascending. */
+  between(from: number, to: number): number[];
+}
+
+/** The first element of an ascending list that is >= `min`, or -1. */
+export function firstAtLeast(sorted: readonly number[], min: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < min) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < sorted.length ? sorted[lo] : -1;
+}
+
+/** The last element of an ascending list that is <= `max`, or -1. */
+export function lastAtMost(sorted: readonly number[], max: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= max) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo > 0 ? sorted[lo - 1] : -1;
+}
+
+/** Fits known as a list. */
+export class ListFits implements Fits {
+  constructor(private readonly list: readonly number[]) {}
+
+  first(min: number): number {
+    return firstAtLeast(this.list, min);
+  }
+
+  last(max: number): number {
+    return lastAtMost(this.list, max);
+  }
+
+  between(from: number, to: number): number[] {
+    return this.list.filter((p) => p >= from && p <= to);
+  }
+}
+
+/**
+ * Fits found by searching, which remember what a failed search proved: no fit starts at
+ * or after `noneFrom`, none at or before `noneUpTo`. Chunks repeating a pattern that
+ * does not fit then cost nothing after the first.
+ */
+abstract class SearchedFits implements Fits {
+  private noneFrom = Infinity;
+  private noneUpTo = -1;
+
+  protected abstract searchFirst(min: number): number;
+  protected abstract searchLast(max: number): number;
+  abstract between(from: number, to: number): number[];
+
+  first(min: number): number {
+    min = Math.max(0, min);
+    if (min >= this.noneFrom) {
+      return -1;
+    }
+    const at = this.searchFirst(min);
+    if (at < 0) {
+      this.noneFrom = min;
+    }
+    return at;
+  }
+
+  last(max: number): number {
+    if (max < 0 || max <= this.noneUpTo) {
+      return -1;
+    }
+    const at = this.searchLast(max);
+    if (at < 0) {
+      this.noneUpTo = max;
+    }
+    return at;
+  }
+}
+
+/**
+ * Line-aligned occurrences of `block` (the pattern's lines, each with its terminator) in
+ * `text`, whose line i starts at `starts[i]` (`starts` ends with the text's length),
+ * found with the engine's native string search, forwards or backwards.
+ */
+export class TextFits extends SearchedFits {
+  private readonly count: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly starts: Int32Array,
+    private readonly block: string,
+  ) {
+    super();
+    this.count = starts.length - 1;
+  }
+
+  /** The line holding character `offset`. */
+  private lineAt(offset: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  protected searchFirst(min: number): number {
+    if (min > this.count) {
+      return -1;
+    }
+    for (let from = this.starts[min]; ; ) {
+      const at = this.text.indexOf(this.block, from);
+      if (at < 0) {
+        return -1;
+      }
+      const line = this.lineAt(at);
+      if (this.starts[line] === at) {
+        return line;
+      }
+      from = this.starts[line + 1];
+    }
+  }
+
+  protected searchLast(max: number): number {
+    if (this.count === 0) {
+      return -1;
+    }
+    for (let from = this.starts[Math.min(max, this.count - 1)]; ; ) {
+      const at = this.text.lastIndexOf(this.block, from);
+      if (at < 0) {
+        return -1;
+      }
+      const line = this.lineAt(at);
+      if (this.starts[line] === at) {
+        return line;
+      }
+      from = this.starts[line];
+    }
+  }
+
+  between(from: number, to: number): number[] {
+    const out: number[] = [];
+    for (let p = this.first(from); p >= 0 && p <= to; p = this.first(p + 1)) {
+      out.push(p);
+    }
+    return out;
+  }
+}
+
+/**
+ * Fits of a pattern over lines given as ids (one id per distinct line under a pass),
+ * found by KMP on demand, forwards or backwards: each search is linear in the lines it
+ * passes over, whatever the repetition in the file.
+ */
+export class IdFits extends SearchedFits {
+  private readonly forward: Int32Array;
+  private readonly backward: Int32Array;
+  private readonly reversed: Int32Array;
+
+  constructor(
+    private readonly ids: Int32Array,
+    private readonly want: Int32Array,
+  ) {
+    super();
+    this.forward = failure(want);
+    this.reversed = want.slice().reverse();
+    this.backward = failure(this.reversed);
+  }
+
+  /** Fits whose first line is in [from, to], ascending, stopping after the first when `one`. */
+  private scan(from: number, to: number, one: boolean): number[] {
+    const { ids, want, forward } = this;
+    const m = want.length;
+    const out: number[] = [];
+    const end = Math.min(ids.length, to + m);
+    for (let i = Math.max(0, from), k = 0; i < end; i++) {
+      while (k > 0 && ids[i] !== want[k]) {
+        k = forward[k - 1];
+      }
+      if (ids[i] === want[k]) {
+        k++;
+      }
+      if (k === m) {
+        out.push(i - m + 1);
+        if (one) {
+          return out;
+        }
+        k = forward[k - 1];
+      }
+    }
+    return out;
+  }
+
+  protected searchFirst(min: number): number {
+    const [at] = this.scan(min, this.ids.length, true);
+    return at ?? -1;
+  }
+
+  protected searchLast(max: number): number {
+    const { ids, reversed, backward } = this;
+    const m = reversed.length;
+    for (let i = Math.min(ids.length - 1, max + m - 1), k = 0; i >= 0; i--) {
+      while (k > 0 && ids[i] !== reversed[k]) {
+        k = backward[k - 1];
+      }
+      if (ids[i] === reversed[k]) {
+        k++;
+      }
+      if (k === m) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  between(from: number, to: number): number[] {
+    return this.scan(from, to, false);
+  }
+}
+
+/** The KMP failure table of `p`. */
+function failure(p: Int32Array): Int32Array {
+  const fail = new Int32Array(p.length);
+  for (let j = 1, k = 0; j < p.length; j++) {
+    while (k > 0 && p[j] !== p[k]) {
+      k = fail[k - 1];
+    }
+    if (p[j] === p[k]) {
+      k++;
+    }
+    fail[j] = k;
+  }
+  return fail;
+}
+
+export const NO_FITS: Fits = new ListFits([]);

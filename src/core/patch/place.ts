@@ -1,0 +1,422 @@
+import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { MAX_PATCH_CLOSEST_LINE_OCCURRENCES, MAX_PATCH_CLOSEST_PATTERN_LINES } from '../limits';
+import { PatchVerifyError, somePlaces, type ChunkRef, type FileRegion, type HunkRef } from './errors';
+import { ListFits, type Fits } from './fits';
+import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
+import { FileText } from './text';
+import type { Chunk, ChunkLine, ChunkMatch, SeekPass } from './types';
+
+/** Who is being patched, for errors and match records. */
+export interface UpdateSite {
+  hunk: HunkRef;
+  /** The path as errors name it. */
+  path: string;
+  /** Set when an earlier hunk of the patch already changed this file: its index. */
+  textAfterHunk?: number;
+  signal?: CancelSignal;
+}
+
+export interface UpdateResult {
+  text: string;
+  matches: ChunkMatch[];
+}
+
+/** A chunk's lines to find and its body, possibly without trailing empty lines (see `variantsOf`). */
+interface Variant {
+  pattern: string[];
+  body: ChunkLine[];
+}
+
+interface Placed {
+  chunk: number;
+  insert: boolean;
+  /** 0-based first replaced line, or the line new lines are inserted before. */
+  pos: number;
+  variant: Variant;
+  pass: SeekPass;
+  /** Where the pattern fits under `pass` (for an End of File chunk, only at the end). */
+  fits: Fits;
+  /** Where each `@@` line fits, under the pass that found it. */
+  ctxFits: Fits[];
+  /** The old lines start with the last `@@` line itself (a model repeating it as a kept line). */
+  overlap: boolean;
+}
+
+/**
+ * The chunk as written, then (as Codex retries) without a trailing empty old line and
+ * the matching trailing empty new line, repeatedly: a blank line before the next `@@` or
+ * the end of the patch is often a separator, not a line of the file.
+ */
+function variantsOf(chunk: Chunk): Variant[] {
+  const out: Variant[] = [{ pattern: chunk.oldLines, body: chunk.body }];
+  let body = chunk.body;
+  for (;;) {
+    const oldAt = lastIndex(body, (l) => l.op !== '+');
+    if (oldAt < 0 || body[oldAt].text !== '') {
+      return out;
+    }
+    const newAt = lastIndex(body, (l) => l.op !== '-');
+    body = body.filter((_, i) => i !== oldAt && !(i === newAt && body[newAt].text === ''));
+    const pattern = body.filter((l) => l.op !== '+').map((l) => l.text);
+    if (pattern.length === 0) {
+      return out;
+    }
+    out.push({ pattern, body });
+  }
+}
+
+function lastIndex<T>(xs: readonly T[], f: (x: T) => boolean): number {
+  for (let i = xs.length - 1; i >= 0; i--) {
+    if (f(xs[i])) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Where a chunk without old lines goes: the end, before a final empty line (Codex). */
+function insertionPoint(file: FileText): number {
+  return file.count > 0 && file.line(file.count - 1) === '' ? file.count - 1 : file.count;
+}
+
+function chunkRef(chunks: readonly Chunk[], k: number): ChunkRef {
+  const c = chunks[k];
+  return { index: k + 1, count: chunks.length, contexts: c.contexts, patchLine: c.patchLine, oldBody: c.body.filter((l) => l.op !== '+') };
+}
+
+/**
+ * Applies the chunks of one `*** Update File` to `text`, or throws `PatchVerifyError`.
+ *
+ * Placement: forward, each chunk at the first fit after the previous one (Codex), then
+ * backward, each at the last fit before the next one. The first gives every chunk its
+ * earliest possible line, the second its latest; when they differ for some chunk, the
+ * patch fits the file in more than one way and is refused as ambiguous.
+ */
+export function applyChunks(text: string, chunks: readonly Chunk[], site: UpdateSite): UpdateResult {
+  const file = new FileText(text);
+  const index = new LineIndex(file);
+  const n = file.count;
+  const placed: Placed[] = [];
+
+  // Forward.
+  let s = 0;
+  for (let k = 0; k < chunks.length; k++) {
+    throwIfCancelled(site.signal);
+    const chunk = chunks[k];
+    const ctxFits: Fits[] = [];
+    let lastCtxAt = -1;
+    for (const ctx of chunk.contexts) {
+      const hit = firstFit(index, [ctx], s, false);
+      if (!hit) {
+        throw contextNotFound(index, chunks, k, ctx, s, site);
+      }
+      ctxFits.push(hit.fits);
+      lastCtxAt = hit.at;
+      s = hit.at + 1;
+    }
+    if (chunk.oldLines.length === 0) {
+      const ip = insertionPoint(file);
+      if (chunk.contexts.length > 0) {
+        const anchor = chunk.contexts[chunk.contexts.length - 1];
+        if (ip - 1 < lastCtxAt || !SEEK_PASSES.some((p) => index.matchesAt([anchor], p, ip - 1))) {
+          throw new PatchVerifyError({ code: 'insertion-unanchored', hunk: site.hunk, path: site.path, chunk: chunkRef(chunks, k) });
+        }
+        s = ip;
+      }
+      placed.push({ chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', fits: new ListFits([ip]), ctxFits, overlap: false });
+      continue;
+    }
+    // `@@ def f():` followed by the kept line ` def f():` names that line twice: the old
+    // lines may then start on the `@@` line itself.
+    const overlap = lastCtxAt >= 0 && normaliseLine(chunk.oldLines[0]) === normaliseLine(chunk.contexts[chunk.contexts.length - 1]);
+    if (overlap) {
+      s = lastCtxAt;
+    }
+    let found: Placed | undefined;
+    for (const variant of variantsOf(chunk)) {
+      const hit = firstFit(index, variant.pattern, s, chunk.isEndOfFile);
+      if (hit) {
+        found = { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, fits: hit.fits, ctxFits, overlap };
+        break;
+      }
+    }
+    if (!found) {
+      throw noMatch(index, chunks, k, s, site);
+    }
+    placed.push(found);
+    s = found.pos + found.variant.pattern.length;
+  }
+
+  // Backward: the latest place of each chunk that leaves room for its `@@` lines and
+  // for the chunks before it.
+  const latest: number[] = new Array(placed.length);
+  let limit = n;
+  for (let i = placed.length - 1; i >= 0; i--) {
+    const p = placed[i];
+    if (p.insert) {
+      latest[i] = p.pos;
+      if (p.ctxFits.length > 0) {
+        let bound = p.pos - 1;
+        for (let r = p.ctxFits.length - 2; r >= 0; r--) {
+          bound = p.ctxFits[r].last(bound - 1);
+        }
+        limit = Math.min(limit, bound);
+      }
+      continue;
+    }
+    const len = p.variant.pattern.length;
+    let chosen = -1;
+    for (let h = p.fits.last(limit - len); h >= 0; h = p.fits.last(h - 1)) {
+      let bound = h;
+      for (let r = p.ctxFits.length - 1; r >= 0 && bound >= 0; r--) {
+        bound = p.ctxFits[r].last(r === p.ctxFits.length - 1 && p.overlap ? bound : bound - 1);
+      }
+      if (bound >= 0) {
+        chosen = h;
+        limit = bound;
+        break;
+      }
+    }
+    if (chosen < p.pos) {
+      throw new Error(`patch placement: chunk ${p.chunk + 1} has no latest place at or after ${p.pos}`);
+    }
+    latest[i] = chosen;
+  }
+  for (let i = 0; i < placed.length; i++) {
+    const p = placed[i];
+    if (latest[i] !== p.pos) {
+      const all = p.fits.between(p.pos, latest[i]);
+      throw new PatchVerifyError({
+        code: 'ambiguous',
+        hunk: site.hunk,
+        path: site.path,
+        chunk: chunkRef(chunks, p.chunk),
+        places: somePlaces(all).map((h) => h + 1),
+        count: all.length,
+        textAfterHunk: site.textAfterHunk,
+      });
+    }
+  }
+
+  return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })) };
+}
+
+/**
+ * Writes the new text: untouched and kept lines copied from the file with their own
+ * terminators, added lines with the terminators of the lines they replace (in order),
+ * then the dominant one. A line without a terminator (the old last line) gets the
+ * dominant one: an updated file ends with a line ending.
+ */
+function assemble(file: FileText, placed: readonly Placed[]): string {
+  // A chunk without old lines inside another chunk's replaced lines goes after them.
+  const edits = placed.map((p) => ({ ...p }));
+  for (const e of edits) {
+    if (e.insert) {
+      for (const r of edits) {
+        if (!r.insert && r.pos < e.pos && e.pos < r.pos + r.variant.pattern.length) {
+          e.pos = r.pos + r.variant.pattern.length;
+        }
+      }
+    }
+  }
+  edits.sort((a, b) => a.pos - b.pos || Number(b.insert) - Number(a.insert) || a.chunk - b.chunk);
+  const out: string[] = [];
+  const copy = (from: number, to: number): void => {
+    if (to > from) {
+      out.push(file.slice(from, to));
+      if (file.eol(to - 1) === '') {
+        out.push(file.dominant);
+      }
+    }
+  };
+  let cur = 0;
+  for (const e of edits) {
+    copy(cur, e.pos);
+    cur = Math.max(cur, e.pos);
+    if (e.insert) {
+      for (const l of e.variant.body) {
+        if (l.op === '+') {
+          out.push(l.text, file.dominant);
+        }
+      }
+      continue;
+    }
+    let removed: string[] = [];
+    let added: string[] = [];
+    const flush = (): void => {
+      added.forEach((t, i) => out.push(t, removed[i] || file.dominant));
+      removed = [];
+      added = [];
+    };
+    for (const l of e.variant.body) {
+      if (l.op === ' ') {
+        flush();
+        copy(cur, cur + 1);
+        cur++;
+      } else if (l.op === '-') {
+        removed.push(file.eol(cur));
+        cur++;
+      } else {
+        added.push(l.text);
+      }
+    }
+    flush();
+  }
+  copy(cur, file.count);
+  return out.join('');
+}
+
+/** Where the pattern fits in the file although not where the chunk may go: before `start`, or (End of File chunks) not at the end. */
+function elsewhere(index: LineIndex, chunk: Chunk, patterns: readonly (readonly string[])[], start: number): { line: number; why: 'before-previous' | 'not-at-end' } | undefined {
+  for (const pattern of patterns) {
+    for (const pass of SEEK_PASSES) {
+      const fits = index.fits(pattern, pass);
+      if (chunk.isEndOfFile) {
+        const after = fits.first(start);
+        if (after >= 0) {
+          return { line: after + 1, why: 'not-at-end' };
+        }
+      }
+      const before = fits.last(start - 1);
+      if (before >= 0) {
+        return { line: before + 1, why: 'before-previous' };
+      }
+    }
+  }
+  return undefined;
+}
+
+function noMatch(index: LineIndex, chunks: readonly Chunk[], k: number, start: number, site: UpdateSite): PatchVerifyError {
+  const chunk = chunks[k];
+  const other = elsewhere(index, chunk, variantsOf(chunk).map((v) => v.pattern), start);
+  return new PatchVerifyError({
+    code: 'no-match',
+    hunk: site.hunk,
+    path: site.path,
+    chunk: chunkRef(chunks, k),
+    searchFrom: start + 1,
+    elsewhere: other,
+    closest: other ? undefined : closestRegion(index, chunk.oldLines, start),
+    textAfterHunk: site.textAfterHunk,
+  });
+}
+
+function contextNotFound(index: LineIndex, chunks: readonly Chunk[], k: number, ctx: string, start: number, site: UpdateSite): PatchVerifyError {
+  const other = elsewhere(index, { ...chunks[k], isEndOfFile: false }, [[ctx]], start);
+  const best = other ? undefined : mostSimilarLine(index.source.all(), normaliseLine(ctx));
+  return new PatchVerifyError({
+    code: 'context-not-found',
+    hunk: site.hunk,
+    path: site.path,
+    chunk: chunkRef(chunks, k),
+    context: ctx,
+    searchFrom: start + 1,
+    earlier: other?.line,
+    closest: best === undefined ? undefined : { line: best + 1, text: index.source.line(best) },
+    textAfterHunk: site.textAfterHunk,
+  });
+}
+
+/** Share of `a` and `b` (normalised) covered by their common prefix and suffix; 0..1. */
+function similarity(a: string, b: string): number {
+  const max = Math.max(a.length, b.length);
+  if (max === 0) {
+    return 1;
+  }
+  let pre = 0;
+  const min = Math.min(a.length, b.length);
+  while (pre < min && a.charCodeAt(pre) === b.charCodeAt(pre)) {
+    pre++;
+  }
+  let suf = 0;
+  while (suf < min - pre && a.charCodeAt(a.length - 1 - suf) === b.charCodeAt(b.length - 1 - suf)) {
+    suf++;
+  }
+  return (pre + suf) / max;
+}
+
+/** The 0-based line most like `target` (normalised), when at least half of it agrees; else undefined. */
+function mostSimilarLine(lines: readonly string[], target: string): number | undefined {
+  if (target === '') {
+    return undefined;
+  }
+  let best = -1;
+  let bestScore = 0.5;
+  for (let i = 0; i < lines.length; i++) {
+    const score = similarity(normaliseLine(lines[i]), target);
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return best >= 0 ? best : undefined;
+}
+
+/**
+ * The region of the file most like `pattern`: where most of its lines (compared loosely)
+ * line up, the one nearest `start` on ties; failing that, around the line most like the
+ * pattern's longest line. Undefined when nothing resembles it.
+ */
+export function closestRegion(index: LineIndex, pattern: readonly string[], start: number): FileRegion | undefined {
+  const lines = index.source.all();
+  const n = lines.length;
+  const m = pattern.length;
+  if (n === 0 || m === 0) {
+    return undefined;
+  }
+  const norm = pattern.map(normaliseLine);
+  const votes = new Map<number, number>();
+  const voters = pattern.slice(0, MAX_PATCH_CLOSEST_PATTERN_LINES);
+  const positions = index.occurrences(voters, 'unicode', MAX_PATCH_CLOSEST_LINE_OCCURRENCES);
+  for (let j = 0; j < voters.length; j++) {
+    const at = norm[j] === '' ? undefined : positions.get(norm[j]);
+    if (!at || at.length > MAX_PATCH_CLOSEST_LINE_OCCURRENCES) {
+      continue;
+    }
+    for (const pos of at) {
+      votes.set(pos - j, (votes.get(pos - j) ?? 0) + 1);
+    }
+  }
+  let best: number | undefined;
+  let bestVotes = 0;
+  const distance = (p: number): number => (p >= start ? p - start : n + start - p);
+  for (const [p, v] of votes) {
+    if (v > bestVotes || (v === bestVotes && best !== undefined && distance(p) < distance(best))) {
+      best = p;
+      bestVotes = v;
+    }
+  }
+  if (best === undefined) {
+    let longest = -1;
+    for (let j = 0; j < m; j++) {
+      if (norm[j] !== '' && (longest < 0 || norm[j].length > norm[longest].length)) {
+        longest = j;
+      }
+    }
+    const line = longest < 0 ? undefined : mostSimilarLine(lines, norm[longest]);
+    if (line === undefined) {
+      return undefined;
+    }
+    best = line - longest;
+  }
+  const from = Math.max(0, best);
+  const to = Math.min(n, best + m);
+  const region: FileRegion = { startLine: from + 1, lines: lines.slice(from, Math.max(to, from + 1)) };
+  for (let j = 0; j < m; j++) {
+    const at = best + j;
+    if (at < 0) {
+      continue;
+    }
+    if (at >= n) {
+      region.diffLine = n + 1;
+      region.expected = pattern[j];
+      break;
+    }
+    if (normaliseLine(lines[at]) !== norm[j]) {
+      region.diffLine = at + 1;
+      region.expected = pattern[j];
+      break;
+    }
+  }
+  return region;
+}

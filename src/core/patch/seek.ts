@@ -1,0 +1,238 @@
+import { IdFits, ListFits, NO_FITS, type Fits } from './fits';
+import { ArrayLines, type LineSource } from './text';
+import type { SeekPass, SeekResult } from './types';
+
+/**
+ * Finding a chunk's lines in a file. Four passes, each forgiving more than the one
+ * before, and the first pass that finds the lines at all decides (a stricter match is
+ * better evidence than a looser one):
+ *   exact     the lines as written;
+ *   trim-end  trailing whitespace ignored;
+ *   trim      leading and trailing whitespace ignored;
+ *   unicode   also typographic punctuation read as ASCII (dashes, quotes, ellipsis,
+ *             non-breaking and other spaces, zero-width spaces) and NFC composition.
+ * Every pass compares whole lines: a line never matches part of another.
+ */
+export const SEEK_PASSES: readonly SeekPass[] = ['exact', 'trim-end', 'trim', 'unicode'];
+
+const PUNCTUATION: Readonly<Record<string, string>> = {
+  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2015': '-', '\u2212': '-',
+  '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'",
+  '\u201C': '"', '\u201D': '"', '\u201E': '"', '\u201F': '"',
+  '\u2026': '...',
+  '\u00A0': ' ', '\u2000': ' ', '\u2001': ' ', '\u2002': ' ', '\u2003': ' ', '\u2004': ' ', '\u2005': ' ',
+  '\u2006': ' ', '\u2007': ' ', '\u2008': ' ', '\u2009': ' ', '\u200A': ' ', '\u202F': ' ', '\u205F': ' ',
+  '\u3000': ' ',
+  '\u200B': '', '\uFEFF': '',
+};
+const PUNCTUATION_RE = /[\u2010-\u2015\u2212\u2018-\u201F\u2026\u00A0\u2000-\u200B\u202F\u205F\u3000\uFEFF]/g;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII_RE = /[^\x00-\x7F]/;
+
+/** A line as the `unicode` pass compares it. */
+export function normaliseLine(line: string): string {
+  const t = line.trim();
+  if (!NON_ASCII_RE.test(t)) {
+    return t;
+  }
+  return t.normalize('NFC').replace(PUNCTUATION_RE, (c) => PUNCTUATION[c]).trim();
+}
+
+export function passKey(pass: SeekPass, line: string): string {
+  switch (pass) {
+    case 'exact':
+      return line;
+    case 'trim-end':
+      return line.trimEnd();
+    case 'trim':
+      return line.trim();
+    case 'unicode':
+      return normaliseLine(line);
+  }
+}
+
+/** The file's lines under one pass: an id per distinct line. */
+class PassIndex {
+  readonly ids: Int32Array;
+  readonly idOf = new Map<string, number>();
+
+  constructor(lines: readonly string[], pass: SeekPass) {
+    this.ids = new Int32Array(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const key = passKey(pass, lines[i]);
+      let id = this.idOf.get(key);
+      if (id === undefined) {
+        id = this.idOf.size;
+        this.idOf.set(key, id);
+      }
+      this.ids[i] = id;
+    }
+  }
+}
+
+/** A file's lines, indexed lazily per pass, for repeated searches. */
+export class LineIndex {
+  private readonly byPass = new Map<SeekPass, PassIndex>();
+  private readonly cache = new Map<string, Fits>();
+  private lastNonBlank?: number;
+
+  constructor(readonly source: LineSource) {}
+
+  private pass(pass: SeekPass): PassIndex {
+    let index = this.byPass.get(pass);
+    if (!index) {
+      index = new PassIndex(this.source.all(), pass);
+      this.byPass.set(pass, index);
+    }
+    return index;
+  }
+
+  /**
+   * Where `pattern` fits under `pass`, searched on demand (see fits.ts): the exact pass
+   * in the text itself, the others over line ids (each such pass indexes the lines
+   * once). Cached per pattern, so chunks that repeat a pattern share what was learnt.
+   */
+  fits(pattern: readonly string[], pass: SeekPass): Fits {
+    const m = pattern.length;
+    if (m === 0 || m > this.source.count) {
+      return NO_FITS;
+    }
+    const key = `${pass}\n${pattern.join('\n')}`;
+    let fits = this.cache.get(key);
+    if (!fits) {
+      fits = pass === 'exact' ? this.source.exactFits(pattern) : this.idFits(pattern, pass);
+      this.cache.set(key, fits);
+    }
+    return fits;
+  }
+
+  private idFits(pattern: readonly string[], pass: SeekPass): Fits {
+    const index = this.pass(pass);
+    const want = new Int32Array(pattern.length);
+    for (let j = 0; j < pattern.length; j++) {
+      const id = index.idOf.get(passKey(pass, pattern[j]));
+      if (id === undefined) {
+        return NO_FITS;
+      }
+      want[j] = id;
+    }
+    return new IdFits(index.ids, want);
+  }
+
+  /**
+   * Where each of `lines` occurs under `pass`, keyed by the line as the pass sees it;
+   * more than `cap` places are cut to `cap + 1` (enough to say "too common"). One scan.
+   */
+  occurrences(lines: readonly string[], pass: SeekPass, cap: number): Map<string, number[]> {
+    const index = this.pass(pass);
+    const byId = new Map<number, number[]>();
+    const out = new Map<string, number[]>();
+    for (const line of lines) {
+      const key = passKey(pass, line);
+      const id = index.idOf.get(key);
+      let list = id === undefined ? [] : byId.get(id);
+      if (!list) {
+        list = [];
+        byId.set(id as number, list);
+      }
+      out.set(key, list);
+    }
+    const ids = index.ids;
+    for (let i = 0; i < ids.length; i++) {
+      const list = byId.get(ids[i]);
+      if (list && list.length <= cap) {
+        list.push(i);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether every line of `pattern` occurs somewhere in the file under the loosest pass:
+   * when one does not, no pass can fit the pattern, and the others need no index.
+   */
+  mayFitLoosely(pattern: readonly string[]): boolean {
+    const index = this.pass('unicode');
+    return pattern.every((l) => index.idOf.has(normaliseLine(l)));
+  }
+
+  /** Whether `pattern` matches at `start` under `pass`. */
+  matchesAt(pattern: readonly string[], pass: SeekPass, start: number): boolean {
+    if (start < 0 || start + pattern.length > this.source.count) {
+      return false;
+    }
+    for (let j = 0; j < pattern.length; j++) {
+      if (passKey(pass, this.source.line(start + j)) !== passKey(pass, pattern[j])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Where a `*** End of File` chunk of `length` lines may start: the very end, then the end before trailing blank lines. */
+  endCandidates(length: number): number[] {
+    const n = this.source.count;
+    if (this.lastNonBlank === undefined) {
+      let i = n - 1;
+      while (i >= 0 && this.source.line(i).trim() === '') {
+        i--;
+      }
+      this.lastNonBlank = i;
+    }
+    const out = [n - length];
+    const beforeBlanks = this.lastNonBlank + 1 - length;
+    if (beforeBlanks !== n - length) {
+      out.push(beforeBlanks);
+    }
+    return out.filter((p) => p >= 0);
+  }
+}
+
+/**
+ * The first pass that fits `pattern` at or after `start`, with that first fit and the
+ * pass's fits (for `eof`, only the fit at the end: the very end first, then the end
+ * before trailing blank lines).
+ */
+export function firstFit(index: LineIndex, pattern: readonly string[], start: number, eof: boolean): { pass: SeekPass; at: number; fits: Fits } | undefined {
+  for (const pass of SEEK_PASSES) {
+    if (pass !== 'exact' && !index.mayFitLoosely(pattern)) {
+      return undefined;
+    }
+    if (eof) {
+      const at = index.endCandidates(pattern.length).find((p) => p >= start && index.matchesAt(pattern, pass, p));
+      if (at !== undefined) {
+        return { pass, at, fits: new ListFits([at]) };
+      }
+      continue;
+    }
+    const fits = index.fits(pattern, pass);
+    const at = fits.first(start);
+    if (at >= 0) {
+      return { pass, at, fits };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Finds `pattern` in `lines` at or after `start` (0-based). The first pass that matches
+ * decides; when it matches in more than one place at or after `start` the answer is
+ * `ambiguous` with every place, never the first one. With `eof` the pattern must end
+ * the file (trailing blank lines allowed), which leaves at most one place. An empty
+ * pattern is found at `start` (at the end with `eof`).
+ */
+export function seekSequence(lines: readonly string[], pattern: readonly string[], start: number, eof: boolean): SeekResult {
+  return seekIn(new LineIndex(new ArrayLines(lines)), pattern, start, eof);
+}
+
+export function seekIn(index: LineIndex, pattern: readonly string[], start: number, eof: boolean): SeekResult {
+  if (pattern.length === 0) {
+    return { kind: 'found', index: eof ? index.source.count : start, pass: 'exact' };
+  }
+  const fit = firstFit(index, pattern, start, eof);
+  if (!fit) {
+    return { kind: 'none' };
+  }
+  const indices = fit.fits.between(fit.at, index.source.count);
+  return indices.length === 1 ? { kind: 'found', index: fit.at, pass: fit.pass } : { kind: 'ambiguous', indices, pass: fit.pass };
+}

@@ -1,0 +1,150 @@
+import * as z from 'zod';
+import { formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PlannedChange } from '../core/patch';
+import { ToolError } from '../core/errors';
+import type { AliasTable } from './aliases';
+import { renderPatchResult } from './changeResult';
+import { loadFileText, type FileText } from './fileText';
+import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
+import { textResult, type ToolResult } from './result';
+import { resolveTarget, type Target } from './target';
+import type { ToolContext, ToolSpec } from './types';
+
+export const applyPatchSchema = z.strictObject({
+  patch: z.string({ error: 'expected the patch text, from "*** Begin Patch" to "*** End Patch" (string)' }).min(1, { error: 'must not be empty' }),
+});
+
+export type ApplyPatchInput = z.output<typeof applyPatchSchema>;
+
+/** Codex's apply_patch takes `input`; OpenCode's takes `patchText`. */
+export const applyPatchAliases: AliasTable = {
+  aliases: [{ names: ['input', 'patch_text', 'diff'], field: 'patch' }],
+};
+
+function parse(text: string) {
+  try {
+    return parsePatch(text);
+  } catch (e) {
+    if (e instanceof PatchSyntaxError) {
+      throw new ToolError('invalid-input', formatPatchError(e));
+    }
+    throw e;
+  }
+}
+
+/** Every path the patch names, in order, once. */
+function namedPaths(patch: ReturnType<typeof parsePatch>): string[] {
+  const out: string[] = [];
+  for (const h of patch.hunks) {
+    out.push(h.path);
+    if (h.kind === 'update' && h.movePath !== undefined) {
+      out.push(h.movePath);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** The line ending an added file gets: the one of the file it replaces, else the workspace's. */
+function addedEol(ctx: ToolContext, t: Target, replaced: FileText | undefined): 'LF' | 'CRLF' {
+  return replaced && (replaced.eol === 'LF' || replaced.eol === 'CRLF') ? replaced.eol : ctx.ws.newFileEol(t.real);
+}
+
+function plannedFile(ctx: ToolContext, c: PlannedChange, targets: ReadonlyMap<string, Target>, loaded: ReadonlyMap<string, FileText | undefined>): PlannedFile | undefined {
+  const target = targets.get(c.kind === 'update' && c.movePath !== undefined ? c.movePath : c.path)!;
+  const source = targets.get(c.path)!;
+  switch (c.kind) {
+    case 'add': {
+      const replaced = loaded.get(target.real);
+      return { target, action: c.overwrites ? 'overwrite' : 'create', before: c.overwrites ? replaced : undefined, after: withEol(c.newText, addedEol(ctx, target, replaced)) };
+    }
+    case 'delete':
+      return { target, action: 'delete', before: loaded.get(target.real), after: undefined };
+    case 'update':
+      if (c.movePath !== undefined && target.real !== source.real) {
+        return { target, from: source, action: 'move', before: loaded.get(source.real), after: c.newText, replaces: c.moveOverwrites ? loaded.get(target.real) : undefined };
+      }
+      return c.newText === c.oldText ? undefined : { target, action: 'modify', before: loaded.get(source.real), after: c.newText };
+  }
+}
+
+export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
+  name: 'fs_apply_patch',
+  mutates: true,
+  schema: applyPatchSchema,
+  aliases: applyPatchAliases,
+  example: '{"patch": "*** Begin Patch\\n*** Update File: src/app.ts\\n@@ function greet\\n-  return 1;\\n+  return 2;\\n*** End Patch"}',
+
+  async prepare(input, ctx) {
+    let paths: string[];
+    try {
+      paths = namedPaths(parsePatch(input.patch));
+    } catch {
+      return { invocationMessage: 'Applying a patch' };
+    }
+    const targets = await Promise.all(paths.map((p) => resolveTarget(ctx, p)));
+    const names = targets.map((t) => t.located.display);
+    const what = names.length === 1 ? names[0] : `${names.length} files`;
+    return { invocationMessage: invocationMessage(ctx, targets, `patch to ${what}`, `Patching ${what}`) };
+  },
+
+  async invoke(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolResult> {
+    requireTrust(ctx, 'fs_apply_patch');
+    const patch = parse(input.patch);
+    const targets = new Map<string, Target>();
+    for (const p of namedPaths(patch)) {
+      targets.set(p, await resolveTarget(ctx, p));
+    }
+    refuseForbidden(ctx, [...targets.values()]);
+    return ctx.locks.withLocks(
+      [...targets.values()].map((t) => t.real),
+      async () => {
+        const loaded = new Map<string, FileText | undefined>();
+        const probe = async (p: string): Promise<FileProbe> => {
+          const t = targets.get(p) ?? (await resolveTarget(ctx, p));
+          if (!loaded.has(t.real)) {
+            const st = await ctx.ws.stat(t.real);
+            if (st?.type === 'directory') {
+              return { kind: 'directory', key: t.real };
+            }
+            loaded.set(t.real, await loadFileText(ctx, t));
+          }
+          const f = loaded.get(t.real);
+          return f ? { kind: 'file', text: f.text, key: t.real } : { kind: 'missing', key: t.real };
+        };
+        let plan;
+        try {
+          plan = await planPatch(patch, probe, ctx.signal);
+        } catch (e) {
+          if (e instanceof PatchVerifyError) {
+            throw new ToolError('no-match', formatPatchError(e));
+          }
+          throw e;
+        }
+        const files = plan.changes.map((c) => plannedFile(ctx, c, targets, loaded)).filter((f): f is PlannedFile => f !== undefined);
+        if (files.length === 0) {
+          return textResult('The patch changes nothing: every file already reads as it would after the patch. No file was written.');
+        }
+        const summary = files.length === 1 ? `patch ${files[0].target.located.display}` : `patch ${files.length} files`;
+        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files }, { diffs: false });
+        return textResult(renderPatchResult(landed, matchNotes(plan.changes, targets)));
+      },
+    );
+  },
+};
+
+const PASS_WORDS = { exact: 'exactly', 'trim-end': 'ignoring trailing whitespace', trim: 'ignoring whitespace at both ends', unicode: 'treating typographic quotes, dashes and spaces as ASCII' } as const;
+
+/** For each updated file whose chunks needed tolerance to be found: which, so the model checks them. */
+function matchNotes(changes: readonly PlannedChange[], targets: ReadonlyMap<string, Target>): Map<string, string> {
+  const notes = new Map<string, string>();
+  for (const c of changes) {
+    if (c.kind !== 'update') {
+      continue;
+    }
+    const loose = c.matches.filter((m) => m.pass !== 'exact');
+    if (loose.length) {
+      const t = targets.get(c.movePath ?? c.path)!;
+      notes.set(t.real, `${loose.map((m) => `chunk ${m.chunk} at line ${m.line} matched ${PASS_WORDS[m.pass]}`).join('; ')}; check those lines.`);
+    }
+  }
+  return notes;
+}

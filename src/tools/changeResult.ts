@@ -1,0 +1,84 @@
+import type { Diagnostic } from '../host/workspace';
+import type { Landed, LandedFile } from './mutation';
+
+const VERB = { create: 'Created', modify: 'Edited', overwrite: 'Wrote', delete: 'Deleted', move: 'Moved' } as const;
+
+function problemLine(d: Diagnostic): string {
+  const code = d.code ? ` [${d.source ? `${d.source} ` : ''}${d.code}]` : d.source ? ` [${d.source}]` : '';
+  return `L${d.line}:${d.column}: ${d.message.split('\n')[0]}${code}`;
+}
+
+/** What one file's change did, in the order a model needs it: outcome, person's edits, diff, problems. */
+export function renderLandedFile(f: LandedFile, opts: { match?: string } = {}): string[] {
+  const p = f.planned;
+  const display = p.target.located.display;
+  const lines: string[] = [];
+  const where = p.action === 'move' ? `${p.from!.located.display} to ${display}` : display;
+  const lines_ = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+  const size = p.action === 'create' ? lines_(f.added) : p.action === 'delete' ? lines_(f.removed) : `+${f.added} -${f.removed} lines`;
+  const facts = [`${VERB[p.action]} ${where}: ${size}`];
+  if (opts.match) {
+    facts.push(opts.match);
+  }
+  if (f.version) {
+    facts.push(`version ${f.version}`);
+  }
+  lines.push(facts.join('; ') + '.');
+  if (f.unsaved) {
+    lines.push('The change is in the editor, not saved: the file had unsaved changes of the user, which were kept.');
+  }
+  if (f.formatted) {
+    lines.push('The formatter then reformatted the file; the diff shows the result.');
+  }
+  if (f.userDiff) {
+    lines.push('The user edited your proposal before accepting it; what landed differs from what you proposed by:', '<user-edits>', f.userDiff, '</user-edits>');
+  }
+  if (p.action !== 'create' && p.action !== 'delete' && f.diff) {
+    lines.push('<diff>', f.diff, '</diff>');
+  }
+  if (f.newErrors.length) {
+    lines.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
+  }
+  return lines;
+}
+
+/** The result of fs_edit or fs_write: one file. */
+export function renderSingleChange(landed: Landed, opts: { match?: string } = {}): string {
+  const out = renderLandedFile(landed.files[0], opts);
+  if (landed.otherProblems.length) {
+    out.push('Other files now with errors:', ...landed.otherProblems.map((o) => `${o.display}: ${o.errors} error${o.errors === 1 ? '' : 's'}`));
+  }
+  return out.join('\n');
+}
+
+const LETTER = { create: 'A', overwrite: 'A', modify: 'M', move: 'M', delete: 'D' } as const;
+
+/** The result of fs_apply_patch: Codex's summary lines, then what each file needs said. */
+export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, string>): string {
+  const out = ['Success. Updated the following files:'];
+  for (const f of landed.files) {
+    const p = f.planned;
+    out.push(`${LETTER[p.action]} ${p.target.located.display}${p.action === 'move' ? ` (moved from ${p.from!.located.display})` : ''}`);
+  }
+  const versions = landed.files.filter((f) => f.version).map((f) => `${f.planned.target.located.display} ${f.version}`);
+  if (versions.length) {
+    out.push(`Versions: ${versions.join(', ')}.`);
+  }
+  for (const f of landed.files) {
+    const display = f.planned.target.located.display;
+    const note = notes.get(f.planned.target.real);
+    if (note) {
+      out.push(`${display}: ${note}`);
+    }
+    if (f.unsaved) {
+      out.push(`${display}: the change is in the editor, not saved: the file had unsaved changes of the user, which were kept.`);
+    }
+    if (f.userDiff) {
+      out.push(`The user edited your proposal for ${display} before accepting it; what landed differs by:`, '<user-edits>', f.userDiff, '</user-edits>');
+    }
+    if (f.newErrors.length) {
+      out.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
+    }
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,164 @@
+import * as z from 'zod';
+import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
+import { ToolError } from '../core/errors';
+import type { AliasTable } from './aliases';
+import { boolField } from './input';
+import { renderSingleChange } from './changeResult';
+import { loadFileText, type FileText } from './fileText';
+import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
+import { textResult, type ToolResult } from './result';
+import { suggestPaths } from './suggest';
+import { resolveTarget, type Target } from './target';
+import type { ToolContext, ToolSpec } from './types';
+
+const oldField = z.string({ error: 'expected the exact text to replace (string)' });
+const newField = z.string({ error: 'expected the replacement text (string)' });
+
+/** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider). */
+const ITEM_ALIASES: Readonly<Record<string, string>> = {
+  oldString: 'old_string',
+  old_str: 'old_string',
+  old_text: 'old_string',
+  search: 'old_string',
+  newString: 'new_string',
+  new_str: 'new_string',
+  new_text: 'new_string',
+  replace: 'new_string',
+  replaceAll: 'replace_all',
+};
+
+const editItem = z.preprocess(
+  (v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      return v;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      const name = ITEM_ALIASES[k] ?? k;
+      if (!(name in out) && k !== 'explanation') {
+        out[name] = x;
+      }
+    }
+    return out;
+  },
+  z.strictObject({
+    old_string: oldField,
+    new_string: newField,
+    replace_all: boolField().optional(),
+  }),
+);
+
+/** Claude Code: file_path, old_string, new_string, replace_all; OpenCode and Copilot: the camelCase forms; Aider: search/replace. */
+export const editAliases: AliasTable = {
+  aliases: [
+    { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
+    { names: ['old_str', 'old_text', 'search'], field: 'old_string' },
+    { names: ['new_str', 'new_text', 'replace'], field: 'new_string' },
+  ],
+};
+
+export const editSchema = z
+  .strictObject({
+    path: z.string({ error: 'expected a file path (string)' }).min(1, { error: 'must not be empty' }),
+    old_string: oldField.optional(),
+    new_string: newField.optional(),
+    replace_all: boolField().optional(),
+    edits: z.array(editItem, { error: 'expected a list of {old_string, new_string} edits' }).min(1, { error: 'must hold at least one edit' }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const single = v.old_string !== undefined || v.new_string !== undefined || v.replace_all !== undefined;
+    if (v.edits && single) {
+      ctx.addIssue({ code: 'custom', path: ['edits'], message: 'give either old_string/new_string or edits, not both' });
+    } else if (!v.edits) {
+      if (v.old_string === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is required (or give edits)' });
+      }
+      if (v.new_string === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required (or give edits)' });
+      }
+    }
+  });
+
+export type EditInput = z.output<typeof editSchema>;
+
+function requests(input: EditInput): EditRequest[] {
+  if (input.edits) {
+    return input.edits.map((e) => ({ oldString: e.old_string, newString: e.new_string, replaceAll: e.replace_all ?? false }));
+  }
+  return [{ oldString: input.old_string!, newString: input.new_string!, replaceAll: input.replace_all ?? false }];
+}
+
+async function missing(ctx: ToolContext, t: Target): Promise<ToolError> {
+  const suggestions = await suggestPaths(ctx, t).catch(() => []);
+  const lines = [`File not found: ${t.located.display}`];
+  if (suggestions.length) {
+    lines.push('Did you mean one of these?', ...suggestions.map((s) => `- ${s}`));
+  }
+  lines.push('To create it, call fs_edit with an empty old_string, or fs_write.');
+  return new ToolError('not-found', lines.join('\n'));
+}
+
+/** The model last read another version of the file: a match that needed tolerance may be against text it never saw. */
+function staleMessage(t: Target, seen: string, now: FileText): string {
+  return `${t.located.display} changed since you last read it (version ${seen}, now ${now.version}), and your old_string no longer matches it exactly. Nothing was changed. Read the file again, then redo the edit on its current text.`;
+}
+
+export const editTool: ToolSpec<typeof editSchema> = {
+  name: 'fs_edit',
+  mutates: true,
+  schema: editSchema,
+  aliases: editAliases,
+  example: '{"path": "src/app.ts", "old_string": "return a;", "new_string": "return a + b;"}',
+
+  async prepare(input, ctx) {
+    const t = await resolveTarget(ctx, input.path);
+    return { invocationMessage: invocationMessage(ctx, [t], `edit to ${t.located.display}`, `Editing ${t.located.display}`) };
+  },
+
+  async invoke(input: EditInput, ctx: ToolContext): Promise<ToolResult> {
+    requireTrust(ctx, 'fs_edit');
+    const t = await resolveTarget(ctx, input.path);
+    refuseForbidden(ctx, [t]);
+    const reqs = requests(input);
+    return ctx.locks.withLocks([t.real], async () => {
+      const before = await loadFileText(ctx, t);
+      if (!before) {
+        if (reqs.length === 1 && reqs[0].oldString === '') {
+          const text = withEol(reqs[0].newString, ctx.ws.newFileEol(t.real));
+          const landed = await landChange(ctx, { tool: 'fs_edit', summary: `create ${t.located.display}`, files: [{ target: t, action: 'create', before: undefined, after: text }] });
+          return textResult(renderSingleChange(landed));
+        }
+        throw await missing(ctx, t);
+      }
+      if (reqs.some((r) => r.oldString === '')) {
+        throw new ToolError(
+          'invalid-input',
+          `${t.located.display} already exists, and an empty old_string only creates a missing file. To replace its whole content use fs_write; to insert text, give the line next to the insertion point as old_string and that line plus the new text as new_string.`,
+        );
+      }
+      const seen = ctx.ledger.get(t.real)?.version;
+      const stale = seen !== undefined && seen !== before.version;
+      const plan = planEdits(before.text, reqs, ctx.signal);
+      if (!plan.ok) {
+        if (stale) {
+          throw new ToolError('stale', staleMessage(t, seen, before));
+        }
+        const where = reqs.length > 1 ? { index: plan.index, count: reqs.length } : undefined;
+        throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, t.located.display, where));
+      }
+      if (stale && plan.results.some((r) => !r.exact)) {
+        throw new ToolError('stale', staleMessage(t, seen, before));
+      }
+      if (plan.text === before.text) {
+        return textResult(`${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed. version ${before.version}.`);
+      }
+      const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }] });
+      return textResult(renderSingleChange(landed, { match: matchSummary(plan.results) }));
+    });
+  },
+};
+
+/** How the edits matched, flagged when any needed tolerance so the model checks the diff. */
+function matchSummary(results: readonly FoundEdit[]): string {
+  return results.length === 1 ? describeMatch(results[0]) : results.map((r, i) => `edit ${i + 1}: ${describeMatch(r)}`).join('; ');
+}

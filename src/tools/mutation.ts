@@ -1,0 +1,371 @@
+import { throwIfCancelled } from '../core/cancel';
+import { lineStats, textEdits, unifiedDiff } from '../core/diff';
+import { CancelledError, ToolError } from '../core/errors';
+import { textVersion } from '../core/hash';
+import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
+import { locate } from '../core/paths';
+import { globSet, type GlobSet } from '../core/policy';
+import { encodeText, type Encoding } from '../core/text/encoding';
+import { decideChange, type ChangeDecision } from '../core/writePolicy';
+import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
+import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
+import { loadFileText, type FileText } from './fileText';
+import type { Target } from './target';
+import type { ToolContext } from './types';
+
+/** One file of a change, as a tool computed it. */
+export interface PlannedFile {
+  target: Target;
+  action: ProposedAction;
+  /** For a move: where the file is now. */
+  from?: Target;
+  /** The text the change was computed on (for a move: the source's); undefined for a new file. */
+  before: FileText | undefined;
+  /** The proposed text; undefined for a delete. */
+  after: string | undefined;
+  /** For a move onto an existing file: the text it replaces there. */
+  replaces?: FileText;
+}
+
+export interface ChangePlan {
+  tool: string;
+  /** One line: what the change does. */
+  summary: string;
+  files: PlannedFile[];
+}
+
+/** What happened to one file, for the result. */
+export interface LandedFile {
+  planned: PlannedFile;
+  /** The text that landed (the person may have edited the proposal). */
+  text: string | undefined;
+  /** The person's own changes to the proposal, as a unified diff; undefined when they made none. */
+  userDiff: string | undefined;
+  added: number;
+  removed: number;
+  /** Unified diff of the change that landed, cut to MAX_CHANGE_DIFF_LINES. */
+  diff: string;
+  version: string | undefined;
+  /** Left with unsaved changes in its editor (it had some before, or saving is off). */
+  unsaved: boolean;
+  formatted: boolean;
+  /** Errors that were not there before the change. */
+  newErrors: Diagnostic[];
+}
+
+export interface Landed {
+  files: LandedFile[];
+  /** Whether the person was asked. */
+  reviewed: boolean;
+  /** Other files with errors after the change (fs_write), at most MAX_OTHER_PROBLEM_FILES. */
+  otherProblems: { display: string; errors: number }[];
+}
+
+/** Mutating tools refuse in an untrusted workspace: the folder's content may be hostile. */
+export function requireTrust(ctx: ToolContext, tool: string): void {
+  if (!ctx.ws.isTrusted()) {
+    throw new ToolError(
+      'untrusted',
+      `${tool} changes files, and this workspace is not trusted, so it refuses. Tell the user: to allow changes, trust the folder (Command Palette: "Workspaces: Manage Workspace Trust"), then ask again. Reading tools still work.`,
+    );
+  }
+}
+
+/** Compiled glob sets by their globs: a patch decides for hundreds of files, and settings rarely change. */
+const compiled = new Map<string, GlobSet>();
+const MAX_COMPILED_GLOB_SETS = 16;
+
+function globsOf(globs: readonly string[]): GlobSet {
+  const key = globs.join('\n');
+  let set = compiled.get(key);
+  if (!set) {
+    set = globSet(globs);
+    if (compiled.size >= MAX_COMPILED_GLOB_SETS) {
+      compiled.delete(compiled.keys().next().value as string);
+    }
+    compiled.set(key, set);
+  }
+  return set;
+}
+
+function decide(ctx: ToolContext, t: Target): ChangeDecision {
+  return decideChange({
+    located: t.located,
+    real: t.real,
+    policy: ctx.settings.approvalPolicy,
+    sensitive: globsOf(ctx.settings.sensitiveFiles),
+    protectedFiles: globsOf(ctx.settings.protectedFiles),
+  });
+}
+
+/**
+ * What the chat shows while the call runs: when the person will be asked, say that the
+ * call waits for them, so a pending review is not mistaken for a slow tool.
+ */
+export function invocationMessage(ctx: ToolContext, targets: readonly Target[], what: string, plain: string): string {
+  return targets.some((t) => decide(ctx, t).kind === 'ask') ? `Waiting for your review of the ${what}` : plain;
+}
+
+/** Refuses up front what may never be written (`.git` internals), before any work. */
+export function refuseForbidden(ctx: ToolContext, targets: readonly Target[]): void {
+  for (const t of targets) {
+    const d = decide(ctx, t);
+    if (d.kind === 'refuse') {
+      throw new ToolError('invalid-input', d.message);
+    }
+  }
+}
+
+/** Converts a text's line endings to CRLF (or back) when a file or the workspace says so. */
+export function withEol(text: string, eol: 'LF' | 'CRLF'): string {
+  const lf = text.replace(/\r\n/g, '\n');
+  return eol === 'CRLF' ? lf.replace(/\n/g, '\r\n') : lf;
+}
+
+function proposalOf(plan: ChangePlan): ChangeProposal {
+  return {
+    tool: plan.tool,
+    summary: plan.summary,
+    files: plan.files.map(
+      (f): ProposedFile => ({
+        path: f.target.real,
+        display: f.target.located.display,
+        action: f.action,
+        from: f.from ? { path: f.from.real, display: f.from.located.display } : undefined,
+        oldText: f.before?.text,
+        newText: f.after,
+        replaces: f.replaces?.text,
+      }),
+    ),
+  };
+}
+
+/** Errors in `after` that `before` did not have, matched by message (lines move when text changes). */
+function newErrors(before: readonly Diagnostic[], after: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Map<string, number>();
+  const key = (d: Diagnostic) => `${d.source ?? ''}\0${d.code ?? ''}\0${d.message}`;
+  for (const d of before) {
+    if (d.severity === 'error') {
+      seen.set(key(d), (seen.get(key(d)) ?? 0) + 1);
+    }
+  }
+  const out: Diagnostic[] = [];
+  for (const d of after) {
+    if (d.severity !== 'error') {
+      continue;
+    }
+    const n = seen.get(key(d)) ?? 0;
+    if (n > 0) {
+      seen.set(key(d), n - 1);
+    } else {
+      out.push(d);
+    }
+  }
+  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+function cutDiff(diff: string): string {
+  const lines = diff.split('\n');
+  if (lines.length <= MAX_CHANGE_DIFF_LINES) {
+    return diff;
+  }
+  return [...lines.slice(0, MAX_CHANGE_DIFF_LINES), `[diff cut: ${lines.length - MAX_CHANGE_DIFF_LINES} more lines; read the file to see the rest]`].join('\n');
+}
+
+/** The file's current text must still be what the change was computed on; a newer text is never overwritten. */
+async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
+  if (f.replaces) {
+    const there = await loadFileText(ctx, f.target).catch(() => undefined);
+    if (there?.text !== f.replaces.text) {
+      throw new ToolError('stale', `${f.target.located.display} changed while the change waited for approval. Nothing was written. Read it again, then redo the change.`);
+    }
+  }
+  const source = f.from ?? f.target;
+  const now = await loadFileText(ctx, source).catch(() => undefined);
+  const display = source.located.display;
+  if (f.before === undefined) {
+    if (now !== undefined || (await ctx.ws.stat(f.target.real)) !== undefined) {
+      throw new ToolError('stale', `${display} was created by someone else while the change waited for approval. Nothing was written. Read it, then decide whether to change it.`);
+    }
+    return;
+  }
+  if (now === undefined) {
+    throw new ToolError('stale', `${display} was deleted while the change waited for approval. Nothing was written.`);
+  }
+  if (now.text !== f.before.text) {
+    throw new ToolError('stale', `${display} changed while the change waited for approval (version ${f.before.version}, now ${now.version}). Nothing was written, so the newer text is kept. Read it again, then redo the change.`);
+  }
+}
+
+function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
+  // a moved file keeps its encoding; a new one is UTF-8
+  const encoding: Encoding = f.before && isOurEncoding(f.before.encoding) ? f.before.encoding : 'utf-8';
+  const newFile = (t: string): Uint8Array => encodeText(t, encoding);
+  switch (f.action) {
+    case 'create':
+      return [{ kind: 'create', path: f.target.real, bytes: newFile(text ?? ''), overwrite: false }];
+    case 'modify':
+    case 'overwrite':
+      if (f.before === undefined) {
+        return [{ kind: 'create', path: f.target.real, bytes: newFile(text ?? ''), overwrite: true }];
+      }
+      return [{ kind: 'edit', path: f.target.real, base: f.before.text, edits: textEdits(f.before.text, text ?? '') }];
+    case 'delete':
+      return [{ kind: 'delete', path: f.target.real }];
+    case 'move':
+      return [
+        { kind: 'create', path: f.target.real, bytes: newFile(text ?? ''), overwrite: true },
+        { kind: 'delete', path: f.from!.real },
+      ];
+  }
+}
+
+/** Lines of a text as the line model counts them: a final line break ends the last line. */
+function lineCount(text: string | undefined): number {
+  if (!text) {
+    return 0;
+  }
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    n++;
+  }
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+/** Lines added and removed, from the line-aligned edits already computed for the apply. */
+function statsOf(f: PlannedFile, changes: readonly FileChange[], text: string | undefined): { added: number; removed: number } {
+  const edit = changes.find((c): c is Extract<FileChange, { kind: 'edit' }> => c.kind === 'edit');
+  if (edit) {
+    let added = 0;
+    let removed = 0;
+    for (const e of edit.edits) {
+      removed += lineCount(edit.base.slice(e.start, e.end));
+      added += lineCount(e.text);
+    }
+    return { added, removed };
+  }
+  if (f.action === 'move' && f.before) {
+    return lineStats(f.before.text, text ?? '');
+  }
+  return { added: lineCount(text), removed: lineCount(f.before?.text) };
+}
+
+function isOurEncoding(e: string): e is Encoding {
+  return e === 'utf-8' || e === 'utf-8-bom' || e === 'utf-16le' || e === 'utf-16be';
+}
+
+/**
+ * Lands a change: decides by policy whether the person reviews it, waits for their answer
+ * (what they edited in the proposal is what lands), checks that no file changed in the
+ * meantime, applies everything at once through the workspace (all or nothing), then waits
+ * for the language servers and collects the errors the change introduced.
+ * Call it holding the files' locks.
+ */
+export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { otherProblems?: boolean; diffs?: boolean } = {}): Promise<Landed> {
+  const decisions = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map((t) => decide(ctx, t));
+  const refused = decisions.find((d): d is Extract<ChangeDecision, { kind: 'refuse' }> => d.kind === 'refuse');
+  if (refused) {
+    throw new ToolError('invalid-input', refused.message);
+  }
+  const ask = decisions.some((d) => d.kind === 'ask');
+  const proposal = proposalOf(plan);
+  let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
+  let edited: readonly string[] = [];
+  throwIfCancelled(ctx.signal);
+  if (ask) {
+    const review = await ctx.approver.review(proposal, ctx.signal);
+    switch (review.kind) {
+      case 'rejected':
+        throw new ToolError('rejected', `The user rejected this change; nothing was written.${review.reason ? ` Their reason: ${review.reason}` : ''} Do not retry it as it was; adjust it to what the user said, or ask them.`);
+      case 'cancelled':
+        throw new CancelledError();
+      case 'needs-approval':
+        throw new ApprovalDenied({ isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${review.preview}\n\nThis change needs the user's approval; nothing was written. Run again with --yes to apply it.` }] });
+      case 'accepted':
+        texts = new Map(review.texts);
+        edited = review.edited;
+        break;
+    }
+  }
+  if (ask) {
+    // Time passed while the person looked; without a question the lock was held throughout,
+    // and the workspace still refuses a base that is no longer the file's text.
+    for (const f of plan.files) {
+      await reverify(ctx, f);
+    }
+  }
+  throwIfCancelled(ctx.signal);
+
+  const paths = plan.files.map((f) => f.target.real);
+  const before = new Map(paths.map((p) => [p, ctx.ws.diagnostics(p)] as const));
+  const othersBefore = opts.otherProblems ? ctx.ws.filesWithErrors() : undefined;
+  const landing = new Map(plan.files.map((f) => [f, f.after === undefined ? undefined : (texts.get(f.target.real) ?? f.after)] as const));
+  const perFile = new Map(plan.files.map((f) => [f, toChanges(f, landing.get(f))] as const));
+  const changes = [...perFile.values()].flat();
+  let report;
+  try {
+    report = await ctx.ws.applyChanges(changes, { signal: ctx.signal, saveIfClean: ctx.settings.saveAfterChange, label: `${plan.tool}: ${plan.summary}` });
+  } catch (e) {
+    if (e instanceof StaleError) {
+      throw new ToolError('stale', `${plan.files.find((f) => f.target.real === e.path)?.target.located.display ?? e.path} changed just before the change was applied. Nothing was written. Read it again, then redo the change.`);
+    }
+    if (e instanceof ToolError) {
+      throw e;
+    }
+    throw new ToolError('io', `The change could not be applied, and nothing was written: ${e instanceof Error ? e.message : String(e)}.`);
+  }
+  if (!ask && ctx.settings.approvalPolicy === 'sensitiveOnly') {
+    ctx.approver.showApplied(proposal);
+  }
+  const formatted = new Set<string>();
+  if (ctx.settings.formatAfterChange) {
+    for (const f of plan.files) {
+      if (f.action !== 'delete' && (await ctx.ws.format(f.target.real, ctx.signal).catch(() => false))) {
+        formatted.add(f.target.real);
+      }
+    }
+  }
+  const live = plan.files.filter((f) => f.action !== 'delete').map((f) => f.target.real);
+  if (live.length) {
+    await ctx.ws.settleDiagnostics(live, DIAGNOSTICS_WAIT_MS, ctx.signal);
+  }
+
+  const files: LandedFile[] = [];
+  for (const f of plan.files) {
+    const proposed = f.after;
+    // What landed is what was applied, unless a formatter changed it since; a large file's version comes from the disk.
+    const reread = f.action !== 'delete' && (formatted.has(f.target.real) || (landing.get(f)?.length ?? 0) * 3 > FULL_READ_MAX_BYTES);
+    const now = reread ? await loadFileText(ctx, f.target).catch(() => undefined) : undefined;
+    const text = f.action === 'delete' ? undefined : (now?.text ?? landing.get(f));
+    const version = now?.version ?? (text !== undefined ? textVersion(text) : undefined);
+    const stats = formatted.has(f.target.real) ? lineStats(f.before?.text ?? '', text ?? '') : statsOf(f, perFile.get(f)!, text);
+    const fromDisplay = (f.from ?? f.target).located.display;
+    const userEdited = edited.includes(f.target.real) && proposed !== undefined && text !== undefined;
+    if (version) {
+      ctx.ledger.record(f.target.real, { version });
+    }
+    files.push({
+      planned: f,
+      text,
+      userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real)) : undefined,
+      added: stats.added,
+      removed: stats.removed,
+      diff: opts.diffs === false ? '' : cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
+      version,
+      unsaved: report.unsaved.includes(f.target.real),
+      formatted: formatted.has(f.target.real),
+      newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], ctx.ws.diagnostics(f.target.real)).slice(0, MAX_DIAGNOSTICS_PER_FILE),
+    });
+  }
+  const otherProblems: Landed['otherProblems'] = [];
+  if (othersBefore) {
+    const mine = new Set(paths);
+    const had = new Map(othersBefore.map((b) => [b.path, b.errors] as const));
+    for (const o of ctx.ws.filesWithErrors()) {
+      if (!mine.has(o.path) && (had.get(o.path) ?? 0) < o.errors && otherProblems.length < MAX_OTHER_PROBLEM_FILES) {
+        otherProblems.push({ display: locate(o.path, ctx.ws.roots()).display, errors: o.errors });
+      }
+    }
+  }
+  return { files, reviewed: ask, otherProblems };
+}

@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { closeAllEditors, invoke, wsUri } from './util';
+
+/**
+ * fs_write applied through the real editor: documents, undo, saving, diagnostics and
+ * failures. The approval policy is `never` here, so changes land without the review UI
+ * (tested on its own); what lands and how is the same.
+ */
+describe('fs_write in the VS Code extension host', () => {
+  const config = () => vscode.workspace.getConfiguration('agentFileTools');
+  before(async () => {
+    await config().update('approvalPolicy', 'never', vscode.ConfigurationTarget.Workspace);
+  });
+  after(async () => {
+    await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+  afterEach(closeAllEditors);
+
+  it('creates a new file with its folders through a workspace edit', async () => {
+    const { text } = await invoke('fs_write', { path: 'edits/new/dir/created.md', content: '# Created\n' });
+    assert.match(text, /^Created edits\/new\/dir\/created\.md: 1 line; version [0-9a-f]{8}\.$/);
+    assert.equal(fs.readFileSync(wsUri('edits/new/dir/created.md').fsPath, 'utf8'), '# Created\n');
+  });
+
+  it('saves a document that was clean, and one undo in its editor restores the previous text', async () => {
+    const uri = wsUri('edits/lines.txt');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const { text } = await invoke('fs_write', { path: 'edits/lines.txt', content: 'first\nSECOND\nthird\n' });
+    assert.match(text, /^Wrote edits\/lines\.txt: \+1 -1 lines; version [0-9a-f]{8}\.\n<diff>\n/);
+    assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), 'first\nSECOND\nthird\n');
+    assert.equal(doc.isDirty, false);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.getText(), 'first\nsecond\nthird\n');
+    await doc.save();
+  });
+
+  it('changes an unsaved buffer in the editor and leaves it unsaved, the file on disk untouched', async () => {
+    const uri = wsUri('edits/dirty.txt');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(2, 0), 'gamma (unsaved)\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const { text } = await invoke('fs_write', { path: 'edits/dirty.txt', content: 'alpha\nbeta\ngamma (unsaved)\ndelta\n' });
+    assert.match(text, /not saved: the file had unsaved changes of the user, which were kept/);
+    assert.equal(doc.getText(), 'alpha\nbeta\ngamma (unsaved)\ndelta\n');
+    assert.ok(doc.isDirty);
+    assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), 'alpha\nbeta\n');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('reports the errors the language server finds after the change', async () => {
+    // JSON's server checks the documents shown in editors, as the person has it open here
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('edits/config.json')));
+    const { text } = await invoke('fs_write', { path: 'edits/config.json', content: '{\n  "name": "demo",\n  "version": 1,,\n}\n' });
+    assert.match(text, /New errors in edits\/config\.json:\nL3:\d+: Property expected \[json 513\]/);
+  });
+
+  it('formats the written file with the language formatter when formatAfterChange is on', async () => {
+    await config().update('formatAfterChange', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      const { text } = await invoke('fs_write', { path: 'edits/format.json', content: '{"a":1,"b":[1,2]}\n' });
+      assert.match(text, /^Created edits\/format\.json: /);
+      assert.match(text, /The formatter then reformatted the file/);
+      // VS Code's JSON formatter, with its defaults (it also drops the final line break)
+      assert.equal(fs.readFileSync(wsUri('edits/format.json').fsPath, 'utf8'), '{\n    "a": 1,\n    "b": [\n        1,\n        2\n    ]\n}');
+    } finally {
+      await config().update('formatAfterChange', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it('fails on a read-only file before anything changes, and says so', async () => {
+    const uri = wsUri('edits/locked.txt');
+    execFileSync('chattr', ['+i', uri.fsPath]);
+    try {
+      const { text } = await invoke('fs_write', { path: 'edits/locked.txt', content: 'changed\n' });
+      assert.match(text, /could not be applied, and nothing was written: .*cannot be written/);
+      assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), 'locked\n');
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      assert.ok(!doc || (!doc.isDirty && doc.getText() === 'locked\n'));
+    } finally {
+      execFileSync('chattr', ['-i', uri.fsPath]);
+    }
+  });
+});

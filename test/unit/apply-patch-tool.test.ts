@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { encodeText } from '../../src/core/text/encoding';
+import { call, context, makeReadOnly, scriptedApprover, tempTree } from './helpers';
+
+const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
+
+describe('fs_apply_patch', () => {
+  let tree: { root: string; cleanup(): void };
+  const p = (rel: string) => path.join(tree.root, rel);
+  const read = (rel: string) => fs.readFileSync(p(rel), 'utf8');
+  beforeEach(() => {
+    tree = tempTree({ 'a.txt': 'a1\na2\na3\n', 'b.txt': 'b1\nb2\nb3\n', 'gone.txt': 'bye\n', 'dest.txt': 'will be replaced\n' });
+  });
+  afterEach(() => tree.cleanup());
+
+  const three = patch('*** Update File: a.txt', '@@', ' a1', '-a2', '+A2', ' a3', '*** Add File: new/c.txt', '+c1', '*** Delete File: gone.txt');
+
+  it('asks once for every file, applies them together and lists them as A/M/D', async () => {
+    const s = scriptedApprover();
+    const r = await call(await context(tree.root, {}, s.approver), 'fs_apply_patch', { patch: three });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(s.reviews.length, 1);
+    assert.deepEqual(s.reviews[0].files.map((f) => `${f.action} ${f.display}`), ['modify a.txt', 'create new/c.txt', 'delete gone.txt']);
+    assert.match(r.text, /^Success\. Updated the following files:\nM a\.txt\nA new\/c\.txt\nD gone\.txt\nVersions: a\.txt [0-9a-f]{8}, new\/c\.txt [0-9a-f]{8}\.$/);
+    assert.equal(read('a.txt'), 'a1\nA2\na3\n');
+    assert.equal(read('new/c.txt'), 'c1\n');
+    assert.equal(fs.existsSync(p('gone.txt')), false);
+  });
+
+  it('writes nothing when the person rejects, and passes their reason on', async () => {
+    const s = scriptedApprover(() => ({ kind: 'rejected', reason: 'not the delete' }));
+    const r = await call(await context(tree.root, {}, s.approver), 'fs_apply_patch', { patch: three });
+    assert.match(r.text, /rejected this change; nothing was written\. Their reason: not the delete/);
+    assert.equal(read('a.txt'), 'a1\na2\na3\n');
+    assert.equal(fs.existsSync(p('new')), false);
+    assert.equal(read('gone.txt'), 'bye\n');
+  });
+
+  it('verifies every hunk first: one that does not fit leaves every file as it was', async () => {
+    const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '-a2', '+A2', '*** Update File: b.txt', '-not there', '+x') });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /b\.txt/);
+    assert.equal(read('a.txt'), 'a1\na2\na3\n');
+  });
+
+  it('puts back what was written when applying fails part-way (a read-only file)', async () => {
+    const undo = makeReadOnly(p('b.txt'));
+    try {
+      const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '-a2', '+A2', '*** Add File: z.txt', '+z', '*** Update File: b.txt', '-b2', '+B2') });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /could not be applied, and nothing was written/);
+    } finally {
+      undo();
+    }
+    assert.equal(read('a.txt'), 'a1\na2\na3\n');
+    assert.equal(read('b.txt'), 'b1\nb2\nb3\n');
+    assert.equal(fs.existsSync(p('z.txt')), false);
+  });
+
+  it('shows a move onto an existing file, with the text it replaces', async () => {
+    const s = scriptedApprover();
+    const r = await call(await context(tree.root, {}, s.approver), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '*** Move to: dest.txt', '@@', '-a3', '+a3 moved') });
+    assert.equal(r.isError, false, r.text);
+    const f = s.reviews[0].files[0];
+    assert.deepEqual([f.action, f.display, f.from?.display, f.replaces], ['move', 'dest.txt', 'a.txt', 'will be replaced\n']);
+    assert.match(r.text, /^M dest\.txt \(moved from a\.txt\)$/m);
+    assert.equal(read('dest.txt'), 'a1\na2\na3 moved\n');
+    assert.equal(fs.existsSync(p('a.txt')), false);
+  });
+
+  it('keeps BOM, encoding and CRLF of an updated file, and names a chunk that matched loosely', async () => {
+    fs.writeFileSync(p('w.txt'), encodeText('“quoted”\r\nline\r\n', 'utf-8-bom'));
+    const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: w.txt', '-"quoted"', '+"plain"') });
+    assert.equal(r.isError, false, r.text);
+    assert.deepEqual(fs.readFileSync(p('w.txt')), Buffer.from(encodeText('"plain"\r\nline\r\n', 'utf-8-bom')));
+    assert.match(r.text, /w\.txt: chunk 1 at line 1 matched treating typographic quotes, dashes and spaces as ASCII; check those lines\./);
+  });
+
+  it('refuses to touch .git, names the patch line of a syntax error, and refuses when untrusted', async () => {
+    const ctx = await context(tree.root);
+    const g = await call(ctx, 'fs_apply_patch', { patch: patch('*** Add File: .git/hooks/post-checkout', '+#!/bin/sh') });
+    assert.match(g.text, /inside a \.git folder/);
+    const bad = await call(ctx, 'fs_apply_patch', { patch: '*** Begin Patch\n*** Frobnicate File: a.txt\n*** End Patch' });
+    assert.match(bad.text, /Line 2: `\*\*\* Frobnicate File: a\.txt` is not a valid hunk header/);
+    ctx.ws.trusted = false;
+    assert.match((await call(ctx, 'fs_apply_patch', { patch: three })).text, /not trusted/);
+    assert.equal(read('a.txt'), 'a1\na2\na3\n');
+  });
+});

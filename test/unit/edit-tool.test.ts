@@ -1,0 +1,131 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { encodeText, type Encoding } from '../../src/core/text/encoding';
+import type { Review } from '../../src/tools/approval';
+import { call, context, scriptedApprover, tempTree } from './helpers';
+
+describe('fs_edit', () => {
+  let tree: { root: string; cleanup(): void };
+  const p = (rel: string) => path.join(tree.root, rel);
+  const body = 'function add(a, b) {\n  return a + b;\n}\n\nfunction sub(a, b) {\n  return a - b;\n}\n';
+  beforeEach(() => {
+    tree = tempTree({ 'src/math.js': body, 'twice.txt': 'x = 1\ny = 2\nx = 1\n' });
+  });
+  afterEach(() => tree.cleanup());
+
+  it('replaces the one place old_string matches and answers with the diff and the new version', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: '  return a - b;', new_string: '  return a - b - 0;' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(fs.readFileSync(p('src/math.js'), 'utf8'), body.replace('a - b;', 'a - b - 0;'));
+    assert.match(r.text, /^Edited src\/math\.js: \+1 -1 lines; version [0-9a-f]{8}\.\n<diff>\n--- a\/src\/math\.js\n\+\+\+ b\/src\/math\.js\n@@ -3,5 \+3,5 @@\n/);
+  });
+
+  it('flags a match that needed tolerance, and keeps the file conventions in new_string', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'function add(a, b) {\n    return a + b;\n}', new_string: 'function add(a, b) {\n    return b + a;\n}' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(fs.readFileSync(p('src/math.js'), 'utf8'), body.replace('a + b;', 'b + a;'));
+    assert.match(r.text.split('\n')[0], /indentation/i);
+  });
+
+  it('tells not found from several places, and changes nothing', async () => {
+    const ctx = await context(tree.root);
+    const none = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'return a * b;', new_string: 'x' });
+    const many = await call(ctx, 'fs_edit', { path: 'twice.txt', old_string: 'x = 1', new_string: 'x = 3' });
+    assert.ok(none.isError && many.isError);
+    assert.notEqual(none.text.split('\n')[0].replace(/\d+/g, ''), many.text.split('\n')[0].replace(/\d+/g, ''));
+    assert.match(many.text, /\b1\b.*\b3\b/);
+    assert.equal(fs.readFileSync(p('twice.txt'), 'utf8'), 'x = 1\ny = 2\nx = 1\n');
+    const all = await call(ctx, 'fs_edit', { path: 'twice.txt', old_string: 'x = 1', new_string: 'x = 3', replace_all: true });
+    assert.equal(all.isError, false, all.text);
+    assert.equal(fs.readFileSync(p('twice.txt'), 'utf8'), 'x = 3\ny = 2\nx = 3\n');
+  });
+
+  it('applies a list of edits in order, all or none', async () => {
+    const ctx = await context(tree.root);
+    const bad = await call(ctx, 'fs_edit', { path: 'src/math.js', edits: [{ old_string: 'a + b', new_string: 'a + b + 1' }, { old_string: 'not there', new_string: 'y' }] });
+    assert.ok(bad.isError);
+    assert.match(bad.text, /^Edit 2 of 2: /);
+    assert.equal(fs.readFileSync(p('src/math.js'), 'utf8'), body);
+    const good = await call(ctx, 'fs_edit', { path: 'src/math.js', edits: [{ old_string: 'a + b', new_string: 'a + b + 1' }, { old_string: 'a + b + 1', new_string: 'a + b + 2' }] });
+    assert.equal(good.isError, false, good.text);
+    assert.equal(fs.readFileSync(p('src/math.js'), 'utf8'), body.replace('a + b', 'a + b + 2'));
+  });
+
+  it('creates a missing file from an empty old_string, and refuses one on an existing file', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_edit', { path: 'src/new.js', old_string: '', new_string: 'export {};\n' });
+    assert.match(r.text, /^Created src\/new\.js: 1 line/);
+    const again = await call(ctx, 'fs_edit', { path: 'src/new.js', old_string: '', new_string: 'x' });
+    assert.match(again.text, /already exists.*fs_write/s);
+    const missing = await call(ctx, 'fs_edit', { path: 'src/maths.js', old_string: 'a', new_string: 'b' });
+    assert.match(missing.text, /^File not found: src\/maths\.js\nDid you mean one of these\?\n- src\/math\.js/);
+  });
+
+  it('refuses a tolerant match on a file that changed since it was read, not an exact one', async () => {
+    const ctx = await context(tree.root);
+    await call(ctx, 'fs_read', { path: 'src/math.js' });
+    fs.writeFileSync(p('src/math.js'), body.replace('function sub', '// changed elsewhere\nfunction sub'));
+    const loose = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: '    return a + b;', new_string: '    return b + a;' });
+    assert.match(loose.text, /changed since you last read it .*Read the file again/s);
+    const exact = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: '  return a + b;', new_string: '  return b + a;' });
+    assert.equal(exact.isError, false, exact.text);
+    const next = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: '    return a - b;', new_string: '    return b - a;' });
+    assert.equal(next.isError, false, 'after its own edit the model knows the file: ' + next.text);
+  });
+
+  it('keeps every byte outside the edit, in every line ending and encoding', async () => {
+    const ctx = await context(tree.root);
+    const endings: [string, string][] = [['LF', '\n'], ['CRLF', '\r\n'], ['mixed', '']];
+    const encodings: Encoding[] = ['utf-8', 'utf-8-bom', 'utf-16le'];
+    for (const [name, nl] of endings) {
+      for (const enc of encodings) {
+        const text = nl ? ['one', 'two', 'three', ''].join(nl) : 'one\r\ntwo\nthree\r\n';
+        const file = `m-${name}-${enc}.txt`;
+        fs.writeFileSync(p(file), encodeText(text, enc));
+        const r = await call(ctx, 'fs_edit', { path: file, old_string: 'two\n', new_string: 'TWO\nand a half\n' });
+        assert.equal(r.isError, false, `${file}: ${r.text}`);
+        const lineEnd = nl || '\n';
+        assert.deepEqual(fs.readFileSync(p(file)), Buffer.from(encodeText(text.replace(`two${lineEnd}`, `TWO${lineEnd}and a half${lineEnd}`), enc)), file);
+      }
+    }
+  });
+
+  it('lands 20 concurrent edits of different lines of one file, none lost', async () => {
+    fs.writeFileSync(p('many.txt'), Array.from({ length: 20 }, (_, i) => `line ${i}\n`).join(''));
+    const ctx = await context(tree.root);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call(ctx, 'fs_edit', { path: 'many.txt', old_string: `line ${i}\n`, new_string: `LINE ${i} done\n` })));
+    for (const r of results) {
+      assert.equal(r.isError, false, r.text);
+    }
+    assert.equal(fs.readFileSync(p('many.txt'), 'utf8'), Array.from({ length: 20 }, (_, i) => `LINE ${i} done\n`).join(''));
+  });
+
+  it('makes a second edit wait for the first one’s review, then match the accepted text', async () => {
+    let release!: (r: Review) => void;
+    const first = new Promise<Review>((r) => (release = r));
+    let n = 0;
+    const s = scriptedApprover((prop) => (++n === 1 ? first : { kind: 'accepted', texts: new Map([[prop.files[0].path, prop.files[0].newText!]]), edited: [] }));
+    const ctx = await context(tree.root, {}, s.approver);
+    const a = call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'return a + b;', new_string: 'return a + b; // first' });
+    const b = call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'return a + b; // first', new_string: 'return a + b; // second' });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(s.reviews.length, 1, 'the second waits for the lock');
+    release({ kind: 'accepted', texts: new Map([[s.reviews[0].files[0].path, s.reviews[0].files[0].newText!]]), edited: [] });
+    const [ra, rb] = await Promise.all([a, b]);
+    assert.equal(ra.isError, false, ra.text);
+    assert.equal(rb.isError, false, rb.text);
+    assert.match(fs.readFileSync(p('src/math.js'), 'utf8'), /return a \+ b; \/\/ second/);
+  });
+
+  it('edits an unsaved buffer in place, keeping the user\u2019s unsaved lines', async () => {
+    const ctx = await context(tree.root);
+    ctx.ws.docs.set(p('src/math.js'), { text: body + '// unsaved note\n', isDirty: true, encoding: 'utf-8', eol: 'LF', version: 2 });
+    const r = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'return a + b;', new_string: 'return a + b + c;' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(ctx.ws.docs.get(p('src/math.js'))?.text, body.replace('a + b;', 'a + b + c;') + '// unsaved note\n');
+    assert.equal(fs.readFileSync(p('src/math.js'), 'utf8'), body);
+  });
+});

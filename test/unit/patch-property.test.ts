@@ -1,0 +1,170 @@
+import * as assert from 'node:assert/strict';
+import { structuredPatch } from 'diff';
+import fc from 'fast-check';
+import { parsePatch, planPatch, PatchVerifyError, seekSequence, SEEK_PASSES, type FileProbe, type PlannedChange, type SeekPass } from '../../src/core/patch';
+import { passKey } from '../../src/core/patch/seek';
+
+/** An `*** Update File` patch turning `oldText` into `newText`, from a unified diff (bare `@@` lines). */
+export function updatePatch(path: string, oldText: string, newText: string, context = 3): string {
+  const diff = structuredPatch(path, path, oldText, newText, '', '', { context });
+  const out = ['*** Begin Patch', `*** Update File: ${path}`];
+  for (const h of diff.hunks) {
+    out.push('@@');
+    for (const l of h.lines) {
+      if (!l.startsWith('\\')) {
+        out.push(l);
+      }
+    }
+  }
+  out.push('*** End Patch');
+  return `${out.join('\n')}\n`;
+}
+
+function text(lines: readonly string[], eol = '\n'): string {
+  return lines.map((l) => l + eol).join('');
+}
+
+async function applyTo(oldText: string, patch: string): Promise<string> {
+  const probe = async (p: string): Promise<FileProbe> => (p === 'f.txt' ? { kind: 'file', text: oldText } : { kind: 'missing' });
+  const plan = await planPatch(parsePatch(patch), probe);
+  assert.equal(plan.changes.length, 1);
+  const change = plan.changes[0] as Extract<PlannedChange, { kind: 'update' }>;
+  assert.equal(change.kind, 'update');
+  assert.equal(change.oldText, oldText);
+  return change.newText;
+}
+
+/** `old` edited by `ops`, one per old line (keep mostly; delete, replace, insert before), plus maybe an appended line. */
+function mutate(old: readonly string[], ops: readonly [number, string][]): string[] {
+  if (ops.length === 0) {
+    return [...old];
+  }
+  const out: string[] = [];
+  old.forEach((line, i) => {
+    const [k, l] = ops[i % ops.length];
+    if (k <= 3) {
+      out.push(line);
+    } else if (k === 5) {
+      out.push(l);
+    } else if (k === 6) {
+      out.push(l, line);
+    }
+  });
+  if (ops[0][0] === 6) {
+    out.push(ops[0][1]);
+  }
+  return out;
+}
+
+/** Exact, ordered, non-overlapping placements of the chunks' old lines, counted up to 2 (the oracle of the ambiguity rule). */
+function placements(lines: readonly string[], patterns: readonly string[][], k = 0, start = 0): number {
+  if (k === patterns.length) {
+    return 1;
+  }
+  const m = patterns[k].length;
+  let count = 0;
+  for (let p = start; p + m <= lines.length && count < 2; p++) {
+    if (patterns[k].every((l, j) => lines[p + j] === l)) {
+      count += placements(lines, patterns, k + 1, p + m);
+    }
+  }
+  return Math.min(count, 2);
+}
+
+describe('patch property: diffs apply back', () => {
+  it('a patch made by diffing two files turns the first into the second (distinct lines, any edit)', async () => {
+    const lines = fc.uniqueArray(fc.nat(1_000_000), { maxLength: 60 }).map((ns) => ns.map((n) => `line ${n}`));
+    await fc.assert(
+      fc.asyncProperty(lines, fc.array(fc.tuple(fc.nat(6), fc.nat(1_000_000)), { maxLength: 80 }), fc.integer({ min: 1, max: 4 }), async (old, ops, context) => {
+        let added = 0;
+        const next = mutate(
+          old,
+          ops.map(([k, n]) => [k, `new ${n} ${added++}`]),
+        );
+        fc.pre(next.join('\n') !== old.join('\n'));
+        const patch = updatePatch('f.txt', text(old), text(next), context);
+        assert.equal(await applyTo(text(old), patch), text(next), patch);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('CRLF files stay CRLF: the same patch (written with LF) gives the new file in CRLF', async () => {
+    const lines = fc.uniqueArray(fc.nat(1_000_000), { minLength: 1, maxLength: 40 }).map((ns) => ns.map((n) => `row ${n}`));
+    await fc.assert(
+      fc.asyncProperty(lines, fc.array(fc.tuple(fc.nat(6), fc.nat(1_000_000)), { minLength: 1, maxLength: 40 }), async (old, ops) => {
+        const next = mutate(
+          old,
+          ops.map(([k, n], i) => [k, `added ${n} ${i}`]),
+        );
+        fc.pre(next.length > 0 && next.join('\n') !== old.join('\n'));
+        const patch = updatePatch('f.txt', text(old), text(next));
+        assert.equal(await applyTo(text(old, '\r\n'), patch), text(next, '\r\n'), patch);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('with many repeated lines, a patch applies exactly when it fits one way, and is refused as ambiguous otherwise', async () => {
+    let applied = 0;
+    let refused = 0;
+    const line = fc.constantFrom('a', 'b', 'c', '');
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 14 }), fc.array(fc.tuple(fc.nat(6), line), { maxLength: 14 }), fc.integer({ min: 1, max: 2 }), async (old, ops, context) => {
+        const next = mutate(old, ops);
+        fc.pre(next.join('\n') !== old.join('\n'));
+        const patch = updatePatch('f.txt', text(old), text(next), context);
+        const chunks = parsePatch(patch).hunks[0];
+        assert.equal(chunks.kind, 'update');
+        const fits = placements(old, chunks.kind === 'update' ? chunks.chunks.map((c) => c.oldLines) : []);
+        try {
+          const result = await applyTo(text(old), patch);
+          assert.equal(fits, 1, `applied although the chunks fit more than one way:\n${patch}`);
+          assert.equal(result, text(next), patch);
+          applied++;
+        } catch (e) {
+          if (!(e instanceof PatchVerifyError)) {
+            throw e;
+          }
+          assert.equal(e.code, 'ambiguous', e.message);
+          assert.equal(fits, 2, `refused although the chunks fit one way only:\n${patch}\n${e.message}`);
+          refused++;
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    // Both outcomes must have been exercised for the oracle to mean something.
+    assert.ok(applied > 200 && refused > 20, `applied ${applied}, refused ${refused}`);
+  });
+});
+
+describe('patch property: seekSequence', () => {
+  /** The definition: the first pass with a fit at or after `start` decides; one fit is found, more are ambiguous. */
+  function brute(lines: readonly string[], pattern: readonly string[], start: number): ReturnType<typeof seekSequence> {
+    for (const pass of SEEK_PASSES as readonly SeekPass[]) {
+      const fits: number[] = [];
+      for (let p = start; p + pattern.length <= lines.length; p++) {
+        if (pattern.every((l, j) => passKey(pass, lines[p + j]) === passKey(pass, l))) {
+          fits.push(p);
+        }
+      }
+      if (fits.length === 1) {
+        return { kind: 'found', index: fits[0], pass };
+      }
+      if (fits.length > 1) {
+        return { kind: 'ambiguous', indices: fits, pass };
+      }
+    }
+    return { kind: 'none' };
+  }
+
+  it('agrees with the definition, on files of few distinct lines (both search strategies)', () => {
+    const line = fc.constantFrom('a', 'a ', ' a', 'b', '\u2014b', '-b', '\u201cq\u201d', '"q"', '');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.array(line, { minLength: 1, maxLength: 12 }), fc.nat(40), (lines, pattern, start) => {
+        assert.deepEqual(seekSequence(lines, pattern, Math.min(start, lines.length), false), brute(lines, pattern, Math.min(start, lines.length)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
