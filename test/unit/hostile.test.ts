@@ -370,6 +370,19 @@ for (const [engineName, engine] of [
       assert.equal(buffered.text.replaceAll('typed', 'typez'), none.text, 'an unsaved buffer of a secret too');
     });
 
+    it('keeps a file name with a line feed in it whole, and never searches what its last line names', async () => {
+      const t = tempTree({ 'inner.txt': 'needle inside\n' });
+      try {
+        fs.writeFileSync(path.join(t.root, 'x\n..'), 'needle\n');
+        fs.writeFileSync(path.join(t.root, 'y\ninner.txt'), 'no match here\n');
+        const r = await withEngine(engine(), async () => call(await context(t.root), 'fs_grep', { pattern: 'needle' }));
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, /^2 matching lines in 2 files for "needle" in the workspace; all shown:\ninner\.txt\n {2}L1: needle inside\nx\n\.\.\n {2}L1: needle$/m);
+      } finally {
+        t.cleanup();
+      }
+    });
+
     it('refuses .git named as the path, nested repositories and links to .git too, saying why', async () => {
       const ctx = await context(tree.root, {}, refusing());
       for (const [tool, input] of [

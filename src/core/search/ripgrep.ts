@@ -173,14 +173,19 @@ export async function rgFiles(scope: RgScope, keeps: readonly string[], trailing
 export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   const debug = boundary !== undefined && keeps.length === 0;
+  // A path with a line feed in it arrives over several lines: only the last holds the NUL.
+  let pendingPath = '';
   await withExplicitFile(scope.proc, scope.policy, (explicit) =>
     rg(scope, ['--count', '--null', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...queryArgs(q), ...targetArgs(scope)], {
       onLine: (l) => {
         const z = l.lastIndexOf('\0');
-        if (z > 0) {
-          counts.set(relOut(l.slice(0, z)), Number(l.slice(z + 1)));
-        } else if (/^\d+$/.test(l) && scope.target !== undefined) {
+        if (z >= 0) {
+          counts.set(relOut(pendingPath + l.slice(0, z)), Number(l.slice(z + 1)));
+          pendingPath = '';
+        } else if (pendingPath === '' && /^\d+$/.test(l) && scope.target !== undefined) {
           counts.set(relOut(scope.target), Number(l));
+        } else {
+          pendingPath = pendingPath.length + l.length > 65536 ? '' : `${pendingPath}${l}\n`;
         }
       },
       boundary: debug ? boundary : undefined,
@@ -213,9 +218,8 @@ export class LineCollector {
   line(l: string): void {
     const z = l.indexOf('\0');
     if (z < 0) {
-      if (l !== '--') {
-        this.pendingPath += `${l}\n`;
-      }
+      // Part of a path with a line feed in it; no real path is longer than PATH_MAX.
+      this.pendingPath = l === '--' || this.pendingPath.length + l.length > 65536 ? '' : `${this.pendingPath}${l}\n`;
       return;
     }
     const path = this.pathFor(this.pendingPath + l.slice(0, z));
