@@ -134,6 +134,10 @@ export const MAX_ERROR_TEXT_CHARS = 8000;
 
 /** Bytes of a file that can be changed as text at most (it is loaded, matched and written whole). */
 export const MAX_EDIT_FILE_BYTES = 16 * 1024 * 1024;
+/** Characters of `content`, `old_string` or `new_string` one call may give (a whole file at most). */
+export const MAX_EDIT_TEXT_CHARS = MAX_EDIT_FILE_BYTES;
+/** Edits one fs_edit call may list. */
+export const MAX_EDITS_PER_CALL = 100;
 /** Lines of the applied change's unified diff a result shows before cutting it. */
 export const MAX_CHANGE_DIFF_LINES = 120;
 /** New errors a result lists per changed file. */

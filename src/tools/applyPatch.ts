@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PlannedChange } from '../core/patch';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from './aliases';
+import { textField } from './input';
+import { MAX_PATCH_CHARS } from '../core/limits';
 import { renderPatchResult } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
 import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
@@ -10,7 +12,7 @@ import { resolveTarget, type Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 export const applyPatchSchema = z.strictObject({
-  patch: z.string({ error: 'expected the patch text, from "*** Begin Patch" to "*** End Patch" (string)' }).min(1, { error: 'must not be empty' }),
+  patch: textField(MAX_PATCH_CHARS, 'the patch text, from "*** Begin Patch" to "*** End Patch"'),
 });
 
 export type ApplyPatchInput = z.output<typeof applyPatchSchema>;

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from './aliases';
-import { boolField } from './input';
+import { boolField, contentField, textField } from './input';
+import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
 import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
@@ -11,8 +12,8 @@ import { suggestPaths } from './suggest';
 import { resolveTarget, type Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
-const oldField = z.string({ error: 'expected the exact text to replace (string)' });
-const newField = z.string({ error: 'expected the replacement text (string)' });
+const oldField = contentField(MAX_EDIT_TEXT_CHARS, 'the exact text to replace');
+const newField = contentField(MAX_EDIT_TEXT_CHARS, 'the replacement text');
 
 /** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider). */
 const ITEM_ALIASES: Readonly<Record<string, string>> = {
@@ -59,11 +60,15 @@ export const editAliases: AliasTable = {
 
 export const editSchema = z
   .strictObject({
-    path: z.string({ error: 'expected a file path (string)' }).min(1, { error: 'must not be empty' }),
+    path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
     old_string: oldField.optional(),
     new_string: newField.optional(),
     replace_all: boolField().optional(),
-    edits: z.array(editItem, { error: 'expected a list of {old_string, new_string} edits' }).min(1, { error: 'must hold at least one edit' }).optional(),
+    edits: z
+      .array(editItem, { error: 'expected a list of {old_string, new_string} edits' })
+      .min(1, { error: 'must hold at least one edit' })
+      .max(MAX_EDITS_PER_CALL, { error: `holds more than ${MAX_EDITS_PER_CALL} edits; split them into several calls` })
+      .optional(),
   })
   .superRefine((v, ctx) => {
     const single = v.old_string !== undefined || v.new_string !== undefined || v.replace_all !== undefined;

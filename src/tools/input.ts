@@ -81,6 +81,14 @@ export function textField(maxChars: number, what: string) {
     .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted` });
 }
 
+/**
+ * Text that may be empty (file content, a replacement) of at most `maxChars` characters,
+ * refused like `textField` beyond that.
+ */
+export function contentField(maxChars: number, what: string) {
+  return z.string({ error: `expected ${what} (string)` }).max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted` });
+}
+
 /** The first field of `input` nesting arrays or objects deeper than `maxDepth`, if any: checked before validation, iteratively. */
 export function overDeepField(input: unknown, maxDepth: number): string | undefined {
   if (input === null || typeof input !== 'object') {

@@ -79,7 +79,8 @@ function globsOf(globs: readonly string[]): GlobSet {
   const key = globs.join('\n');
   let set = compiled.get(key);
   if (!set) {
-    set = globSet(globs);
+    // without regard to case: `.ENV` is `.env` on macOS and Windows, and elsewhere asking once too often is the safe side
+    set = globSet(globs, true);
     if (compiled.size >= MAX_COMPILED_GLOB_SETS) {
       compiled.delete(compiled.keys().next().value as string);
     }

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from './aliases';
+import { contentField, textField } from './input';
+import { MAX_EDIT_TEXT_CHARS, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
 import { loadFileText } from './fileText';
 import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
@@ -9,8 +11,8 @@ import { resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 export const writeSchema = z.strictObject({
-  path: z.string({ error: 'expected a file path (string)' }).min(1, { error: 'must not be empty' }),
-  content: z.string({ error: 'expected the whole new content of the file (string)' }),
+  path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
+  content: contentField(MAX_EDIT_TEXT_CHARS, 'the whole new content of the file'),
 });
 
 export type WriteInput = z.output<typeof writeSchema>;
