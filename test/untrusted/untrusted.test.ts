@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { buildHostileTree, OUTSIDE, SECRET, splitIndex, type HostileTree } from '../integration/hostileTree';
 import { invoke } from '../integration/util';
 
-describe('the read tools in an untrusted workspace (Restricted Mode)', () => {
+describe('the tools in an untrusted workspace (Restricted Mode)', () => {
   let h: HostileTree;
   let workspace: string;
   before(() => {
@@ -44,5 +44,23 @@ describe('the read tools in an untrusted workspace (Restricted Mode)', () => {
     assert.match(grep.text, /^hostile\/pkg\/main\.ts\n {2}L1: export const x = 1;$/m);
     const glob = await invoke('fs_glob', { pattern: '*.ts', path: h.rel });
     assert.match(glob.text, /^hostile\/pkg\/main\.ts$/m);
+  });
+
+  it('refuses every change, says how to trust the folder, and writes nothing', async () => {
+    const file = `${h.rel}/pkg/main.ts`;
+    const before = fs.readFileSync(`${workspace}/${file}`, 'utf8');
+    const calls: [string, object][] = [
+      ['fs_edit', { path: file, old_string: 'export const x = 1;', new_string: 'export const x = 2;' }],
+      ['fs_write', { path: file, content: 'replaced\n' }],
+      ['fs_write', { path: `${h.rel}/new.txt`, content: 'new\n' }],
+      ['fs_apply_patch', { patch: `*** Begin Patch\n*** Add File: ${h.rel}/patched.txt\n+x\n*** End Patch` }],
+    ];
+    for (const [tool, input] of calls) {
+      const { text } = await invoke(tool, input);
+      assert.match(text, new RegExp(`^${tool} changes files, and this workspace is not trusted, so it refuses\\..*Manage Workspace Trust`, 's'), tool);
+    }
+    assert.equal(fs.readFileSync(`${workspace}/${file}`, 'utf8'), before);
+    assert.equal(fs.existsSync(`${workspace}/${h.rel}/new.txt`), false);
+    assert.equal(fs.existsSync(`${workspace}/${h.rel}/patched.txt`), false);
   });
 });
