@@ -56,10 +56,11 @@ totals.failed += count(/(\d+) failing/);
 if (count(/(\d+) pending/)) problems.push('unit tests: pending tests are not allowed');
 if (unit.code !== 0) problems.push(`unit tests failed (exit ${unit.code})`);
 
-for (const suite of ['integration', 'untrusted', 'vsix']) {
-  const resultsFile = path.join(root, 'test-output', `${suite}-results.json`);
+/** Runs a suite whose runner writes test-output/<name>-results.json, and counts it. */
+async function suite(name, title, cmd, args) {
+  const resultsFile = path.join(root, 'test-output', `${name}-results.json`);
   fs.rmSync(resultsFile, { force: true });
-  const r = await run(`${suite} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', suite]);
+  const r = await run(title, cmd, args);
   let summary;
   try { summary = JSON.parse(fs.readFileSync(resultsFile, 'utf8')); } catch { /* none */ }
   if (summary) {
@@ -68,24 +69,14 @@ for (const suite of ['integration', 'untrusted', 'vsix']) {
   } else {
     totals.failed += 1;
   }
-  if (r.code !== 0) problems.push(`${suite} tests failed (exit ${r.code})`);
+  if (r.code !== 0) problems.push(`${title} failed (exit ${r.code})`);
 }
 
-// The Agent-mode suite: VS Code's chat, in Agent mode with a scripted model, calls the tools.
-{
-  const resultsFile = path.join(root, 'test-output', 'agent-results.json');
-  fs.rmSync(resultsFile, { force: true });
-  const r = await run('Agent-mode tests in VS Code chat', 'node', ['scripts/run-agent-tests.mjs']);
-  let summary;
-  try { summary = JSON.parse(fs.readFileSync(resultsFile, 'utf8')); } catch { /* none */ }
-  if (summary) {
-    totals.passed += summary.passes;
-    totals.failed += summary.failures;
-  } else {
-    totals.failed += 1;
-  }
-  if (r.code !== 0) problems.push(`Agent-mode tests failed (exit ${r.code})`);
+for (const name of ['integration', 'untrusted', 'vsix']) {
+  await suite(name, `${name} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', name]);
 }
+// The Agent-mode suite: VS Code's chat, in Agent mode with a scripted model, calls the tools.
+await suite('agent', 'Agent-mode tests in VS Code chat', 'node', ['scripts/run-agent-tests.mjs']);
 
 console.log(`\n=== done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 for (const p of problems) console.log(`  ${p}`);
