@@ -37,8 +37,6 @@ export interface ChangePlan {
 /** What happened to one file, for the result. */
 export interface LandedFile {
   planned: PlannedFile;
-  /** The text that landed (the person may have edited the proposal). */
-  text: string | undefined;
   /** The person's own changes to the proposal, as a unified diff; undefined when they made none. */
   userDiff: string | undefined;
   added: number;
@@ -55,8 +53,6 @@ export interface LandedFile {
 
 export interface Landed {
   files: LandedFile[];
-  /** Whether the person was asked. */
-  reviewed: boolean;
   /** Other files with errors after the change (fs_write), at most MAX_OTHER_PROBLEM_FILES. */
   otherProblems: { display: string; errors: number }[];
 }
@@ -347,7 +343,6 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
     }
     files.push({
       planned: f,
-      text,
       userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real)) : undefined,
       added: stats.added,
       removed: stats.removed,
@@ -368,5 +363,5 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
       }
     }
   }
-  return { files, reviewed: ask, otherProblems };
+  return { files, otherProblems };
 }
