@@ -129,6 +129,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
         const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files }, { diffs: false });
         return textResult(renderPatchResult(landed, matchNotes(plan.changes, targets)));
       },
+      ctx.signal,
     );
   },
 };

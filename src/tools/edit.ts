@@ -159,7 +159,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
       }
       const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }] });
       return textResult(renderSingleChange(landed, { match: matchSummary(plan.results) }));
-    });
+    }, ctx.signal);
   },
 };
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ToolError } from '../core/errors';
+import { CancelledError, ToolError } from '../core/errors';
 import { didYouMean, resolveAliases } from './aliases';
 import { ApprovalDenied } from './approval';
 import { MAX_ERROR_TEXT_CHARS, MAX_INPUT_DEPTH } from '../core/limits';
@@ -73,6 +73,7 @@ export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext)
   const t0 = Date.now();
   const summary = boundedJson(raw ?? {}, 200);
   let result: ToolResult;
+  let cancelled = false;
   const parsed = parseInput(spec, raw);
   if (!parsed.ok) {
     result = parsed.result;
@@ -80,6 +81,7 @@ export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext)
     try {
       result = await spec.invoke(parsed.value, ctx);
     } catch (e) {
+      cancelled = e instanceof CancelledError;
       result = e instanceof ApprovalDenied ? e.result : failureResult(spec, e);
       if (!(e instanceof ToolError) && !(e instanceof ApprovalDenied)) {
         ctx.log.error(`${spec.name} threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -87,7 +89,8 @@ export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext)
     }
   }
   result = capErrorText(result);
-  const outcome = result.needsApproval ? `needs approval: ${firstLine(result)}` : result.isError ? `error: ${firstLine(result)}` : 'ok';
+  // a call the person stopped did not fail: the log says so
+  const outcome = cancelled ? 'cancelled' : result.needsApproval ? `needs approval: ${firstLine(result)}` : result.isError ? `error: ${firstLine(result)}` : 'ok';
   ctx.log.info(`${spec.name} ${summary} -> ${outcome} (${Date.now() - t0} ms)`);
   return result;
 }

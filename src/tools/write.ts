@@ -62,6 +62,6 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
         { otherProblems: true },
       );
       return textResult(renderSingleChange(landed));
-    });
+    }, ctx.signal);
   },
 };
