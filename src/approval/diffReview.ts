@@ -121,11 +121,9 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
         isReadonly: new vscode.MarkdownString('The file as it was before the change; the other side is the file now.'),
       }),
       vscode.window.tabGroups.onDidChangeTabs((e) => this.forgetUnshownApplied(e.closed)),
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0 && e.document === vscode.window.activeTextEditor?.document) {
-          this.noteWork(e.document);
-        }
-      }),
+      // Only the person's keys and clicks count: typing moves the cursor from the keyboard. A
+      // change of the text alone may be anyone's: a change this extension just applied, the
+      // file reloaded from disk.
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard || e.kind === vscode.TextEditorSelectionChangeKind.Mouse) {
           this.noteWork(e.textEditor.document);

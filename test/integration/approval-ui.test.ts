@@ -150,12 +150,36 @@ describe('the review UI in the host', () => {
   it('opens beside the editor the person is typing in, and leaves the keyboard there', async () => {
     const doc = await vscode.workspace.openTextDocument({ content: 'notes\n', language: 'plaintext' });
     const editor = await vscode.window.showTextDocument(doc);
-    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typing'));
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    // typed the way keys type: the editor's `type` command
+    await vscode.commands.executeCommand('type', { text: 'typing' });
+    assert.equal(doc.getText(), 'notes\ntyping');
     const asked = review.review(modify('hello.txt', 'a\n', 'b\n'), cts.token);
     const [p] = await waiting();
     const tab = await waitFor('the diff tab', () => reviewTabs()[0]);
     assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor being typed in keeps the keyboard');
     assert.notEqual(tab.group.viewColumn, editor.viewColumn, 'the diff opens beside it, not over it');
+    await review.reject(p.id);
+    await asked;
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('opens over the active editor when its text changed without the person (a change just applied, a reload from disk)', async () => {
+    const doc = await vscode.workspace.openTextDocument({ content: 'notes\n', language: 'plaintext' });
+    const editor = await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(1, 0), 'landed by a tool\n');
+    // the change event can come after applyEdit returns: wait until the review has had it too
+    const seen = new Promise<void>((resolve) => {
+      const sub = vscode.workspace.onDidChangeTextDocument((e) => e.document === doc && (sub.dispose(), resolve()));
+    });
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await seen;
+    const asked = review.review(modify('hello.txt', 'a\n', 'b\n'), cts.token);
+    const [p] = await waiting();
+    const tab = await waitFor('the diff tab', () => reviewTabs()[0]);
+    assert.equal(tab.group.viewColumn, editor.viewColumn, 'nobody types there: the diff opens in that group, where it is wide enough for its buttons');
     await review.reject(p.id);
     await asked;
     await vscode.window.showTextDocument(doc);
