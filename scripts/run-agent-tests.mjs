@@ -159,7 +159,7 @@ try {
       results.push({ title: sc.name, state: 'failed', ms, err: String(e?.stack ?? e) });
       console.log(`  ✗ ${sc.name} (${ms} ms)\n${String(e?.stack ?? e).replace(/^/gm, '       ')}`);
       await screenshot(`FAILED-${sc.name.replace(/[^\w]+/g, '-')}`).catch(() => {});
-      await page.keyboard.press('Escape').catch(() => {});
+      await h.cleanup().catch((err) => log(`cleaning up after "${sc.name}": ${err?.message ?? err}`));
     }
   }
   await finish(0);

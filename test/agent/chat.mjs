@@ -23,6 +23,12 @@ export const S = {
   quickRow: '.quick-input-widget .monaco-list-row',
   suggestRow: '.suggest-widget.visible .monaco-list-row',
   session: '.agent-session-item',
+  tab: '.tabs-container .tab',
+  editorAction: (label) => `.editor-actions a.action-label[aria-label^="${label}"]`,
+  // the proposal side's own lines: in the inline diff (a narrow editor) the deleted lines sit in view zones, which take no focus
+  proposalLines: '.monaco-diff-editor .editor.modified .lines-content > .view-lines',
+  reviewStatus: '.statusbar-item:has-text("for your review")',
+  pendingIcon: '.activitybar .action-item:has(.action-label[aria-label^="Agent File Tools"])',
 };
 
 export class Chat {
@@ -50,16 +56,20 @@ export class Chat {
     await this.page.locator(S.notice).first().click({ timeout: 300 }).catch(() => {});
   }
 
-  /** Runs a command from the palette (F1, its title, Enter), trying again if the palette lost focus. */
-  async runCommand(title) {
+  /**
+   * Opens a quick input with `key`, types `text`, waits for a row whose label holds `row` and
+   * presses Enter, trying again when the quick input lost focus (what was typed may then have
+   * landed in the chat input, which is cleared).
+   */
+  async quickPick(key, text, row, what) {
     const { page } = this;
     for (let attempt = 1; ; attempt++) {
       await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
+      await page.keyboard.press(key);
       const opened = await page
         .waitForSelector('.quick-input-widget input:focus', { timeout: 5000 })
-        .then(() => page.keyboard.type(title))
-        .then(() => page.waitForSelector(`${S.quickRow}[aria-label*="${title}"]`, { timeout: 5000 }))
+        .then(() => page.keyboard.type(text))
+        .then(() => page.waitForSelector(`${S.quickRow}[aria-label*="${row}"]`, { timeout: 5000 }))
         .then(
           () => true,
           () => false,
@@ -68,12 +78,58 @@ export class Chat {
         await page.keyboard.press('Enter');
         return;
       }
-      this.log(`the command palette lost focus (attempt ${attempt}); trying again`);
-      await this.type(''); // what was typed may have landed in the chat input
+      this.log(`${what} lost focus (attempt ${attempt}); trying again`);
+      await this.type('');
       if (attempt === 3) {
-        throw new Error(`could not run "${title}" from the command palette`);
+        throw new Error(`could not pick "${text}" in ${what}`);
       }
     }
+  }
+
+  /** Runs a command from the palette (F1, its title, Enter). */
+  runCommand(title) {
+    return this.quickPick('F1', title, title, 'the command palette');
+  }
+
+  /** Opens a workspace file in an editor through Quick Open (Ctrl+P), as a person does. */
+  async quickOpen(rel) {
+    const name = rel.split('/').pop();
+    await this.quickPick('Control+P', rel, name, 'Quick Open');
+    await this.page.waitForSelector(`${S.tab}[aria-label^="${name}"]`, { timeout: 5000 });
+  }
+
+  /** The labels of the editor tabs. */
+  tabs() {
+    return this.page.locator(S.tab).evaluateAll((es) => es.map((e) => e.getAttribute('aria-label')));
+  }
+
+  /** How many changes the status bar says wait for review (0 when it shows none). */
+  async reviewsWaiting() {
+    const texts = await this.page.locator(S.reviewStatus).evaluateAll((es) => es.map((e) => e.textContent));
+    const m = /(\d+) changes? waits? for your review/.exec(texts.join(' '));
+    return m ? Number(m[1]) : 0;
+  }
+
+  /** Clicks a button of the active editor's title bar, by the start of its label. */
+  async clickEditorAction(label) {
+    await this.page.locator(S.editorAction(label)).first().click({ timeout: 5000 });
+  }
+
+  /** Types at the end of the proposal's line holding `line`, as a person edits the proposal before accepting it. */
+  async appendToProposalLine(line, text) {
+    const { page } = this;
+    await page.locator(`${S.proposalLines} > .view-line`, { hasText: line }).first().click({ timeout: 5000 });
+    await page.keyboard.press('End');
+    await page.keyboard.type(text);
+  }
+
+  /** Answers the input box that is open (a Reject's reason): types and presses Enter. */
+  async answerInputBox(text) {
+    const { page } = this;
+    await page.waitForSelector('.quick-input-widget input:focus', { timeout: 5000 });
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.quick-input-widget', { state: 'hidden', timeout: 5000 });
   }
 
   /** A new, empty chat in the given mode (a row of the mode picker: Agent, Ask, Plan or a custom agent). */
@@ -180,13 +236,17 @@ export class Chat {
     const title = (await card.locator(S.cardTitle).first().textContent()).trim();
     const message = (await card.locator(`${S.cardMessage} .rendered-markdown`).first().textContent().catch(() => '')).trim();
     // The Sessions list shows the pending card's title under the chat's entry, a moment after the card.
-    const sessionTexts = () => page.locator(S.session).evaluateAll((es) => es.filter((e) => e.offsetParent).map((e) => e.innerText));
-    let sessions = await sessionTexts();
+    let sessions = await this.sessions();
     for (let i = 0; i < 30 && !sessions.some((t) => t.includes(title)); i++) {
       await page.waitForTimeout(100);
-      sessions = await sessionTexts();
+      sessions = await this.sessions();
     }
     return { title, message, text: await card.innerText(), sessions };
+  }
+
+  /** The entries of the Sessions list, as shown: a chat's title, what it is doing, when. */
+  sessions() {
+    return this.page.locator(S.session).evaluateAll((es) => es.filter((e) => e.offsetParent).map((e) => e.innerText));
   }
 
   async answerCard(answer) {

@@ -8,6 +8,8 @@
 //   setup      steps before the prompt (same kinds as `steps`)
 //   prompt     what is typed into the chat (omit for a scenario of steps only)
 //   model      the Scripted Model's turns for this prompt (see scripted-model/extension.js)
+//   chats      [{ prompt, model, stopped }]: the turns of the other chats a `chat` step starts (see below);
+//              each chat of the scenario must end with a text, unless `stopped`
 //   steps      what to do while the answer runs, in order:
 //                { card: { title }, answer: 'allow' | 'skip', screenshot }   wait for a confirmation card,
 //                                                                          check its title, record it, answer it
@@ -15,9 +17,28 @@
 //                { stop: true }                  press Stop
 //                { command: 'Title' }            run a command from the palette
 //                { editor: 'Title' }             wait for an editor tab whose title holds this (diff editors too)
+//                { open: 'path' }                open a workspace file with Quick Open (Ctrl+P)
 //                { mode: 'Name' }                pick a row of the mode picker
+//                { chat: 'prompt' }              start another chat and send it this prompt; the one before
+//                                                goes on in the background (its turns: `chats`)
+//                { review: 'title start', ... }  wait for a review editor (diff or multi-diff) whose tab title
+//                                                starts with this, check what shows while it waits, answer it:
+//                    waiting: 'text'             the shown chat's tool call reads this meanwhile
+//                    pending: n                  the status bar counts n changes waiting (default 1)
+//                    edit: { line, append }      the person types at the end of a line of the proposal first
+//                    accept: 'button' | 'keys' | 'palette'    the title's ✓, Ctrl+K Ctrl+Y, or the command palette
+//                    reject: { reason, via: 'button' | 'keys' | 'palette' }   and the reason typed in the input box
+//                    stop: true                  press the chat's Stop instead
+//                    as: 'name'                  what was seen goes to r.seen[name] (with the time, `at`)
+//                { shows: 'text', pending: n, reviews: n, hold: ms, as }   wait until the shown chat's tool call
+//                                                reads this, wait `hold` more, then check the count of changes
+//                                                waiting and of review editors open
+//                { logged: /regex/, pending: n, reviews: n, as }   the same, once the extension's log has a
+//                                                line that matches (written since the scenario began)
 //                { screenshot: 'name' }
-//              A card that no step expects fails the scenario.
+//              A card that no step expects fails the scenario; so does a review that no step expects.
+//   log        regular expressions: the extension's log must hold a line for each before the assertions
+//              run (each call whose result reached the model is waited for anyway)
 //   screenshot name of a screenshot of the finished answer, tool calls expanded ({ name, readme } also
 //              writes media/readme/<readme>.png when the suite runs with --readme-screenshots)
 //   expect     async (r) => assertions on the record r (below)
@@ -25,6 +46,20 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { S } from './chat.mjs';
+
+/** Polls `read` until `ok` holds for its value; returns the last value (the caller judges a timeout). */
+async function waitUntil(read, ok, ms = 5000, every = 100) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() - t0 > ms) return v;
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** The tab label of a review editor: a diff or multi-diff of a change waiting for the person. */
+const REVIEW_LABEL = /↔ proposed by /;
 
 export class Harness {
   /**
@@ -74,10 +109,11 @@ export class Harness {
    * written in batches), and then still for `quietMs`, so that a line that should not be there has
    * had the time to appear.
    */
-  async settleLog(offset, invokes, quietMs = 250, maxMs = 5000) {
+  async settleLog(offset, invokes, quietMs = 250, maxMs = 5000, lines = []) {
     const t0 = Date.now();
     const count = () => (this.logSince(offset).match(/^\S+ \S+ \[info\] fs_\w+ [{[].* -> /gm) ?? []).length;
-    while (count() < invokes && Date.now() - t0 < maxMs) {
+    const missing = () => lines.some((re) => !re.test(this.logSince(offset)));
+    while ((count() < invokes || missing()) && Date.now() - t0 < maxMs) {
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, quietMs));
@@ -103,8 +139,111 @@ export class Harness {
     return JSON.parse(out).text;
   }
 
-  async step(s, cards) {
+  /** The review editors open: their tab labels. */
+  async reviewTabs() {
+    return (await this.chat.tabs()).filter((l) => REVIEW_LABEL.test(l));
+  }
+
+  /** The editor group that shows the tab whose label starts with `title`, as its active editor. */
+  groupOf(title) {
+    return this.page.locator('.editor-group-container', { has: this.page.locator(`${S.tab}.active[aria-label^="${title}"]`) }).first();
+  }
+
+  /**
+   * Waits for the review of a change, checks what the person sees meanwhile (the chat's words,
+   * the count of changes waiting), and answers it as a person does.
+   */
+  async reviewStep(s, seen) {
     const { chat, page } = this;
+    const t0 = Date.now();
+    const tab = page.locator(`${S.tab}[aria-label^="${s.review}"]`);
+    while (!(await tab.count())) {
+      if (Date.now() - t0 > (s.timeout ?? 20000)) throw new Error(`no review "${s.review}" opened; tabs: ${JSON.stringify(await chat.tabs())}`);
+      if (await chat.done()) throw new Error(`the answer finished without the review "${s.review}"`);
+      await page.waitForTimeout(100);
+    }
+    const openedMs = Date.now() - t0;
+    const label = await tab.first().getAttribute('aria-label');
+    const pending = await waitUntil(() => chat.reviewsWaiting(), (n) => n === (s.pending ?? 1));
+    if (pending !== (s.pending ?? 1)) throw new Error(`the status bar counts ${pending} changes waiting for review, expected ${s.pending ?? 1}`);
+    const response = s.waiting ? await waitUntil(() => chat.response(), (r) => r.invocations.includes(s.waiting)) : await chat.response();
+    if (s.waiting && !response.invocations.includes(s.waiting)) {
+      throw new Error(`while the review waits the chat shows ${JSON.stringify(response.invocations)}, not "${s.waiting}"`);
+    }
+    const group = this.groupOf(s.review);
+    // the title's buttons show once the editor has laid out
+    await group.locator(S.editorAction('Accept Proposed Change')).first().waitFor({ timeout: 5000 });
+    if (s.edit) {
+      await chat.appendToProposalLine(s.edit.line, s.edit.append);
+    }
+    if (s.screenshot) await this.shot(s.screenshot);
+    const badge = await page.locator(`${S.pendingIcon} .badge-content`).first().textContent({ timeout: 2000 }).catch(() => undefined);
+    const record = { label, pending, badge, invocations: response.invocations, openedMs, tabs: await chat.tabs(), at: Date.now() };
+    if (s.as) seen[s.as] = record;
+    if (s.stop) {
+      await chat.stop();
+    } else if (s.accept) {
+      await this.answer(group, 'accept', s.accept);
+    } else if (s.reject) {
+      await this.answer(group, 'reject', s.reject.via ?? 'button');
+      await chat.answerInputBox(s.reject.reason);
+    } else {
+      throw new Error(`the step for the review "${s.review}" says neither accept, reject nor stop`);
+    }
+    // answered or stopped, the review editor closes
+    const left = await waitUntil(() => tab.count(), (n) => n === 0);
+    if (left) throw new Error(`the review "${s.review}" is still open after the answer; tabs: ${JSON.stringify(await chat.tabs())}`);
+    record.closedMs = Date.now() - record.at;
+  }
+
+  async answer(group, what, via) {
+    const { chat } = this;
+    const key = what === 'accept' ? 'Y' : 'N';
+    if (via === 'button') {
+      await group.locator(S.editorAction(what === 'accept' ? 'Accept Proposed Change' : 'Reject Proposed Change')).first().click({ timeout: 5000 });
+    } else if (via === 'keys') {
+      await group.locator(S.proposalLines).first().click({ timeout: 5000 });
+      await this.page.keyboard.press('Control+K');
+      await this.page.keyboard.press(`Control+${key}`);
+    } else if (via === 'palette') {
+      await chat.runCommand(what === 'accept' ? 'Agent File Tools: Accept Proposed Change' : 'Agent File Tools: Reject Proposed Change...');
+    } else {
+      throw new Error(`unknown way to ${what}: ${via}`);
+    }
+  }
+
+  async step(s, cards, seen = {}) {
+    const { chat, page } = this;
+    if (s.open) {
+      await chat.quickOpen(s.open);
+    }
+    if (s.chat) {
+      await chat.newChat(this.mode ?? 'Agent');
+      await chat.send(s.chat);
+    }
+    if (s.review) {
+      await this.reviewStep(s, seen);
+      return;
+    }
+    if (s.shows) {
+      const r = await waitUntil(() => chat.response(), (x) => x.invocations.includes(s.shows), s.timeout ?? 15000);
+      if (!r.invocations.includes(s.shows)) throw new Error(`the chat never showed "${s.shows}"; it shows ${JSON.stringify(r.invocations)}`);
+    }
+    if (s.logged) {
+      const found = await waitUntil(() => this.logSince(this.logStart), (l) => s.logged.test(l), s.timeout ?? 5000);
+      if (!s.logged.test(found)) throw new Error(`the log never had a line matching ${s.logged}; since the scenario began it has:\n${found}`);
+    }
+    if (s.shows || s.logged) {
+      const at = Date.now();
+      const counts = async () => ({ pending: await chat.reviewsWaiting(), reviews: (await this.reviewTabs()).length });
+      const expected = (c) => (s.pending === undefined || c.pending === s.pending) && (s.reviews === undefined || c.reviews === s.reviews);
+      await waitUntil(counts, expected);
+      if (s.hold) await page.waitForTimeout(s.hold);
+      const state = { invocations: (await chat.response()).invocations, pending: await chat.reviewsWaiting(), reviews: await this.reviewTabs(), at };
+      if (s.pending !== undefined && state.pending !== s.pending) throw new Error(`the status bar counts ${state.pending} changes waiting, expected ${s.pending}`);
+      if (s.reviews !== undefined && state.reviews.length !== s.reviews) throw new Error(`${state.reviews.length} review editors are open, expected ${s.reviews}: ${JSON.stringify(state.reviews)}`);
+      if (s.as) seen[s.as] = state;
+    }
     if (s.command) {
       const t0 = Date.now();
       await chat.runCommand(s.command);
@@ -143,6 +282,24 @@ export class Harness {
     }
   }
 
+  /**
+   * After a failed scenario: stops the answer if it still runs and rejects any change left
+   * waiting, so that the next scenario starts with no review open.
+   */
+  async cleanup() {
+    const { chat, page } = this;
+    await page.keyboard.press('Escape');
+    if (!(await chat.done())) await chat.stop().catch(() => {});
+    for (let i = 0; i < 5 && (await waitUntil(() => chat.reviewsWaiting(), (n) => n === 0, 2000)) > 0; i++) {
+      await chat.runCommand('Agent File Tools: Reject Proposed Change...');
+      // several waiting: the first of the picker's rows, then the reason
+      if (await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("Which proposed change?")', { timeout: 1000 }).then(() => true, () => false)) {
+        await page.keyboard.press('Enter');
+      }
+      await chat.answerInputBox('the scenario failed');
+    }
+  }
+
   /** A screenshot named by a string, or by { name, readme } to be one of the README's images too. */
   shot(spec) {
     const { name, readme } = typeof spec === 'string' ? { name: spec } : spec;
@@ -156,13 +313,17 @@ export class Harness {
       return sc.run(this);
     }
     const id = sc.name;
-    fs.writeFileSync(path.join(this.agentDir, 'script.json'), JSON.stringify({ id, turns: sc.model ?? [], settings: sc.settings }));
+    const chats = sc.chats?.map((c) => ({ prompt: c.prompt, turns: c.model }));
+    fs.writeFileSync(path.join(this.agentDir, 'script.json'), JSON.stringify({ id, turns: sc.model ?? [], settings: sc.settings, chats }));
+    this.mode = sc.mode;
     const before = this.modelRecords().length;
     const logStart = this.logSize();
+    this.logStart = logStart;
     const cards = [];
+    const seen = {};
     await chat.newChat(sc.mode ?? 'Agent');
     for (const s of sc.setup ?? []) {
-      await this.step(s, cards);
+      await this.step(s, cards, seen);
     }
     if (sc.prompt !== undefined) {
       await chat.send(sc.prompt);
@@ -171,18 +332,28 @@ export class Harness {
       for (;;) {
         if (Date.now() - t0 > 60000) throw new Error('the answer did not finish within 60 s');
         if (steps.length) {
-          await this.step(steps.shift(), cards);
+          await this.step(steps.shift(), cards, seen);
           continue;
         }
         if (await chat.cardVisible()) {
           const card = await chat.readCard();
           throw new Error(`an unexpected confirmation card showed: "${card.title}"`);
         }
+        const reviews = await this.reviewTabs();
+        if (reviews.length) {
+          throw new Error(`an unexpected review opened: ${JSON.stringify(reviews)}`);
+        }
         if (await chat.done()) break;
         await page.waitForTimeout(100);
       }
       await chat.expand();
       if (sc.screenshot) await this.shot(sc.screenshot);
+    }
+    if (sc.chats) {
+      // every chat answers, in the background too, and ends with a text (unless it was stopped)
+      const prompts = [sc.prompt, ...sc.chats.filter((c) => !c.stopped).map((c) => c.prompt)];
+      const answered = () => prompts.every((p) => this.modelRecords().slice(before).some((r) => r.script === id && r.prompt === p && r.reply.some((x) => x.text !== undefined)));
+      if (!(await waitUntil(answered, Boolean, 15000))) throw new Error('a chat of the scenario did not finish within 15 s');
     }
     const requests = this.modelRecords().slice(before).filter((r) => r.script === id);
     const results = new Map();
@@ -197,11 +368,11 @@ export class Harness {
     const calls = requests.flatMap((r) =>
       r.reply
         .filter((x) => x.toolCall)
-        .map((x) => ({ tool: x.toolCall, input: x.input, copied: x.copied, result: results.get(x.callId)?.text, parts: results.get(x.callId)?.parts, direct: direct[x.callId] })),
+        .map((x) => ({ tool: x.toolCall, prompt: r.prompt, input: x.input, copied: x.copied, result: results.get(x.callId)?.text, parts: results.get(x.callId)?.parts, direct: direct[x.callId] })),
     );
     // Each call of ours that ran logs a line: in the chat (unless skipped or stopped) and again outside it.
     const ran = calls.filter((c) => c.tool.startsWith('fs_') && c.result !== undefined && !/chose to skip|cancelled/i.test(c.result)).length;
-    const log = await this.settleLog(logStart, ran + calls.filter((c) => c.direct && !c.direct.error).length);
+    const log = await this.settleLog(logStart, ran + calls.filter((c) => c.direct && !c.direct.error).length, 250, 5000, sc.log ?? []);
     const record = {
       requests,
       calls,
@@ -211,6 +382,7 @@ export class Harness {
       budgets: [...log.matchAll(/token budget (\d+)/g)].map((m) => Number(m[1])),
       chat: sc.prompt !== undefined ? await chat.response() : { text: '', invocations: [] },
       cards,
+      seen,
       ws: {
         path: this.workspace,
         read: (rel) => fs.readFileSync(path.join(this.workspace, rel), 'utf8'),

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { S } from './chat.mjs';
 import { BIG } from './workspace.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -124,6 +125,215 @@ function bigScenario(tool, input, threshold, controlChars) {
     },
   };
 }
+
+// The tools that change files, from Agent mode: each change waits for the person's review in a
+// diff editor, answered here as a person does (the title's buttons, the keyboard, the palette).
+const APP_EDIT = { path: 'config/app.json', old_string: '"port": 8080,', new_string: '"port": 9090,,' };
+const CHANGELOG_EDIT = { path: 'docs/changelog.md', old_string: '## 1.2.0', new_string: '## 1.3.0' };
+const REJECT_REASON = 'keep 1.2.0 until the release is tagged';
+const PLAN_FIRST = { path: 'docs/plan.md', old_string: '- [ ] write the parser', new_string: '- [x] write the parser' };
+/** Matches only the text the person accepted: neither the file when the call was made nor the first proposal holds it. */
+const PLAN_SECOND = { path: 'docs/plan.md', old_string: '- [x] write the parser (reviewed)', new_string: '- [x] write the parser (reviewed)\n- [ ] write the docs' };
+const FAQ = '# FAQ\n\nAsk in the team channel.\n';
+const patchOf = (...body) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
+const PATCH_ACCEPTED = patchOf('*** Update File: notes/todo.txt', '@@', '-buy milk', '+buy oat milk', ' call the bank', '*** Add File: notes/ideas.txt', '+learn the cello', '*** Delete File: notes/done.txt');
+const PATCH_REJECTED = patchOf('*** Update File: notes/todo.txt', '@@', ' buy oat milk', '-call the bank', '*** Add File: notes/later.txt', '+call the bank');
+const PATCH_REASON = 'the bank call stays on today\'s list';
+const STOPPED_EDIT = { path: 'docs/release.md', old_string: 'ships on Monday', new_string: 'ships on Friday' };
+const OWNER_ACCEPTED = { path: 'docs/team.md', old_string: 'Owner: Ada', new_string: 'Owner: Grace' };
+const OWNER_STOPPED = { path: 'docs/team.md', old_string: 'Owner: Ada', new_string: 'Owner: Linus' };
+const waitingFor = (what) => `Waiting for your review of the ${what}`;
+
+/** The extension's log line for a call: its input as logged (cut to 200 characters), then how it ended, and in how many ms. */
+function logOutcome(r, tool, input) {
+  const json = JSON.stringify(input);
+  const head = `${tool} ${json.length > 200 ? `${json.slice(0, 197)}...` : json} -> `;
+  const line = r.logLines.find((l) => l.includes(head));
+  assert.ok(line, `the log has "${head}…"; it has:\n${r.log}`);
+  const m = /^(\S+ \S+) \[info\] .* -> (.*) \((\d+) ms\)$/.exec(line);
+  // the log's clock is the machine's local time, as is the suite's
+  const ended = new Date(m[1].replace(' ', 'T')).getTime();
+  return { outcome: m[2], ms: Number(m[3]), started: ended - Number(m[3]) };
+}
+
+/** Nothing is left waiting: no review editor, no count in the status bar, no Pending Changes in the activity bar. */
+async function nothingPending(r) {
+  const h = r.harness;
+  assert.deepEqual(await h.reviewTabs(), [], 'no review editor is left open');
+  assert.equal(await h.chat.reviewsWaiting(), 0, 'the status bar counts no change waiting');
+  assert.equal(await h.page.locator(S.pendingIcon).count(), 0, 'Pending Changes (and its activity bar icon) went away: nothing is listed');
+}
+
+const EDIT_SCENARIOS = [
+  {
+    name: 'fs_edit: the diff review opens, the chat says it waits for the person, Accept (the ✓ button) lands the change and the model gets the new errors',
+    // JSON's language server checks the documents open in editor tabs: the person has the file open
+    setup: [{ command: 'View: Close All Editor Groups' }, { open: 'config/app.json' }, { command: 'View: Close Primary Side Bar' }],
+    prompt: 'Set the port in config/app.json to 9090',
+    model: [{ tool: 'fs_edit', input: APP_EDIT }, { text: 'Done. {{match:(New errors[\\s\\S]*)}}' }],
+    steps: [
+      {
+        review: 'app.json ↔ proposed by fs_edit',
+        waiting: waitingFor('edit to config/app.json'),
+        screenshot: { name: 'agent-review', readme: 'agent-review' },
+        accept: 'button',
+        as: 'review',
+      },
+    ],
+    async expect(r) {
+      const c = call(r, 'fs_edit');
+      const version = /; version ([0-9a-f]{8})\.\n/.exec(c.result)?.[1];
+      assert.equal(
+        c.result,
+        [
+          `Edited config/app.json: +1 -1 lines; version ${version}.`,
+          '<diff>',
+          '--- a/config/app.json',
+          '+++ b/config/app.json',
+          '@@ -1,5 +1,5 @@',
+          ' {',
+          '   "name": "demo",',
+          '-  "port": 8080,',
+          '+  "port": 9090,,',
+          '   "debug": false',
+          ' }',
+          '</diff>',
+          'New errors in config/app.json:',
+          'L3:16: Property expected [json 513]',
+        ].join('\n'),
+      );
+      assert.equal(r.ws.read('config/app.json'), '{\n  "name": "demo",\n  "port": 9090,,\n  "debug": false\n}\n');
+      assert.match(r.cli('fs_read', { path: 'config/app.json' }), new RegExp(`version ${version}`), 'the version the model got is the file\'s');
+      logged(r, 'fs_edit', APP_EDIT);
+      assert.equal(logOutcome(r, 'fs_edit', APP_EDIT).outcome, 'ok');
+      assert.equal(r.seen.review.badge, '1', 'the activity bar counts the change waiting');
+      assert.ok(r.chat.text.includes('Done. New errors in config/app.json:\nL3:16: Property expected [json 513]'), r.chat.text);
+      await nothingPending(r);
+    },
+  },
+  {
+    name: 'fs_edit: Reject with a reason typed in the input box (Ctrl+K Ctrl+N): nothing changes and the model gets the reason',
+    prompt: 'Bump the version in docs/changelog.md',
+    model: [{ tool: 'fs_edit', input: CHANGELOG_EDIT }, { text: 'The model got: {{result}}' }],
+    steps: [{ review: 'changelog.md ↔ proposed by fs_edit', waiting: waitingFor('edit to docs/changelog.md'), reject: { reason: REJECT_REASON, via: 'keys' } }],
+    async expect(r) {
+      const c = call(r, 'fs_edit');
+      assert.equal(c.result, `The user rejected this change; nothing was written. Their reason: ${REJECT_REASON} Do not retry it as it was; adjust it to what the user said, or ask them.`);
+      assert.equal(r.ws.read('docs/changelog.md'), '# Changelog\n\n## 1.2.0\n\n- Faster startup.\n');
+      assert.match(logOutcome(r, 'fs_edit', CHANGELOG_EDIT).outcome, /^error: The user rejected this change/);
+      assert.ok(r.chat.text.includes(`Their reason: ${REJECT_REASON}`), r.chat.text);
+      await nothingPending(r);
+    },
+  },
+  {
+    name: 'two chats edit one file: the second edit waits while the first is reviewed (the per-file lock), then matches the text the person accepted',
+    prompt: 'Tick off the parser in docs/plan.md',
+    model: [{ tool: 'fs_edit', input: PLAN_FIRST }, { text: 'First chat: {{result}}' }],
+    chats: [{ prompt: 'Add a docs item to docs/plan.md', model: [{ tool: 'fs_edit', input: PLAN_SECOND }, { text: 'Second chat: {{result}}' }] }],
+    steps: [
+      { shows: waitingFor('edit to docs/plan.md'), pending: 1, reviews: 1 },
+      // the first chat goes on in the background, its review open
+      { chat: 'Add a docs item to docs/plan.md' },
+      // the second chat's call runs, and waits for the file without proposing anything yet
+      { shows: waitingFor('edit to docs/plan.md'), hold: 2000, pending: 1, reviews: 1, as: 'queued' },
+      // the person adds to the first proposal, then accepts it from the keyboard
+      { review: 'plan.md ↔ proposed by fs_edit', edit: { line: 'write the parser', append: ' (reviewed)' }, accept: 'keys', as: 'first' },
+      { review: 'plan.md ↔ proposed by fs_edit', waiting: waitingFor('edit to docs/plan.md'), accept: 'palette', as: 'second' },
+    ],
+    async expect(r) {
+      const first = r.calls.find((c) => c.prompt === 'Tick off the parser in docs/plan.md' && c.tool === 'fs_edit');
+      const second = r.calls.find((c) => c.prompt === 'Add a docs item to docs/plan.md' && c.tool === 'fs_edit');
+      assert.ok(first?.result && second?.result, `both chats' calls got results: ${JSON.stringify(r.calls.map((c) => [c.prompt, c.tool]))}`);
+      assert.match(
+        first.result,
+        /^Edited docs\/plan\.md: \+1 -1 lines; version [0-9a-f]{8}\.\nThe user edited your proposal before accepting it; what landed differs from what you proposed by:\n<user-edits>\n[\s\S]*\n-- \[x\] write the parser\n\+- \[x\] write the parser \(reviewed\)\n[\s\S]*<\/user-edits>\n<diff>\n/,
+      );
+      assert.match(second.result, /^Edited docs\/plan\.md: .*; version [0-9a-f]{8}\.\n<diff>\n[\s\S]*\n\+- \[ \] write the docs\n/);
+      assert.equal(r.ws.read('docs/plan.md'), '# Plan\n\n- [x] write the parser (reviewed)\n- [ ] write the docs\n- [ ] ship it\n');
+      // the second call was running while the first review still waited: it waited for the file's lock
+      const waited = logOutcome(r, 'fs_edit', PLAN_SECOND);
+      assert.equal(waited.outcome, 'ok');
+      const before = r.seen.first.at - waited.started;
+      assert.ok(before >= 1000, `the second call started ${before} ms before the first change was accepted (it ran for ${waited.ms} ms)`);
+      assert.equal(logOutcome(r, 'fs_edit', PLAN_FIRST).outcome, 'ok');
+      assert.ok(r.chat.text.includes('Second chat: Edited docs/plan.md'), r.chat.text);
+      await nothingPending(r);
+    },
+  },
+  {
+    name: 'fs_write: a new file is reviewed as new, and Accept (command palette) creates it',
+    prompt: 'Write docs/faq.md',
+    model: [{ tool: 'fs_write', input: { path: 'docs/faq.md', content: FAQ } }, { text: 'Wrote it.' }],
+    steps: [{ review: 'faq.md (new file) ↔ proposed by fs_write', waiting: waitingFor('creation of docs/faq.md'), accept: 'palette' }],
+    async expect(r) {
+      const c = call(r, 'fs_write');
+      assert.match(c.result, /^Created docs\/faq\.md: 3 lines; version [0-9a-f]{8}\.$/);
+      assert.equal(r.ws.read('docs/faq.md'), FAQ);
+      logged(r, 'fs_write', { path: 'docs/faq.md', content: FAQ });
+      await nothingPending(r);
+    },
+  },
+  {
+    name: 'fs_apply_patch: three files in one multi-diff review; Accept lands them together, Reject (with a reason) lands none',
+    prompt: 'Tidy up the notes',
+    model: [{ tool: 'fs_apply_patch', input: { patch: PATCH_ACCEPTED } }, { tool: 'fs_apply_patch', input: { patch: PATCH_REJECTED } }, { text: 'The model got: {{result}}' }],
+    steps: [
+      { review: 'patch 3 files ↔ proposed by fs_apply_patch', waiting: waitingFor('patch to 3 files'), screenshot: { name: 'agent-review-patch', readme: 'agent-review-patch' }, accept: 'button', as: 'accepted' },
+      { review: 'patch 2 files ↔ proposed by fs_apply_patch', waiting: waitingFor('patch to 2 files'), reject: { reason: PATCH_REASON, via: 'button' } },
+    ],
+    async expect(r) {
+      assert.match(r.seen.accepted.label, /^patch 3 files ↔ proposed by fs_apply_patch \(3 files\)/, 'one review for the three files');
+      const accepted = call(r, 'fs_apply_patch', 0);
+      assert.match(accepted.result, /^Success\. Updated the following files:\nM notes\/todo\.txt\nA notes\/ideas\.txt\nD notes\/done\.txt\nVersions: /);
+      const rejected = call(r, 'fs_apply_patch', 1);
+      assert.equal(rejected.result, `The user rejected this change; nothing was written. Their reason: ${PATCH_REASON} Do not retry it as it was; adjust it to what the user said, or ask them.`);
+      assert.equal(r.ws.read('notes/todo.txt'), 'buy oat milk\ncall the bank\n');
+      assert.equal(r.ws.read('notes/ideas.txt'), 'learn the cello\n');
+      assert.equal(r.ws.exists('notes/done.txt'), false);
+      assert.equal(r.ws.exists('notes/later.txt'), false, 'the rejected patch created nothing');
+      assert.equal(logOutcome(r, 'fs_apply_patch', { patch: PATCH_ACCEPTED }).outcome, 'ok');
+      await nothingPending(r);
+    },
+  },
+  {
+    name: 'Stop while a review waits: the diff closes, nothing changes, nothing is left pending, and the call ends cancelled',
+    prompt: 'Move the release to Friday',
+    model: [{ tool: 'fs_edit', input: STOPPED_EDIT }, { text: 'This answer must not come.' }],
+    steps: [{ review: 'release.md ↔ proposed by fs_edit', waiting: waitingFor('edit to docs/release.md'), stop: true }],
+    log: [/\[info\] fs_edit \{"path":"docs\/release\.md".* -> /],
+    async expect(r) {
+      assert.equal(r.ws.read('docs/release.md'), '# Release\n\nVersion 1.2.0 ships on Monday.\n');
+      assert.equal(logOutcome(r, 'fs_edit', STOPPED_EDIT).outcome, 'cancelled');
+      assert.equal(r.requests.length, 1, 'the model was not asked again after Stop');
+      assert.ok(!r.chat.text.includes('This answer must not come.'));
+      await nothingPending(r);
+    },
+  },
+  {
+    name: 'Stop a chat whose change waits for a file another review holds: it ends at once, cancelled, and the other review goes on',
+    prompt: 'Make Grace the owner in docs/team.md',
+    model: [{ tool: 'fs_edit', input: OWNER_ACCEPTED }, { text: 'Grace owns it: {{result:40}}' }],
+    chats: [{ prompt: 'Make Linus the owner in docs/team.md', model: [{ tool: 'fs_edit', input: OWNER_STOPPED }, { text: 'This answer must not come.' }], stopped: true }],
+    steps: [
+      { shows: waitingFor('edit to docs/team.md'), pending: 1, reviews: 1 },
+      { chat: 'Make Linus the owner in docs/team.md' },
+      { shows: waitingFor('edit to docs/team.md'), hold: 1000, pending: 1, reviews: 1 },
+      { stop: true },
+      // the stopped call is over while the first review still waits
+      { logged: /\[info\] fs_edit \{"path":"docs\/team\.md","old_string":"Owner: Ada","new_string":"Owner: Linus"\} -> cancelled/, pending: 1, reviews: 1, as: 'stopped' },
+      { review: 'team.md ↔ proposed by fs_edit', accept: 'palette', as: 'accepted' },
+    ],
+    async expect(r) {
+      const stopped = logOutcome(r, 'fs_edit', OWNER_STOPPED);
+      assert.equal(stopped.outcome, 'cancelled');
+      assert.ok(stopped.started + stopped.ms < r.seen.accepted.at, 'the stopped call ended before the review it waited for was answered');
+      assert.equal(r.requests.filter((q) => q.prompt === 'Make Linus the owner in docs/team.md').length, 1, 'the stopped chat\'s model was not asked again');
+      assert.match(call(r, 'fs_edit').result, /^Edited docs\/team\.md: \+1 -1 lines/);
+      assert.equal(r.ws.read('docs/team.md'), '# Team\n\nOwner: Grace\n', 'the first change landed, the stopped one did not');
+      await nothingPending(r);
+    },
+  },
+];
 
 export default [
   {
@@ -367,4 +577,5 @@ export default [
       await page.keyboard.press('Escape');
     },
   },
+  ...EDIT_SCENARIOS,
 ];

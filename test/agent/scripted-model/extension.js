@@ -10,12 +10,14 @@
 //   host.json     what the host offers: vscode.lm.tools and every extension's tool contributions
 //
 // script.json may also hold "settings": { key: value } (user settings, applied before the first answer
-// of the scenario through the configuration API, and kept afterwards).
+// of the scenario through the configuration API, and kept afterwards), and "chats": [{ "prompt", "turns" }]
+// for a scenario of several chats at once: a request whose prompt is one of these gets that chat's turns.
 //
 // Each call of ours is also made once more outside the chat (vscode.lm.invokeTool without an
 // invocation token) when its result comes back, and that text is recorded as `direct`, so the
 // suite can compare what the chat gave the model with the plain-text contract byte for byte. A
-// step with "direct": false is not repeated (a call that needs approval would ask again).
+// step with "direct": false is not repeated (a call that needs approval would ask again), nor is
+// a call of a tool that changes files (it would propose its change again).
 //
 // A step is the answer to the n-th model call of a prompt:
 //   { "tool": "fs_read", "input": {...} }            one tool call
@@ -33,6 +35,8 @@ const path = require('path');
 
 const dir = process.env.AFT_AGENT_DIR;
 const ROLES = { 1: 'user', 2: 'assistant', 3: 'system' };
+/** Tools whose calls change files: never repeated outside the chat. */
+const MUTATING = new Set(['fs_edit', 'fs_write', 'fs_apply_patch']);
 let seq = 0;
 /** callId -> the call, for the calls to repeat outside the chat once their result is back. */
 const pendingDirect = new Map();
@@ -200,6 +204,9 @@ const provider = {
     }
     const last = results.join('\n');
     const script = readScript();
+    // The chat's prompt, as the request states it: it picks the turns of a scenario of several chats.
+    const prompt = msgs[start]?.parts.map((p) => /<userRequest>\n?([\s\S]*?)\n?<\/userRequest>/.exec(p.text ?? '')?.[1]).find((x) => x !== undefined);
+    const turns = script.chats?.find((c) => c.prompt === prompt)?.turns ?? script.turns;
     await applySettings(script.settings);
     const direct = {};
     for (const m of msgs) {
@@ -212,7 +219,7 @@ const provider = {
       }
     }
     const tools = (options.tools ?? []).map((t) => t.name);
-    let step = script.turns?.[turn] ?? { text: `Scripted Model: the script "${script.id}" has no step ${turn + 1}.` };
+    let step = turns?.[turn] ?? { text: `Scripted Model: the script "${script.id}" has no step ${turn + 1}${prompt !== undefined ? ` for "${prompt}"` : ''}.` };
     if (!tools.length && step.text === undefined) {
       step = { text: 'Scripted Model: this request offered no tools.' };
     }
@@ -225,14 +232,14 @@ const provider = {
     }
     calls.forEach((c, i) => {
       const callId = `call_${++seq}_${i}`;
-      if (c.name.startsWith('fs_') && step.direct !== false) {
+      if (c.name.startsWith('fs_') && !MUTATING.has(c.name) && step.direct !== false) {
         pendingDirect.set(callId, c);
       }
       progress.report(new vscode.LanguageModelToolCallPart(callId, c.name, c.input));
       reply.push({ toolCall: c.name, callId, input: c.input, ...(c.printed ? { copied: c.printed } : {}) });
     });
     if (dir) {
-      const record = { seq, at: Date.now(), script: script.id, model: model.id, turn, toolMode: options.toolMode, tools, messages: msgs, reply, direct };
+      const record = { seq, at: Date.now(), script: script.id, prompt, model: model.id, turn, toolMode: options.toolMode, tools, messages: msgs, reply, direct };
       fs.appendFileSync(path.join(dir, 'model.jsonl'), JSON.stringify(record) + '\n');
     }
   },
