@@ -85,7 +85,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     const targets = await Promise.all(paths.map((p) => resolveTarget(ctx, p)));
     const names = targets.map((t) => t.located.display);
     const what = names.length === 1 ? names[0] : `${names.length} files`;
-    return { invocationMessage: invocationMessage(ctx, targets, `patch to ${what}`, `Patching ${what}`) };
+    return { invocationMessage: invocationMessage(ctx, targets, `Patching ${what}`) };
   },
 
   async invoke(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolResult> {

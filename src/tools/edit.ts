@@ -117,7 +117,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
 
   async prepare(input, ctx) {
     const t = await resolveTarget(ctx, input.path);
-    return { invocationMessage: invocationMessage(ctx, [t], `edit to ${t.located.display}`, `Editing ${t.located.display}`) };
+    return { invocationMessage: invocationMessage(ctx, [t], `Editing ${t.located.display}`) };
   },
 
   async invoke(input: EditInput, ctx: ToolContext): Promise<ToolResult> {

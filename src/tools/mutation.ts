@@ -99,8 +99,9 @@ function decide(ctx: ToolContext, t: Target): ChangeDecision {
  * What the chat shows while the call runs: when the person will be asked, say that the
  * call waits for them, so a pending review is not mistaken for a slow tool.
  */
-export function invocationMessage(ctx: ToolContext, targets: readonly Target[], what: string, plain: string): string {
-  return targets.some((t) => decide(ctx, t).kind === 'ask') ? `Waiting for your review of the ${what}` : plain;
+export function invocationMessage(ctx: ToolContext, targets: readonly Target[], plain: string): string {
+  // The chat keeps these words once the call is done (the stable API has no past tense), so they read right in both.
+  return targets.some((t) => decide(ctx, t).kind === 'ask') ? `${plain}, after your review in the diff` : plain;
 }
 
 /** Refuses up front what may never be written (`.git` internals), before any work. */

@@ -32,7 +32,7 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
   async prepare(input, ctx) {
     const t = await resolveTarget(ctx, input.path);
     const exists = (await ctx.ws.stat(t.real)) !== undefined;
-    return { invocationMessage: invocationMessage(ctx, [t], `${exists ? 'overwrite' : 'creation of'} ${t.located.display}`, `${exists ? 'Writing' : 'Creating'} ${t.located.display}`) };
+    return { invocationMessage: invocationMessage(ctx, [t], `${exists ? 'Writing' : 'Creating'} ${t.located.display}`) };
   },
 
   async invoke(input: WriteInput, ctx: ToolContext): Promise<ToolResult> {

@@ -142,7 +142,7 @@ const PATCH_REASON = 'the bank call stays on today\'s list';
 const STOPPED_EDIT = { path: 'docs/release.md', old_string: 'ships on Monday', new_string: 'ships on Friday' };
 const OWNER_ACCEPTED = { path: 'docs/team.md', old_string: 'Owner: Ada', new_string: 'Owner: Grace' };
 const OWNER_STOPPED = { path: 'docs/team.md', old_string: 'Owner: Ada', new_string: 'Owner: Linus' };
-const waitingFor = (what) => `Waiting for your review of the ${what}`;
+const waitingFor = (plain) => `${plain}, after your review in the diff`;
 
 /** The extension's log line for a call: its input as logged (cut to 200 characters), then how it ended, and in how many ms. */
 function logOutcome(r, tool, input) {
@@ -174,7 +174,7 @@ const EDIT_SCENARIOS = [
     steps: [
       {
         review: 'app.json ↔ proposed by fs_edit',
-        waiting: waitingFor('edit to config/app.json'),
+        waiting: waitingFor('Editing config/app.json'),
         screenshot: { name: 'agent-review', readme: 'agent-review' },
         accept: 'button',
         as: 'review',
@@ -215,7 +215,7 @@ const EDIT_SCENARIOS = [
     name: 'fs_edit: Reject with a reason typed in the input box (Ctrl+K Ctrl+N): nothing changes and the model gets the reason',
     prompt: 'Bump the version in docs/changelog.md',
     model: [{ tool: 'fs_edit', input: CHANGELOG_EDIT }, { text: 'The model got: {{result}}' }],
-    steps: [{ review: 'changelog.md ↔ proposed by fs_edit', waiting: waitingFor('edit to docs/changelog.md'), reject: { reason: REJECT_REASON, via: 'keys' } }],
+    steps: [{ review: 'changelog.md ↔ proposed by fs_edit', waiting: waitingFor('Editing docs/changelog.md'), reject: { reason: REJECT_REASON, via: 'keys' } }],
     async expect(r) {
       const c = call(r, 'fs_edit');
       assert.equal(c.result, `The user rejected this change; nothing was written. Their reason: ${REJECT_REASON} Do not retry it as it was; adjust it to what the user said, or ask them.`);
@@ -231,14 +231,14 @@ const EDIT_SCENARIOS = [
     model: [{ tool: 'fs_edit', input: PLAN_FIRST }, { text: 'First chat: {{result}}' }],
     chats: [{ prompt: 'Add a docs item to docs/plan.md', model: [{ tool: 'fs_edit', input: PLAN_SECOND }, { text: 'Second chat: {{result}}' }] }],
     steps: [
-      { shows: waitingFor('edit to docs/plan.md'), pending: 1, reviews: 1 },
+      { shows: waitingFor('Editing docs/plan.md'), pending: 1, reviews: 1 },
       // the first chat goes on in the background, its review open
       { chat: 'Add a docs item to docs/plan.md' },
       // the second chat's call runs, and waits for the file without proposing anything yet
-      { shows: waitingFor('edit to docs/plan.md'), hold: 2000, pending: 1, reviews: 1, as: 'queued' },
+      { shows: waitingFor('Editing docs/plan.md'), hold: 2000, pending: 1, reviews: 1, as: 'queued' },
       // the person adds to the first proposal, then accepts it from the keyboard
       { review: 'plan.md ↔ proposed by fs_edit', edit: { line: 'write the parser', append: ' (reviewed)' }, accept: 'keys', as: 'first' },
-      { review: 'plan.md ↔ proposed by fs_edit', waiting: waitingFor('edit to docs/plan.md'), accept: 'palette', as: 'second' },
+      { review: 'plan.md ↔ proposed by fs_edit', waiting: waitingFor('Editing docs/plan.md'), accept: 'palette', as: 'second' },
     ],
     async expect(r) {
       const first = r.calls.find((c) => c.prompt === 'Tick off the parser in docs/plan.md' && c.tool === 'fs_edit');
@@ -264,7 +264,7 @@ const EDIT_SCENARIOS = [
     name: 'fs_write: a new file is reviewed as new, and Accept (command palette) creates it',
     prompt: 'Write docs/faq.md',
     model: [{ tool: 'fs_write', input: { path: 'docs/faq.md', content: FAQ } }, { text: 'Wrote it.' }],
-    steps: [{ review: 'faq.md (new file) ↔ proposed by fs_write', waiting: waitingFor('creation of docs/faq.md'), accept: 'palette' }],
+    steps: [{ review: 'faq.md (new file) ↔ proposed by fs_write', waiting: waitingFor('Creating docs/faq.md'), accept: 'palette' }],
     async expect(r) {
       const c = call(r, 'fs_write');
       assert.match(c.result, /^Created docs\/faq\.md: 3 lines; version [0-9a-f]{8}\.$/);
@@ -278,8 +278,8 @@ const EDIT_SCENARIOS = [
     prompt: 'Tidy up the notes',
     model: [{ tool: 'fs_apply_patch', input: { patch: PATCH_ACCEPTED } }, { tool: 'fs_apply_patch', input: { patch: PATCH_REJECTED } }, { text: 'The model got: {{result}}' }],
     steps: [
-      { review: 'patch 3 files ↔ proposed by fs_apply_patch', waiting: waitingFor('patch to 3 files'), screenshot: { name: 'agent-review-patch', readme: 'agent-review-patch' }, accept: 'button', as: 'accepted' },
-      { review: 'patch 2 files ↔ proposed by fs_apply_patch', waiting: waitingFor('patch to 2 files'), reject: { reason: PATCH_REASON, via: 'button' } },
+      { review: 'patch 3 files ↔ proposed by fs_apply_patch', waiting: waitingFor('Patching 3 files'), screenshot: { name: 'agent-review-patch', readme: 'agent-review-patch' }, accept: 'button', as: 'accepted' },
+      { review: 'patch 2 files ↔ proposed by fs_apply_patch', waiting: waitingFor('Patching 2 files'), reject: { reason: PATCH_REASON, via: 'button' } },
     ],
     async expect(r) {
       assert.match(r.seen.accepted.label, /^patch 3 files ↔ proposed by fs_apply_patch \(3 files\)/, 'one review for the three files');
@@ -299,7 +299,7 @@ const EDIT_SCENARIOS = [
     name: 'Stop while a review waits: the diff closes, nothing changes, nothing is left pending, and the call ends cancelled',
     prompt: 'Move the release to Friday',
     model: [{ tool: 'fs_edit', input: STOPPED_EDIT }, { text: 'This answer must not come.' }],
-    steps: [{ review: 'release.md ↔ proposed by fs_edit', waiting: waitingFor('edit to docs/release.md'), stop: true }],
+    steps: [{ review: 'release.md ↔ proposed by fs_edit', waiting: waitingFor('Editing docs/release.md'), stop: true }],
     log: [/\[info\] fs_edit \{"path":"docs\/release\.md".* -> /],
     async expect(r) {
       assert.equal(r.ws.read('docs/release.md'), '# Release\n\nVersion 1.2.0 ships on Monday.\n');
@@ -315,9 +315,9 @@ const EDIT_SCENARIOS = [
     model: [{ tool: 'fs_edit', input: OWNER_ACCEPTED }, { text: 'Grace owns it: {{result:40}}' }],
     chats: [{ prompt: 'Make Linus the owner in docs/team.md', model: [{ tool: 'fs_edit', input: OWNER_STOPPED }, { text: 'This answer must not come.' }], stopped: true }],
     steps: [
-      { shows: waitingFor('edit to docs/team.md'), pending: 1, reviews: 1 },
+      { shows: waitingFor('Editing docs/team.md'), pending: 1, reviews: 1 },
       { chat: 'Make Linus the owner in docs/team.md' },
-      { shows: waitingFor('edit to docs/team.md'), hold: 1000, pending: 1, reviews: 1 },
+      { shows: waitingFor('Editing docs/team.md'), hold: 1000, pending: 1, reviews: 1 },
       { stop: true },
       // the stopped call is over while the first review still waits
       { logged: /\[info\] fs_edit \{"path":"docs\/team\.md","old_string":"Owner: Ada","new_string":"Owner: Linus"\} -> cancelled/, pending: 1, reviews: 1, as: 'stopped' },
