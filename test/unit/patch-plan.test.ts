@@ -355,6 +355,20 @@ describe('planPatch: End of File and chunks without old lines', () => {
     assert.equal(e.code, 'insertion-unanchored');
     assert.match(e.message, /To insert after a line, repeat that line as an unchanged line \(` def f\(\):`\) before the `\+` lines\./);
   });
+
+  it('refuses a chunk of only + lines followed by a chunk that changes lines: it would land at the end, below that change', async () => {
+    // `+import os` first, then a change further down: appending the import at the end is not what was meant.
+    const e = await refused({ f: 'import sys\n\ndef f():\n    pass\n' }, '*** Update File: f', '+import os', '@@ def f():', '-    pass', '+    return 1');
+    assert.equal(e.code, 'insertion-not-last');
+    assert.match(e.message, /chunk 1 of 2 .*: the chunk has only `\+` lines, and such a chunk goes at the end of the file, but chunk 2 after it changes lines of f/);
+    const between = await refused({ f: 'a\nb\nc\n' }, '*** Update File: f', '@@', '-a', '+A', '@@', '+added', '@@', '-c', '+C');
+    assert.equal(between.code, 'insertion-not-last');
+    assert.match(between.message, /chunk 2 of 3 .* but chunk 3 after it/);
+  });
+
+  it('still appends chunks of only + lines that come after every changing chunk', async () => {
+    assert.equal((await updated('a\nb\n', '@@', '-a', '+A', '@@', '+c', '@@', '+d')).newText, 'A\nb\nc\nd\n');
+  });
 });
 
 describe('planPatch: line endings and the final newline', () => {

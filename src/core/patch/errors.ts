@@ -68,6 +68,8 @@ export type PatchVerifyDetail =
   | { code: 'ambiguous'; hunk: HunkRef; path: string; chunk: ChunkRef; places: number[]; count: number; textAfterHunk?: number }
   /** A chunk of `+` lines only, under a `@@` line that is not the end of the file. */
   | { code: 'insertion-unanchored'; hunk: HunkRef; path: string; chunk: ChunkRef }
+  /** A chunk of `+` lines only (it goes at the end of the file) before chunk `later`, which changes lines of the file. */
+  | { code: 'insertion-not-last'; hunk: HunkRef; path: string; chunk: ChunkRef; later: number }
   /** `path` is moved by one hunk and touched by another in a way one patch cannot express safely. */
   | { code: 'move-sequence'; hunk: HunkRef; path: string; other: HunkRef };
 
@@ -197,6 +199,11 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
         `To insert after a line, repeat that line as an unchanged line (\` ${quoteLine(ctx)}\`) before the \`+\` lines.`
       );
     }
+    case 'insertion-not-last':
+      return (
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the chunk has only \`+\` lines, and such a chunk goes at the end of the file, but chunk ${d.later} after it changes lines of ${d.path}, which are above the end. ` +
+        'To insert above another change, repeat the line above the insertion as an unchanged line (a ` ` line) before the `+` lines; to add at the end of the file, make this chunk the last one.'
+      );
     case 'move-sequence':
       return (
         `${hunkName(d.hunk)} and ${hunkName(d.other)} both involve ${d.path}, and one of them moves it. ` +

@@ -53,8 +53,9 @@
  *   refused as ambiguous, never applied at the first fit: the patch is placed
  *   as early as possible and as late as possible, and every chunk must land on the same
  *   line both ways. A chunk with only `+` lines is appended at the end of the file (before
- *   a final empty line), as in Codex; under a `@@` line it is accepted only when that line
- *   is the file's last, where both readings agree.
+ *   a final empty line), as in Codex, so only chunks without old lines may follow it; under
+ *   a `@@` line it is accepted only when that line is the file's last, where both readings
+ *   agree.
  * - Text: kept lines keep the file's text and terminator byte for byte (a fuzzy match does
  *   not rewrite them); added lines take, in order, the terminators of the lines they
  *   replace, then the file's dominant ending; an updated file ends with a line ending (an

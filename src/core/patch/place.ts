@@ -115,6 +115,11 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
       s = hit.at + 1;
     }
     if (chunk.oldLines.length === 0) {
+      // It goes at the end of the file, so no chunk after it may change lines above the end.
+      const later = chunks.findIndex((c, j) => j > k && c.oldLines.length > 0);
+      if (later >= 0) {
+        throw new PatchVerifyError({ code: 'insertion-not-last', hunk: site.hunk, path: site.path, chunk: chunkRef(chunks, k), later: later + 1 });
+      }
       const ip = insertionPoint(file);
       if (chunk.contexts.length > 0) {
         const anchor = chunk.contexts[chunk.contexts.length - 1];
