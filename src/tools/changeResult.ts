@@ -58,7 +58,8 @@ export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, str
   const out = ['Success. Updated the following files:'];
   for (const f of landed.files) {
     const p = f.planned;
-    out.push(`${LETTER[p.action]} ${p.target.located.display}${p.action === 'move' ? ` (moved from ${p.from!.located.display})` : ''}`);
+    const notes = [...(p.action === 'move' ? [`moved from ${p.from!.located.display}`] : []), ...(p.action === 'overwrite' || p.replaces ? ['replacing the file that was there'] : [])];
+    out.push(`${LETTER[p.action]} ${p.target.located.display}${notes.length ? ` (${notes.join(', ')})` : ''}`);
   }
   const versions = landed.files.filter((f) => f.version).map((f) => `${f.planned.target.located.display} ${f.version}`);
   if (versions.length) {

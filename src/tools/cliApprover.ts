@@ -15,7 +15,12 @@ export function proposalDiff(p: ChangeProposal): string {
     .map((f) => {
       const from = f.from?.display ?? f.display;
       const head = f.action === 'move' ? `rename from ${from}\nrename to ${f.display}\n` : '';
-      return head + unifiedDiff(from, f.display, f.oldText, f.newText);
+      const diff = head + unifiedDiff(from, f.display, f.oldText, f.newText);
+      if (f.action === 'move' && f.replaces !== undefined) {
+        // the file already at the destination is lost: show what it held becoming the moved text
+        return `${diff}\n${f.display} exists and is replaced:\n${unifiedDiff(f.display, f.display, f.replaces, f.newText)}`;
+      }
+      return diff;
     })
     .filter((d) => d !== '')
     .join('\n');
@@ -33,6 +38,11 @@ export function cliApprover(flags: CliFlags): Approver {
       return { allowed: true };
     },
     async review(p: ChangeProposal) {
+      const outside = p.files.filter((f) => f.outside).map((f) => (f.from?.display && f.from.display !== f.display ? `${f.from.display} -> ${f.display}` : f.display));
+      if (outside.length && !flags.allowOutside) {
+        const text = `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace folders, so nothing was written. It needs the user's approval; run again with --allow-outside to permit paths outside --root (and --yes to apply the change).`;
+        return { kind: 'denied', result: { isError: true, parts: [{ kind: 'text', text }] } };
+      }
       return flags.yes ? acceptAsProposed(p) : { kind: 'needs-approval', preview: proposalDiff(p) };
     },
     // the result the CLI prints carries the diff

@@ -65,9 +65,16 @@ describe('fs_apply_patch', () => {
     assert.equal(r.isError, false, r.text);
     const f = s.reviews[0].files[0];
     assert.deepEqual([f.action, f.display, f.from?.display, f.replaces], ['move', 'dest.txt', 'a.txt', 'will be replaced\n']);
-    assert.match(r.text, /^M dest\.txt \(moved from a\.txt\)$/m);
+    assert.match(r.text, /^M dest\.txt \(moved from a\.txt, replacing the file that was there\)$/m);
     assert.equal(read('dest.txt'), 'a1\na2\na3 moved\n');
     assert.equal(fs.existsSync(p('a.txt')), false);
+  });
+
+  it('says in its list which added file replaced an existing one', async () => {
+    const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Add File: dest.txt', '+fresh', '*** Add File: brand-new.txt', '+n') });
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, /^A dest\.txt \(replacing the file that was there\)\nA brand-new\.txt\n/m);
+    assert.equal(read('dest.txt'), 'fresh\n');
   });
 
   it('keeps BOM, encoding and CRLF of an updated file, and names a chunk that matched loosely', async () => {

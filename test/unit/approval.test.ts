@@ -36,6 +36,55 @@ describe('the CLI approver', () => {
   });
 });
 
+describe('the CLI approver and changes outside --root', () => {
+  const out: ChangeProposal = { tool: 'fs_apply_patch', summary: 'patch', files: [{ path: '/elsewhere/x.txt', display: '/elsewhere/x.txt', action: 'create', oldText: undefined, newText: 'x\n', outside: true }] };
+
+  it('refuses a change outside --root without --allow-outside, even with --yes, and names the path', async () => {
+    for (const yes of [true, false]) {
+      const r = await cliApprover({ yes, allowOutside: false }).review(out, NEVER_CANCELLED);
+      assert.equal(r.kind, 'denied');
+      assert.ok(r.kind === 'denied' && exitCodeOf(r.result) === 1 && /\/elsewhere\/x\.txt is outside the workspace folders.*--allow-outside/.test(JSON.stringify(r.result)));
+    }
+    assert.equal((await cliApprover({ yes: true, allowOutside: true }).review(out, NEVER_CANCELLED)).kind, 'accepted');
+    assert.equal((await cliApprover({ yes: false, allowOutside: true }).review(out, NEVER_CANCELLED)).kind, 'needs-approval');
+  });
+
+  it('writes nothing outside --root through the tools that change files unless --allow-outside is given', async () => {
+    const tree = tempTree({ 'ws/a.txt': 'a\n', 'out/o.txt': 'o\n' });
+    try {
+      const ws = path.join(tree.root, 'ws');
+      fs.symlinkSync(path.join(tree.root, 'out'), path.join(ws, 'link'));
+      const ctx = await context(ws, {}, cliApprover({ yes: true, allowOutside: false }));
+      const calls: [string, object][] = [
+        ['fs_apply_patch', { patch: '*** Begin Patch\n*** Add File: ../out/new.txt\n+x\n*** End Patch' }],
+        ['fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: link/o.txt\n@@\n-o\n+pwned\n*** End Patch' }],
+        ['fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: a.txt\n*** Move to: ../out/a.txt\n@@\n-a\n+b\n*** End Patch' }],
+        ['fs_write', { path: path.join(tree.root, 'out/w.txt'), content: 'w\n' }],
+        ['fs_edit', { path: 'link/o.txt', old_string: 'o', new_string: 'pwned' }],
+      ];
+      for (const [tool, input] of calls) {
+        const r = await call(ctx, tool, input);
+        assert.equal(r.isError, true, `${tool}: ${r.text}`);
+        assert.match(r.text, /outside the workspace folders.*--allow-outside/, tool);
+      }
+      assert.deepEqual(fs.readdirSync(path.join(tree.root, 'out')), ['o.txt']);
+      assert.equal(fs.readFileSync(path.join(tree.root, 'out/o.txt'), 'utf8'), 'o\n');
+      assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a\n');
+      const allowed = await call(await context(ws, {}, cliApprover({ yes: true, allowOutside: true })), 'fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: link/o.txt\n@@\n-o\n+ok\n*** End Patch' });
+      assert.equal(allowed.isError, false, allowed.text);
+      assert.equal(fs.readFileSync(path.join(tree.root, 'out/o.txt'), 'utf8'), 'ok\n');
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  it('shows the file a move replaces in its preview', async () => {
+    const move: ChangeProposal = { tool: 'fs_apply_patch', summary: 'patch', files: [{ path: '/w/c.txt', display: 'c.txt', action: 'move', from: { path: '/w/b.txt', display: 'b.txt' }, oldText: 'bee\n', newText: 'BEE\n', replaces: 'sea\n' }] };
+    const r = await cliApprover({ yes: false, allowOutside: false }).review(move, NEVER_CANCELLED);
+    assert.equal(r.kind === 'needs-approval' && r.preview, 'rename from b.txt\nrename to c.txt\n--- a/b.txt\n+++ b/c.txt\n@@ -1,1 +1,1 @@\n-bee\n+BEE\nc.txt exists and is replaced:\n--- a/c.txt\n+++ b/c.txt\n@@ -1,1 +1,1 @@\n-sea\n+BEE');
+  });
+});
+
 describe('deciding on the file actually read', () => {
   it('asks again inside the call when the path became sensitive after the confirmation step', async () => {
     const tree = tempTree({ 'notes.txt': 'harmless\n', '.env': 'TOKEN=hunter2\n' });
