@@ -203,3 +203,7 @@ export const MAX_PATCH_AMBIGUOUS_PLACES = 5;
 export const MAX_PATCH_CLOSEST_LINE_OCCURRENCES = 1000;
 /** Lines of a chunk (its first ones) that the closest-region search compares with the file. */
 export const MAX_PATCH_CLOSEST_PATTERN_LINES = 1000;
+/** Lines a patch's ambiguous chunks may span, counted once per `@@` line, for the search that reads each `@@` line as the block it opens. */
+export const MAX_PATCH_SCOPE_WINDOW_LINES = 2_000_000;
+/** Steps of that search (candidate places and `@@` lines tried) before it gives up and the chunk stays refused as ambiguous. */
+export const MAX_PATCH_SCOPE_STEPS = 200_000;

@@ -321,6 +321,53 @@ describe('planPatch: matching', () => {
   });
 });
 
+describe('planPatch: a @@ line that opens a block holds its chunk inside that block', () => {
+  const py = 'def a():\n    x = 1\n    y = 2\n\ndef b():\n    x = 1\n    y = 2\n';
+
+  it('picks the function the @@ line names when another function below has the same lines', async () => {
+    assert.equal((await updated(py, '@@ def a():', '     x = 1', '-    y = 2', '+    y = 3')).newText, py.replace('y = 2', 'y = 3'));
+    assert.equal((await updated(py, '@@ def b():', '     x = 1', '-    y = 2', '+    y = 3')).newText, 'def a():\n    x = 1\n    y = 2\n\ndef b():\n    x = 1\n    y = 3\n');
+    const both = await updated(py, '@@ def a():', '-    y = 2', '+    y = 3', '@@ def b():', '-    y = 2', '+    y = 4');
+    assert.equal(both.newText, 'def a():\n    x = 1\n    y = 3\n\ndef b():\n    x = 1\n    y = 4\n');
+    assert.deepEqual(both.matches.map((m) => m.line), [3, 7]);
+  });
+
+  it('reads braces, modifiers that differ, nested @@ lines and else branches', async () => {
+    const js = 'function a() {\n  if (ready) {\n    start();\n  }\n}\n\nfunction b() {\n  if (ready) {\n    start();\n  }\n}\n';
+    assert.equal((await updated(js, '@@ function a() {', '-    start();', '+    start(1);')).newText, js.replace('start();', 'start(1);'));
+    const java = 'class K {\n  public void a() {\n    run();\n  }\n  private void b() {\n    run();\n  }\n}\n';
+    assert.equal((await updated(java, '@@ public void a() {', '-    run();', '+    run(1);')).newText, java.replace('run();', 'run(1);'));
+    const nested = 'class A:\n    def run(self):\n        x = 1\n\nclass B:\n    def run(self):\n        x = 1\n';
+    assert.equal((await updated(nested, '@@ class A:', '@@ def run(self):', '-        x = 1', '+        x = 2')).newText, nested.replace('x = 1', 'x = 2'));
+    assert.equal((await updated(nested, '@@ class B:', '@@ def run(self):', '-        x = 1', '+        x = 2')).newText, 'class A:\n    def run(self):\n        x = 1\n\nclass B:\n    def run(self):\n        x = 2\n');
+    const branches = 'if (ok) {\n  go();\n} else {\n  go();\n}\n';
+    assert.equal((await updated(branches, '@@ if (ok) {', '-  go();', '+  go(1);')).newText, 'if (ok) {\n  go(1);\n} else {\n  go();\n}\n');
+  });
+
+  it('still refuses lines that fit twice inside the named block, also across a column-0 line in it', async () => {
+    const twice = await refused({ f: 'def a():\n    x = 1\n    pass\n    x = 1\n\ndef b():\n    x = 1\n' }, '*** Update File: f', '@@ def a():', '-    x = 1', '+    x = 2');
+    assert.equal(twice.code, 'ambiguous');
+    // the string's lines at column 0 do not end the function: the second `x = 1` is still in it
+    const text = 'def a():\n    x = 1\n    q = """\nSELECT 1\n"""\n    x = 1\n\ndef b():\n    x = 1\n';
+    const across = await refused({ f: text }, '*** Update File: f', '@@ def a():', '-    x = 1', '+    x = 2');
+    assert.equal(across.code, 'ambiguous');
+    const c = await refused({ f: '#include <a.h>\nint f() {\n  g();\n#ifdef X\n  g();\n#endif\n}\nint h() {\n  g();\n}\n' }, '*** Update File: f', '@@ int f() {', '-  g();', '+  g(1);');
+    assert.equal(c.code, 'ambiguous');
+  });
+
+  it('a @@ line that opens no block scopes nothing: lines that fit twice below it stay ambiguous', async () => {
+    const e = await refused({ f: 'import os\nx = 1\ny = 2\nx = 1\n' }, '*** Update File: f', '@@ import os', '-x = 1', '+x = 2');
+    assert.equal(e.code, 'ambiguous');
+    const flat = await refused({ f: 'a:\nx\nb:\nx\n' }, '*** Update File: f', '@@ a:', '-x', '+y');
+    assert.equal(flat.code, 'ambiguous');
+  });
+
+  it('keeps chunks in file order: a chunk may not go back above the chunk before it to find its block', async () => {
+    const e = await refused({ f: py }, '*** Update File: f', '@@ def b():', '-    x = 1', '+    x = 5', '@@ def a():', '-    y = 2', '+    y = 6');
+    assert.equal(e.code, 'context-not-found');
+  });
+});
+
 describe('planPatch: End of File and chunks without old lines', () => {
   it('*** End of File anchors the chunk at the end, not at an earlier fit (Codex 022)', async () => {
     const c = await updated('x\ny\nx\n', '@@', '-x', '+z', '*** End of File');

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { structuredPatch } from 'diff';
 import fc from 'fast-check';
 import { parsePatch, planPatch, PatchVerifyError, seekSequence, SEEK_PASSES, type FileProbe, type PlannedChange, type SeekPass } from '../../src/core/patch';
+import { Scopes } from '../../src/core/patch/scope';
 import { passKey } from '../../src/core/patch/seek';
+import { ArrayLines } from '../../src/core/patch/text';
 
 /** An `*** Update File` patch turning `oldText` into `newText`, from a unified diff (bare `@@` lines). */
 export function updatePatch(path: string, oldText: string, newText: string, context = 3): string {
@@ -166,5 +168,82 @@ describe('patch property: seekSequence', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('patch property: @@ lines that open a block', () => {
+  /** Every way the chunks fit (their lines, as a key), counted up to 3: each chunk after the one before, its `@@` line above it; `scoped` keeps the chunk inside the block that line opens. */
+  function ways(lines: readonly string[], chunks: readonly { ctx?: string; old: string[] }[], scoped: boolean): string[] {
+    const scopes = new Scopes(new ArrayLines(lines));
+    const found = new Set<string>();
+    const fits = (old: readonly string[], h: number) => h + old.length <= lines.length && old.every((l, j) => lines[h + j] === l);
+    const go = (k: number, s: number, at: number[]): void => {
+      if (found.size >= 3) {
+        return;
+      }
+      if (k === chunks.length) {
+        found.add(at.join(','));
+        return;
+      }
+      const c = chunks[k];
+      for (let h = s; h < lines.length; h++) {
+        if (!fits(c.old, h)) {
+          continue;
+        }
+        const held = c.ctx === undefined || lines.some((l, q) => q >= s && q < h && l === c.ctx && (!scoped || scopes.contains(q, h)));
+        if (held) {
+          go(k + 1, h + c.old.length, [...at, h]);
+        }
+      }
+    };
+    go(0, 0, []);
+    return [...found];
+  }
+
+  it('applies where the plain reading fits one way, or else where the blocks of the @@ lines leave one way; refuses otherwise', async () => {
+    const body = fc.array(fc.constantFrom('    x', '    y', '    z'), { minLength: 1, maxLength: 4 });
+    const item = fc.oneof({ arbitrary: fc.tuple(fc.constantFrom('def a():', 'def b():', 'def c():'), body).map(([h, b]) => [h, ...b]), weight: 4 }, { arbitrary: fc.constant(['']), weight: 1 }, { arbitrary: fc.constant(['x = 0']), weight: 1 });
+    const chunkSpec = fc.record({ ctx: fc.constantFrom<string | undefined>('def a():', 'def b():', undefined), at: fc.nat(100), len: fc.integer({ min: 1, max: 2 }) });
+    const seen = { plain: 0, scoped: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 8 }), fc.array(chunkSpec, { minLength: 1, maxLength: 2 }), async (items, specs) => {
+        const lines: string[] = items.flat();
+        // each chunk's old lines are body lines of the file, so that most chunks fit somewhere
+        const bodyAt = lines.flatMap((l, i) => (l.startsWith('    ') ? [i] : []));
+        fc.pre(bodyAt.length > 0);
+        const chunks = specs.map((c) => {
+          const from = bodyAt[c.at % bodyAt.length];
+          const old = lines.slice(from, from + c.len).filter((l) => l.startsWith('    '));
+          return { ctx: c.ctx, old: old.length === c.len ? old : old.slice(0, 1) };
+        });
+        const patch = ['*** Begin Patch', '*** Update File: f.txt'];
+        for (const c of chunks) {
+          patch.push(c.ctx === undefined ? '@@' : `@@ ${c.ctx}`, `-${c.old[0]}`, '+    w', ...c.old.slice(1).map((l) => ` ${l}`));
+        }
+        patch.push('*** End Patch');
+        const plain = ways(lines, chunks, false);
+        const scoped = ways(lines, chunks, true);
+        const chosen = plain.length === 1 ? plain[0] : plain.length > 1 && scoped.length === 1 ? scoped[0] : undefined;
+        try {
+          const result = await applyTo(text(lines), patch.join('\n'));
+          assert.ok(chosen !== undefined, `applied although it fits ${plain.length} ways (${scoped.length} in the blocks):\n${patch.join('\n')}\n${lines.join('\n')}`);
+          const expected = [...lines];
+          for (const h of chosen.split(',').map(Number)) {
+            expected[h] = '    w';
+          }
+          assert.equal(result, text(expected), patch.join('\n'));
+          seen[plain.length === 1 ? 'plain' : 'scoped']++;
+        } catch (e) {
+          if (!(e instanceof PatchVerifyError)) {
+            throw e;
+          }
+          assert.equal(chosen, undefined, `refused although it fits one way:\n${patch.join('\n')}\n${lines.join('\n')}\n${e.message}`);
+          assert.equal(e.code === 'ambiguous', plain.length > 1, e.message);
+          seen.refused++;
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    assert.ok(seen.plain > 100 && seen.scoped > 30 && seen.refused > 100, JSON.stringify(seen));
   });
 });

@@ -52,7 +52,11 @@
  *   of its file (and after its `@@` lines); chunks that fit in more than one way are
  *   refused as ambiguous, never applied at the first fit: the patch is placed
  *   as early as possible and as late as possible, and every chunk must land on the same
- *   line both ways. A chunk with only `+` lines is appended at the end of the file (before
+ *   line both ways. When they differ, a `@@` line that opens a block (its next line is
+ *   indented deeper: a function, a class) is read as holding its chunk inside that block,
+ *   up to the next header like it (scope.ts), and the patch applies when that leaves every
+ *   chunk one place: `@@ def a():` picks a's lines over the same lines in b below it.
+ *   A chunk with only `+` lines is appended at the end of the file (before
  *   a final empty line), as in Codex, so only chunks without old lines may follow it; under
  *   a `@@` line it is accepted only when that line is the file's last, where both readings
  *   agree.

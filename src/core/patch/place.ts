@@ -1,8 +1,9 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { MAX_PATCH_CLOSEST_LINE_OCCURRENCES, MAX_PATCH_CLOSEST_PATTERN_LINES } from '../limits';
+import { MAX_PATCH_CLOSEST_LINE_OCCURRENCES, MAX_PATCH_CLOSEST_PATTERN_LINES, MAX_PATCH_SCOPE_STEPS, MAX_PATCH_SCOPE_WINDOW_LINES } from '../limits';
 import { PatchVerifyError, somePlaces, type ChunkRef, type FileRegion, type HunkRef } from './errors';
 import { ListFits, type Fits } from './fits';
 import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
+import { Scopes } from './scope';
 import { FileText } from './text';
 import type { Chunk, ChunkLine, ChunkMatch, SeekPass } from './types';
 
@@ -187,10 +188,16 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
     }
     latest[i] = chosen;
   }
-  for (let i = 0; i < placed.length; i++) {
-    const p = placed[i];
-    if (latest[i] !== p.pos) {
-      const all = p.fits.between(p.pos, latest[i]);
+  const ambiguous = placed.findIndex((p, i) => latest[i] !== p.pos);
+  if (ambiguous >= 0) {
+    const scoped = placeInScopes(index, placed, latest, site.signal);
+    if (scoped) {
+      scoped.forEach((pos, i) => {
+        placed[i].pos = pos;
+      });
+    } else {
+      const p = placed[ambiguous];
+      const all = p.fits.between(p.pos, latest[ambiguous]);
       throw new PatchVerifyError({
         code: 'ambiguous',
         hunk: site.hunk,
@@ -204,6 +211,147 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
   }
 
   return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })) };
+}
+
+/** The scoped search ran out of steps: the chunk stays refused. */
+class OutOfSteps extends Error {}
+
+/** Index of the last element of an ascending list that is <= `max`, or -1. */
+function indexAtMost(sorted: readonly number[], max: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= max) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo - 1;
+}
+
+/** One chunk of a hunk as the scoped reading sees it. */
+interface ScopeWindow {
+  /** Its index in `placed`. */
+  at: number;
+  len: number;
+  /** No line of it (`@@` lines included) may come before this one: the earliest end of the chunk before it. */
+  lo: number;
+  /** Where its old lines fit, between its earliest and latest place in the plain reading. */
+  fits: number[];
+  /** Where each of its `@@` lines fits, from `lo` to its latest place. */
+  ctx: number[][];
+  overlap: boolean;
+}
+
+/**
+ * A second reading of a patch that fits in several ways, for chunks under `@@` lines: a
+ * `@@` line that opens a block (a function, a class) holds the chunk inside that block,
+ * not anywhere below it (see scope.ts), so `@@ def a():` says which of two functions with
+ * the same body lines is meant. The places are those the plain reading allows (between
+ * `placed` and `latest`, same passes), so this only ever removes places; the chunks are
+ * placed earliest and latest again, and the answer is kept only when each chunk has one
+ * place. Returns every chunk's line, or undefined when the patch stays ambiguous (or the
+ * search would be too long, or a chunk of only `+` lines sits under `@@` lines).
+ */
+function placeInScopes(index: LineIndex, placed: readonly Placed[], latest: readonly number[], signal: CancelSignal | undefined): number[] | undefined {
+  if (placed.some((p) => p.insert && p.ctxFits.length > 0) || !placed.some((p) => !p.insert && p.ctxFits.length > 0)) {
+    return undefined;
+  }
+  const windows: ScopeWindow[] = [];
+  let lo = 0;
+  let cost = 0;
+  for (let i = 0; i < placed.length; i++) {
+    const p = placed[i];
+    if (p.insert) {
+      continue;
+    }
+    const len = p.variant.pattern.length;
+    cost += (latest[i] + len - lo + 1) * (1 + p.ctxFits.length);
+    if (cost > MAX_PATCH_SCOPE_WINDOW_LINES) {
+      return undefined;
+    }
+    windows.push({ at: i, len, lo, fits: p.fits.between(p.pos, latest[i]), ctx: p.ctxFits.map((f) => f.between(lo, latest[i])), overlap: p.overlap });
+    lo = p.pos + len;
+  }
+  const scopes = new Scopes(index.source);
+  let steps = MAX_PATCH_SCOPE_STEPS;
+  const step = (): void => {
+    throwIfCancelled(signal);
+    if (--steps < 0) {
+      throw new OutOfSteps();
+    }
+  };
+  /**
+   * The latest first `@@` line of the chains that hold the chunk at `h`: one fit of each
+   * `@@` line, in order, each in the scope of the one before, the last holding `h`, none
+   * before `from`. -1 when there is none; `h` itself for a chunk without `@@` lines.
+   */
+  const chain = (w: ScopeWindow, h: number, from: number): number => {
+    const last = w.ctx.length - 1;
+    const down = (r: number, parent: number): number => {
+      const list = w.ctx[r];
+      for (let j = indexAtMost(list, r === last && w.overlap ? h : h - 1); j >= 0 && list[j] >= from && list[j] > parent; j--) {
+        step();
+        const q = list[j];
+        if (parent >= 0 && !scopes.contains(parent, q)) {
+          continue;
+        }
+        if (r === last ? scopes.contains(q, h) || (w.overlap && q === h) : down(r + 1, q) >= 0) {
+          return q;
+        }
+      }
+      return -1;
+    };
+    return last < 0 ? h : down(0, -1);
+  };
+  try {
+    // Earliest: each chunk at its first place with a chain, after the chunk before it.
+    const first: number[] = placed.map((p) => p.pos);
+    let from = 0;
+    for (const w of windows) {
+      let found = -1;
+      for (let j = indexAtMost(w.fits, from - 1) + 1; j < w.fits.length && found < 0; j++) {
+        step();
+        if (chain(w, w.fits[j], from) >= 0) {
+          found = w.fits[j];
+        }
+      }
+      if (found < 0) {
+        return undefined;
+      }
+      first[w.at] = found;
+      from = found + w.len;
+    }
+    // Latest: each chunk at its last place with a chain that ends before every line the
+    // chunk after it may use (the first `@@` line of any of its places, which need not
+    // be that of its latest place: a lower place may sit under a nearer `@@` line).
+    let limit = index.source.count;
+    for (let k = windows.length - 1; k >= 0; k--) {
+      const w = windows[k];
+      let found = -1;
+      let bound = -1;
+      for (let j = indexAtMost(w.fits, limit - w.len); j >= 0 && w.fits[j] >= first[w.at] && w.fits[j] > bound; j--) {
+        step();
+        const start = chain(w, w.fits[j], w.lo);
+        if (start >= 0) {
+          found = found < 0 ? w.fits[j] : found;
+          bound = Math.max(bound, start);
+        }
+      }
+      if (found !== first[w.at]) {
+        return undefined;
+      }
+      limit = bound;
+    }
+    return first;
+  } catch (e) {
+    if (e instanceof OutOfSteps) {
+      return undefined;
+    }
+    throw e;
+  }
 }
 
 /**
