@@ -127,7 +127,7 @@ describe('parsePatch: lenient forms', () => {
     assert.deepEqual([c.context, c.oldLines, c.newLines], ['ctx', ['a'], ['b']]);
   });
 
-  for (const open of ["<<'EOF'", '<<EOF', '<<"EOF"', "cat <<'EOF'", "apply_patch <<'EOF'", 'apply_patch <<EOF', 'applypatch << "PATCH"', '<<-EOF']) {
+  for (const open of ["<<'EOF'", '<<EOF', '<<"EOF"', "cat <<'EOF'", "apply_patch <<'EOF'", 'apply_patch <<EOF', 'applypatch << "PATCH"', '<<-EOF', "cat <<'EOF' | apply_patch", 'cat <<EOF|applypatch']) {
     it(`strips a heredoc wrapper opened by ${open}`, () => {
       const close = open.includes('PATCH') ? 'PATCH' : 'EOF';
       const parsed = parsePatch(`${open}\n*** Begin Patch\n*** Delete File: x\n*** End Patch\n${close}\n`);

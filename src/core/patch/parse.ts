@@ -24,7 +24,7 @@
  * - whitespace around the whole text and around markers and headers, blank lines between
  *   hunks and after a hunk header; header words in any case, any spacing at `:`;
  * - a heredoc wrapper: a first line `<<EOF`, `<<'EOF'` or `<<"EOF"` (any word for EOF,
- *   optionally after `cat` or `apply_patch`) and a last line `EOF`; a Markdown code fence;
+ *   optionally after `cat` or `apply_patch`, or `cat <<'EOF' | apply_patch`) and a last line `EOF`; a Markdown code fence;
  * - `@@ -12,7 +12,8 @@ text` (unified-diff numbers are ignored, `text` is the context) and
  *   `@@ text @@`;
  * - blank lines among an added file's `+` lines, when more `+` lines follow (empty lines);
@@ -76,7 +76,7 @@ const DELETE_RE = /^\*\*\*\s*delete\s+file\s*:(.*)$/i;
 const UPDATE_RE = /^\*\*\*\s*update\s+file\s*:(.*)$/i;
 const MOVE_RE = /^\*\*\*\s*move\s+to\s*:(.*)$/i;
 const EOF_RE = /^\*\*\*\s*end\s+of\s+file$/i;
-const HEREDOC_RE = /^(?:(?:cat|apply_patch|applypatch)\s*)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1$/;
+const HEREDOC_RE = /^(?:(?:cat|apply_patch|applypatch)\s*)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1(?:\s*\|\s*(?:apply_patch|applypatch))?$/;
 const FENCE_OPEN_RE = /^(```|~~~)[\w+-]*$/;
 const UNIFIED_RANGE_RE = /^-\d+(?:,\d+)?\s+\+\d+(?:,\d+)?\s*@@\s?(.*)$/;
 
