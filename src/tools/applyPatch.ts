@@ -68,6 +68,26 @@ function plannedFile(ctx: ToolContext, c: PlannedChange, targets: ReadonlyMap<st
   }
 }
 
+/**
+ * A delete or a move removes the file at its path. When that path is a symbolic link,
+ * the change would land on the file the link points to (possibly elsewhere) and leave
+ * the link dangling: refused, naming the file it points to.
+ */
+async function refuseLinksRemoved(ctx: ToolContext, patch: ReturnType<typeof parsePatch>, targets: ReadonlyMap<string, Target>): Promise<void> {
+  for (const h of patch.hunks) {
+    const removes = h.kind === 'delete' || (h.kind === 'update' && h.movePath !== undefined && targets.get(h.movePath)!.real !== targets.get(h.path)!.real);
+    const t = targets.get(h.path)!;
+    if (removes && (await ctx.ws.stat(t.abs))?.isSymlink) {
+      const how = h.kind === 'delete' ? 'delete' : 'move';
+      throw new ToolError(
+        'invalid-input',
+        `The patch was not applied (no file was changed): ${h.path} is a symbolic link to ${t.located.display}, and a patch deletes and moves files, not links; this ${how} would land on ${t.located.display} and leave the link behind. ` +
+          `To ${how} the file the link points to, name it (\`*** ${h.kind === 'delete' ? 'Delete' : 'Update'} File: ${t.located.display}\`); to remove the link itself, ask the user.`,
+      );
+    }
+  }
+}
+
 export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
   name: 'fs_apply_patch',
   mutates: true,
@@ -96,6 +116,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
       targets.set(p, await resolveTarget(ctx, p));
     }
     refuseForbidden(ctx, [...targets.values()]);
+    await refuseLinksRemoved(ctx, patch, targets);
     return ctx.locks.withLocks(
       [...targets.values()].map((t) => t.real),
       async () => {

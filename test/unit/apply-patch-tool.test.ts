@@ -77,6 +77,28 @@ describe('fs_apply_patch', () => {
     assert.equal(read('dest.txt'), 'fresh\n');
   });
 
+  it('refuses to delete or move away a symbolic link, which would remove the file it points to', async () => {
+    fs.mkdirSync(p('sub'));
+    fs.writeFileSync(p('sub/real.txt'), 'real\n');
+    fs.symlinkSync('sub/real.txt', p('link.txt'));
+    const ctx = await context(tree.root);
+    for (const body of [['*** Delete File: link.txt'], ['*** Update File: link.txt', '*** Move to: moved.txt', '@@', '-real', '+moved']]) {
+      const r = await call(ctx, 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '-a2', '+A2', ...body) });
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /link\.txt is a symbolic link to sub\/real\.txt, and a patch deletes and moves files, not links/);
+      assert.match(r.text, /name it \(`\*\*\* (Delete|Update) File: sub\/real\.txt`\)/);
+    }
+    assert.equal(read('sub/real.txt'), 'real\n');
+    assert.equal(fs.readlinkSync(p('link.txt')), 'sub/real.txt');
+    assert.equal(fs.existsSync(p('moved.txt')), false);
+    assert.equal(read('a.txt'), 'a1\na2\na3\n');
+    // through the link an update edits the file it points to, as an editor does
+    const u = await call(ctx, 'fs_apply_patch', { patch: patch('*** Update File: link.txt', '-real', '+edited') });
+    assert.equal(u.isError, false, u.text);
+    assert.equal(read('sub/real.txt'), 'edited\n');
+    assert.equal(fs.lstatSync(p('link.txt')).isSymbolicLink(), true);
+  });
+
   it('keeps BOM, encoding and CRLF of an updated file, and names a chunk that matched loosely', async () => {
     fs.writeFileSync(p('w.txt'), encodeText('“quoted”\r\nline\r\n', 'utf-8-bom'));
     const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: w.txt', '-"quoted"', '+"plain"') });
