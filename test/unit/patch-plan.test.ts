@@ -252,6 +252,31 @@ describe('planPatch: matching', () => {
     assert.equal(c.newText, '  x\ny\n');
   });
 
+  it('a line written without trailing whitespace fits a line with it as well as one without: two such places are ambiguous', async () => {
+    // `foo ` at line 1 and `foo` at line 3: the model may have meant either, its whitespace lost on the way
+    const e = await refused({ f: 'foo \nbar\nfoo\n' }, '*** Update File: f', '@@', '-foo', '+FOO');
+    assert.equal(e.code, 'ambiguous');
+    assert.deepEqual((e.detail as { places: number[] }).places, [1, 3]);
+    const block = await refused({ f: 'if (a) {\t\n  run();\n}\nif (a) {\n  run();\n}\n' }, '*** Update File: f', '@@', ' if (a) {', '-  run();', '+  stop();');
+    assert.equal(block.code, 'ambiguous');
+    // an @@ line is found the same way
+    const ctx = await refused({ f: 'def a(): \n    x\ndef a():\n    x\n' }, '*** Update File: f', '@@ def a():', '-    x', '+    y');
+    assert.equal(ctx.code, 'ambiguous');
+  });
+
+  it('a line written with trailing whitespace means the line that has it, and a lost trailing whitespace is reported', async () => {
+    const c = await updated('foo \nbar\nfoo\n', '@@', '-foo ', '+FOO');
+    assert.equal(c.newText, 'FOO\nbar\nfoo\n');
+    assert.equal(c.matches[0].pass, 'exact');
+    const lost = await updated('keep\nfoo  \nbar\n', '@@', ' keep', '-foo', '+FOO');
+    assert.equal(lost.newText, 'keep\nFOO\nbar\n');
+    assert.equal(lost.matches[0].pass, 'trim-end');
+    // `a ` must be `a ` (line 3's `a` is not), `b` may be `b` or `b `
+    const mixed = await updated('a\nb \na \nb \n', '@@', '-a ', '-b', '+x');
+    assert.equal(mixed.newText, 'a\nb \nx\n');
+    assert.equal((await refused({ f: 'a \nb \na \nb\n' }, '*** Update File: f', '@@', '-a ', '-b', '+x')).code, 'ambiguous');
+  });
+
   it('finds the @@ line first and the old lines after it', async () => {
     const c = await updated('def a():\n    return 0\ndef b():\n    return 0\n', '@@ def b():', '-    return 0', '+    return 1');
     assert.equal(c.newText, 'def a():\n    return 0\ndef b():\n    return 1\n');

@@ -145,16 +145,20 @@ describe('patch property: seekSequence', () => {
   function brute(lines: readonly string[], pattern: readonly string[], start: number): ReturnType<typeof seekSequence> {
     for (const pass of SEEK_PASSES as readonly SeekPass[]) {
       const fits: number[] = [];
+      // exact: a pattern line without trailing whitespace may have lost it
+      const same = (a: string, l: string) => (pass === 'exact' && l === l.trimEnd() ? a.trimEnd() === l : passKey(pass, a) === passKey(pass, l));
       for (let p = start; p + pattern.length <= lines.length; p++) {
-        if (pattern.every((l, j) => passKey(pass, lines[p + j]) === passKey(pass, l))) {
+        if (pattern.every((l, j) => same(lines[p + j], l))) {
           fits.push(p);
         }
       }
+      // a first place found by forgiving lost trailing whitespace is reported as trim-end
+      const named = fits.length > 0 && pass === 'exact' && !pattern.every((l, j) => lines[fits[0] + j] === l) ? 'trim-end' : pass;
       if (fits.length === 1) {
-        return { kind: 'found', index: fits[0], pass };
+        return { kind: 'found', index: fits[0], pass: named };
       }
       if (fits.length > 1) {
-        return { kind: 'ambiguous', indices: fits, pass };
+        return { kind: 'ambiguous', indices: fits, pass: named };
       }
     }
     return { kind: 'none' };

@@ -255,4 +255,34 @@ function failure(p: Int32Array): Int32Array {
   return fail;
 }
 
+/** The fits of `base` that `keep` accepts. */
+export class FilteredFits extends SearchedFits {
+  constructor(
+    private readonly base: Fits,
+    private readonly keep: (at: number) => boolean,
+  ) {
+    super();
+  }
+
+  protected searchFirst(min: number): number {
+    let at = this.base.first(min);
+    while (at >= 0 && !this.keep(at)) {
+      at = this.base.first(at + 1);
+    }
+    return at;
+  }
+
+  protected searchLast(max: number): number {
+    let at = this.base.last(max);
+    while (at >= 0 && !this.keep(at)) {
+      at = this.base.last(at - 1);
+    }
+    return at;
+  }
+
+  between(from: number, to: number): number[] {
+    return this.base.between(from, to).filter(this.keep);
+  }
+}
+
 export const NO_FITS: Fits = new ListFits([]);

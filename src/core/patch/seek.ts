@@ -1,4 +1,4 @@
-import { IdFits, ListFits, NO_FITS, type Fits } from './fits';
+import { FilteredFits, IdFits, ListFits, NO_FITS, type Fits } from './fits';
 import { ArrayLines, type LineSource } from './text';
 import type { SeekPass, SeekResult } from './types';
 
@@ -6,7 +6,10 @@ import type { SeekPass, SeekResult } from './types';
  * Finding a chunk's lines in a file. Four passes, each forgiving more than the one
  * before, and the first pass that finds the lines at all decides (a stricter match is
  * better evidence than a looser one):
- *   exact     the lines as written;
+ *   exact     the lines as written; a line written without trailing whitespace also
+ *             matches the same line with some, since such whitespace is invisible and
+ *             often lost on the way: `-foo` is ambiguous between `foo` and `foo `, never
+ *             silently the one that happens to have none (`-foo ` means `foo `);
  *   trim-end  trailing whitespace ignored;
  *   trim      leading and trailing whitespace ignored;
  *   unicode   also typographic punctuation read as ASCII (dashes, quotes, ellipsis,
@@ -101,6 +104,33 @@ export class LineIndex {
     let fits = this.cache.get(key);
     if (!fits) {
       fits = pass === 'exact' ? this.source.exactFits(pattern) : this.idFits(pattern, pass);
+      this.cache.set(key, fits);
+    }
+    return fits;
+  }
+
+  /**
+   * Where `pattern` fits under the exact pass: its lines that end in whitespace exactly,
+   * the others with or without trailing whitespace in the file.
+   */
+  exactFits(pattern: readonly string[]): Fits {
+    const strict: number[] = [];
+    pattern.forEach((l, j) => {
+      if (l !== l.trimEnd()) {
+        strict.push(j);
+      }
+    });
+    if (strict.length === pattern.length) {
+      return this.fits(pattern, 'exact');
+    }
+    const loose = this.fits(pattern, 'trim-end');
+    if (strict.length === 0) {
+      return loose;
+    }
+    const key = `exact+\n${pattern.join('\n')}`;
+    let fits = this.cache.get(key);
+    if (!fits) {
+      fits = new FilteredFits(loose, (at) => strict.every((j) => this.source.line(at + j) === pattern[j]));
       this.cache.set(key, fits);
     }
     return fits;
@@ -205,10 +235,11 @@ export function firstFit(index: LineIndex, pattern: readonly string[], start: nu
       }
       continue;
     }
-    const fits = index.fits(pattern, pass);
+    const fits = pass === 'exact' ? index.exactFits(pattern) : index.fits(pattern, pass);
     const at = fits.first(start);
     if (at >= 0) {
-      return { pass, at, fits };
+      // a place found by forgiving lost trailing whitespace is reported as such
+      return { pass: pass === 'exact' && !index.matchesAt(pattern, 'exact', at) ? 'trim-end' : pass, at, fits };
     }
   }
   return undefined;
