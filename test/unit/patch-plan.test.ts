@@ -305,7 +305,7 @@ describe('planPatch: matching', () => {
     assert.deepEqual((e.detail as { places: number[] }).places, [2, 4]);
     assert.equal(
       e.message,
-      "`*** Update File: f` (patch line 2), chunk 1 of 1 (patch line 3, `@@ class A:`): its old lines (marked ` ` or `-`) fit f in 2 places (starting at lines 2 and 4), and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a `@@` line repeating a line above it (its function or class), until only one place fits.",
+      "`*** Update File: f` (patch line 2), chunk 1 of 1 (patch line 3, `@@ class A:`): its old lines (marked ` ` or `-`) fit f more than once inside the block `@@ class A:` names (starting at lines 2 and 4), and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a further `@@` line naming the block inside it that holds the change (`@@ class A` then `@@ def run():`), until only one place fits.",
     );
   });
 
@@ -372,6 +372,11 @@ describe('planPatch: a @@ line that opens a block holds its chunk inside that bl
   it('still refuses lines that fit twice inside the named block, also across a column-0 line in it', async () => {
     const twice = await refused({ f: 'def a():\n    x = 1\n    pass\n    x = 1\n\ndef b():\n    x = 1\n' }, '*** Update File: f', '@@ def a():', '-    x = 1', '+    x = 2');
     assert.equal(twice.code, 'ambiguous');
+    assert.deepEqual((twice.detail as { places: number[]; inBlocks: number[] }).inBlocks, [2, 4]);
+    assert.equal(
+      twice.message,
+      '`*** Update File: f` (patch line 2), chunk 1 of 1 (patch line 3, `@@ def a():`): its old lines (marked ` ` or `-`) fit f more than once inside the block `@@ def a():` names (starting at lines 2 and 4), and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a further `@@` line naming the block inside it that holds the change (`@@ class A` then `@@ def run():`), until only one place fits.',
+    );
     // the string's lines at column 0 do not end the function: the second `x = 1` is still in it
     const text = 'def a():\n    x = 1\n    q = """\nSELECT 1\n"""\n    x = 1\n\ndef b():\n    x = 1\n';
     const across = await refused({ f: text }, '*** Update File: f', '@@ def a():', '-    x = 1', '+    x = 2');

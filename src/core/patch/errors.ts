@@ -65,7 +65,8 @@ export type PatchVerifyDetail =
       textAfterHunk?: number;
     }
   /** The chunk fits in several places (`places`, 1-based, at most a few; `count` in all). */
-  | { code: 'ambiguous'; hunk: HunkRef; path: string; chunk: ChunkRef; places: number[]; count: number; textAfterHunk?: number }
+  /** `inBlocks`: the places (the first few) still left inside the blocks its `@@` lines open, when they did not settle it. */
+  | { code: 'ambiguous'; hunk: HunkRef; path: string; chunk: ChunkRef; places: number[]; count: number; inBlocks?: number[]; textAfterHunk?: number }
   /** A chunk of `+` lines only, under a `@@` line that is not the end of the file. */
   | { code: 'insertion-unanchored'; hunk: HunkRef; path: string; chunk: ChunkRef }
   /** A chunk of `+` lines only (it goes at the end of the file) before chunk `later`, which changes lines of the file. */
@@ -187,6 +188,14 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
     case 'ambiguous': {
       const more = d.count > d.places.length ? ` and ${d.count - d.places.length} more` : '';
       const places = more ? `${d.places.join(', ')}${more}` : list(d.places);
+      if (d.inBlocks && d.inBlocks.length > 1 && d.chunk.contexts.length > 0) {
+        const shown = d.inBlocks.length > MAX_PATCH_AMBIGUOUS_PLACES ? `${d.inBlocks.slice(0, MAX_PATCH_AMBIGUOUS_PLACES).join(', ')} and more` : list(d.inBlocks);
+        const named = d.chunk.contexts.map((x) => `\`@@ ${quoteLine(x)}\``).join(' then ');
+        return (
+          `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) fit ${d.path} more than once inside the block ${named} names (starting at lines ${shown})${asEdited(d.textAfterHunk)}, ` +
+          'and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a further `@@` line naming the block inside it that holds the change (`@@ class A` then `@@ def run():`), until only one place fits.'
+        );
+      }
       return (
         `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) fit ${d.path} in ${d.count} places (starting at lines ${places})${asEdited(d.textAfterHunk)}, ` +
         'and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a `@@` line repeating a line above it (its function or class), until only one place fits.'

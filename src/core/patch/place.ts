@@ -1,5 +1,5 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { MAX_PATCH_CLOSEST_LINE_OCCURRENCES, MAX_PATCH_CLOSEST_PATTERN_LINES, MAX_PATCH_SCOPE_STEPS, MAX_PATCH_SCOPE_WINDOW_LINES } from '../limits';
+import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_CLOSEST_LINE_OCCURRENCES, MAX_PATCH_CLOSEST_PATTERN_LINES, MAX_PATCH_SCOPE_STEPS, MAX_PATCH_SCOPE_WINDOW_LINES } from '../limits';
 import { PatchVerifyError, somePlaces, type ChunkRef, type FileRegion, type HunkRef } from './errors';
 import { ListFits, type Fits } from './fits';
 import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
@@ -191,13 +191,14 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
   const ambiguous = placed.findIndex((p, i) => latest[i] !== p.pos);
   if (ambiguous >= 0) {
     const scoped = placeInScopes(index, placed, latest, site.signal);
-    if (scoped) {
-      scoped.forEach((pos, i) => {
+    if (scoped?.kind === 'placed') {
+      scoped.lines.forEach((pos, i) => {
         placed[i].pos = pos;
       });
     } else {
-      const p = placed[ambiguous];
-      const all = p.fits.between(p.pos, latest[ambiguous]);
+      const at = scoped?.kind === 'ambiguous' ? scoped.at : ambiguous;
+      const p = placed[at];
+      const all = p.fits.between(p.pos, latest[at]);
       throw new PatchVerifyError({
         code: 'ambiguous',
         hunk: site.hunk,
@@ -205,6 +206,7 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
         chunk: chunkRef(chunks, p.chunk),
         places: somePlaces(all).map((h) => h + 1),
         count: all.length,
+        inBlocks: scoped?.kind === 'ambiguous' ? scoped.places.map((h) => h + 1) : undefined,
         textAfterHunk: site.textAfterHunk,
       });
     }
@@ -245,6 +247,9 @@ interface ScopeWindow {
   overlap: boolean;
 }
 
+/** What the scoped reading found: one place per chunk, or a chunk (index in `placed`) with several places in its blocks (the first few). */
+type ScopedPlacement = { kind: 'placed'; lines: number[] } | { kind: 'ambiguous'; at: number; places: number[] };
+
 /**
  * A second reading of a patch that fits in several ways, for chunks under `@@` lines: a
  * `@@` line that opens a block (a function, a class) holds the chunk inside that block,
@@ -252,10 +257,11 @@ interface ScopeWindow {
  * the same body lines is meant. The places are those the plain reading allows (between
  * `placed` and `latest`, same passes), so this only ever removes places; the chunks are
  * placed earliest and latest again, and the answer is kept only when each chunk has one
- * place. Returns every chunk's line, or undefined when the patch stays ambiguous (or the
- * search would be too long, or a chunk of only `+` lines sits under `@@` lines).
+ * place. Returns every chunk's line, or the first chunk that still has several places,
+ * or undefined when the reading does not apply (no chunk has a `@@` line, a chunk of only
+ * `+` lines sits under `@@` lines, the search would be too long, or it leaves no place).
  */
-function placeInScopes(index: LineIndex, placed: readonly Placed[], latest: readonly number[], signal: CancelSignal | undefined): number[] | undefined {
+function placeInScopes(index: LineIndex, placed: readonly Placed[], latest: readonly number[], signal: CancelSignal | undefined): ScopedPlacement | undefined {
   if (placed.some((p) => p.insert && p.ctxFits.length > 0) || !placed.some((p) => !p.insert && p.ctxFits.length > 0)) {
     return undefined;
   }
@@ -341,11 +347,24 @@ function placeInScopes(index: LineIndex, placed: readonly Placed[], latest: read
         }
       }
       if (found !== first[w.at]) {
-        return undefined;
+        if (found < 0) {
+          return undefined;
+        }
+        // Still more than one place inside the blocks: say where, for the error.
+        const places: number[] = [];
+        for (const h of w.fits) {
+          if (h >= first[w.at] && h <= found && places.length < MAX_PATCH_AMBIGUOUS_PLACES + 1) {
+            step();
+            if (chain(w, h, w.lo) >= 0) {
+              places.push(h);
+            }
+          }
+        }
+        return { kind: 'ambiguous', at: w.at, places };
       }
       limit = bound;
     }
-    return first;
+    return { kind: 'placed', lines: first };
   } catch (e) {
     if (e instanceof OutOfSteps) {
       return undefined;
