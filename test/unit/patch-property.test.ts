@@ -250,4 +250,86 @@ describe('patch property: @@ lines that open a block', () => {
     );
     assert.ok(seen.plain > 100 && seen.scoped > 30 && seen.refused > 100, JSON.stringify(seen));
   });
+
+  it('with stacked @@ lines (a class, then a method in it), the same: each @@ line inside the block of the one before', async () => {
+    /** The ways, with a chain of `@@` lines per chunk (compared trimmed, as the file indents them). */
+    function chained(lines: readonly string[], chunks: readonly { ctx: string[]; old: string[] }[], scoped: boolean): string[] {
+      const scopes = new Scopes(new ArrayLines(lines));
+      const found = new Set<string>();
+      const fits = (old: readonly string[], h: number) => h + old.length <= lines.length && old.every((l, j) => lines[h + j] === l);
+      const chain = (ctx: readonly string[], r: number, parent: number, s: number, h: number): boolean => {
+        if (r === ctx.length) {
+          return parent < 0 || (parent < h && (!scoped || scopes.contains(parent, h)));
+        }
+        for (let q = Math.max(s, parent + 1); q < h; q++) {
+          if (lines[q].trim() === ctx[r] && (parent < 0 || !scoped || scopes.contains(parent, q)) && chain(ctx, r + 1, q, s, h)) {
+            return true;
+          }
+        }
+        return false;
+      };
+      const go = (k: number, s: number, at: number[]): void => {
+        if (found.size >= 3) {
+          return;
+        }
+        if (k === chunks.length) {
+          found.add(at.join(','));
+          return;
+        }
+        for (let h = s; h < lines.length; h++) {
+          if (fits(chunks[k].old, h) && chain(chunks[k].ctx, 0, -1, s, h)) {
+            go(k + 1, h + chunks[k].old.length, [...at, h]);
+          }
+        }
+      };
+      go(0, 0, []);
+      return [...found];
+    }
+    const method = fc.tuple(fc.constantFrom('    def a():', '    def b():'), fc.array(fc.constantFrom('        x', '        y'), { minLength: 1, maxLength: 3 })).map(([h, b]) => [h, ...b]);
+    const cls = fc.tuple(fc.constantFrom('class A:', 'class B:'), fc.array(method, { minLength: 1, maxLength: 3 })).map(([h, ms]) => [h, ...ms.flat()]);
+    const item = fc.oneof({ arbitrary: cls, weight: 4 }, { arbitrary: fc.constant(['']), weight: 1 });
+    const ctx = fc.constantFrom<string[]>([], ['class A:'], ['class B:'], ['def a():'], ['class A:', 'def a():'], ['class B:', 'def a():'], ['class A:', 'def b():'], ['class B:', 'def b():']);
+    const chunkSpec = fc.record({ ctx, at: fc.nat(200), len: fc.integer({ min: 1, max: 2 }) });
+    const seen = { plain: 0, scoped: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 5 }), fc.array(chunkSpec, { minLength: 1, maxLength: 2 }), async (items, specs) => {
+        const lines: string[] = items.flat();
+        const bodyAt = lines.flatMap((l, i) => (l.startsWith('        ') ? [i] : []));
+        fc.pre(bodyAt.length > 0);
+        const chunks = specs.map((c) => {
+          const from = bodyAt[c.at % bodyAt.length];
+          const old = lines.slice(from, from + c.len).filter((l) => l.startsWith('        '));
+          return { ctx: c.ctx, old: old.length === c.len ? old : old.slice(0, 1) };
+        });
+        const patch = ['*** Begin Patch', '*** Update File: f.txt'];
+        for (const c of chunks) {
+          patch.push(...(c.ctx.length ? c.ctx.map((x) => `@@ ${x}`) : ['@@']), `-${c.old[0]}`, '+        w', ...c.old.slice(1).map((l) => ` ${l}`));
+        }
+        patch.push('*** End Patch');
+        const plain = chained(lines, chunks, false);
+        const scoped = chained(lines, chunks, true);
+        const chosen = plain.length === 1 ? plain[0] : plain.length > 1 && scoped.length === 1 ? scoped[0] : undefined;
+        const shown = `${patch.join('\n')}\n---\n${lines.join('\n')}`;
+        try {
+          const result = await applyTo(text(lines), patch.join('\n'));
+          assert.ok(chosen !== undefined, `applied although it fits ${plain.length} ways (${scoped.length} in the blocks):\n${shown}`);
+          const expected = [...lines];
+          for (const h of chosen.split(',').map(Number)) {
+            expected[h] = '        w';
+          }
+          assert.equal(result, text(expected), shown);
+          seen[plain.length === 1 ? 'plain' : 'scoped']++;
+        } catch (e) {
+          if (!(e instanceof PatchVerifyError)) {
+            throw e;
+          }
+          assert.equal(chosen, undefined, `refused although it fits one way:\n${shown}\n${e.message}`);
+          assert.equal(e.code === 'ambiguous', plain.length > 1, `${e.message}\n${shown}`);
+          seen.refused++;
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    assert.ok(seen.plain > 100 && seen.scoped > 30 && seen.refused > 100, JSON.stringify(seen));
+  });
 });
