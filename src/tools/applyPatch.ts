@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PlannedChange } from '../core/patch';
+import { describeWithoutContent, formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PlannedChange } from '../core/patch';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from './aliases';
 import { textField } from './input';
@@ -8,7 +8,7 @@ import { renderPatchResult } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
 import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
 import { textResult, type ToolResult } from './result';
-import { resolveTarget, type Target } from './target';
+import { readDecision, resolveTarget, type Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 export const applyPatchSchema = z.strictObject({
@@ -138,7 +138,10 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
           plan = await planPatch(patch, probe, ctx.signal);
         } catch (e) {
           if (e instanceof PatchVerifyError) {
-            throw new ToolError('no-match', formatPatchError(e));
+            // where a chunk does not fit says what the file holds: not for a file the model may not read unasked
+            const t = 'path' in e.detail ? targets.get(e.detail.path) : undefined;
+            const hidden = t !== undefined && readDecision(ctx, t, 'fs_apply_patch', 'read').kind !== 'allow';
+            throw new ToolError('no-match', formatPatchError(e, (hidden && describeWithoutContent(e.detail)) || e.message));
           }
           throw e;
         }

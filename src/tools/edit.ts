@@ -9,7 +9,7 @@ import { loadFileText, type FileText } from './fileText';
 import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
 import { textResult, type ToolResult } from './result';
 import { suggestPaths } from './suggest';
-import { resolveTarget, type Target } from './target';
+import { readDecision, resolveTarget, type Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 const oldField = contentField(MAX_EDIT_TEXT_CHARS, 'the exact text to replace');
@@ -149,6 +149,14 @@ export const editTool: ToolSpec<typeof editSchema> = {
           throw new ToolError('stale', staleMessage(t, seen, before));
         }
         const where = reqs.length > 1 ? { index: plan.index, count: reqs.length } : undefined;
+        if (plan.failure.reason !== 'invalid' && readDecision(ctx, t, 'fs_edit', 'read').kind !== 'allow') {
+          // where old_string is not, or is more than once, says what the file holds
+          const head = where ? `Edit ${where.index + 1} of ${where.count}: ` : '';
+          throw new ToolError(
+            'no-match',
+            `${head}old_string does not fit ${t.located.display} in exactly one place, and nothing was changed. ${t.located.display} may hold secrets or lies outside the workspace, so nothing of its content is shown here. Read it with fs_read (the user is asked first), then retry with the exact text.`,
+          );
+        }
         throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, t.located.display, where));
       }
       if (stale && plan.results.some((r) => !r.exact)) {

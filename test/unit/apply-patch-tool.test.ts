@@ -99,6 +99,33 @@ describe('fs_apply_patch', () => {
     assert.equal(fs.lstatSync(p('link.txt')).isSymbolicLink(), true);
   });
 
+  it('shows nothing of a file that may hold secrets, or lies outside the workspace, when a chunk does not fit it', async () => {
+    fs.writeFileSync(p('.env'), 'API_KEY=sk-live-123456\nDB_PASS=hunter2\nDB_PASS=hunter2\n');
+    const outside = tempTree({ 'o.txt': 'token=abcdef\n' });
+    try {
+      fs.symlinkSync(path.join(outside.root, 'o.txt'), p('o-link.txt'));
+      const ctx = await context(tree.root);
+      const cases = [
+        ['*** Update File: .env', '@@', '-API_KEY=sk-live-000000', '+API_KEY=x'],
+        ['*** Update File: .env', '@@ DB_PASS=hunter', '-x', '+y'],
+        ['*** Update File: .env', '@@', '-DB_PASS=hunter2', '+DB_PASS=x'],
+        ['*** Update File: o-link.txt', '@@', '-token=abcdeX', '+token=x'],
+      ];
+      for (const body of cases) {
+        const r = await call(ctx, 'fs_apply_patch', { patch: patch(...body) });
+        assert.equal(r.isError, true, r.text);
+        assert.doesNotMatch(r.text, /sk-live-123456|hunter2|abcdef|L\d|(?<!patch )lines? [0-9]|Closest|similar/, r.text);
+        assert.match(r.text, /does not fit .* in exactly one place\. .* may hold secrets or lies outside the workspace, so nothing of its content is shown here\. Read it with fs_read/);
+      }
+    } finally {
+      outside.cleanup();
+    }
+    assert.equal(read('.env'), 'API_KEY=sk-live-123456\nDB_PASS=hunter2\nDB_PASS=hunter2\n');
+    // a plain file keeps the full explanation
+    const plain = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '@@', ' a1', '-a9', '+x') });
+    assert.match(plain.text, /Closest region of a\.txt/);
+  });
+
   it('keeps BOM, encoding and CRLF of an updated file, and names a chunk that matched loosely', async () => {
     fs.writeFileSync(p('w.txt'), encodeText('“quoted”\r\nline\r\n', 'utf-8-bom'));
     const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: w.txt', '-"quoted"', '+"plain"') });

@@ -30,6 +30,22 @@ describe('fs_edit', () => {
     assert.match(r.text.split('\n')[0], /indentation/i);
   });
 
+  it('shows nothing of a file that may hold secrets when old_string does not fit it once', async () => {
+    fs.writeFileSync(p('.env'), 'API_KEY=sk-live-123456\nDB_PASS=hunter2\nDB_PASS=hunter2\n');
+    const ctx = await context(tree.root);
+    for (const input of [
+      { path: '.env', old_string: 'API_KEY=sk-live-000000', new_string: 'x' },
+      { path: '.env', old_string: 'DB_PASS=hunter2', new_string: 'x' },
+      { path: '.env', edits: [{ old_string: 'API_KEY=sk-live-123456', new_string: 'A' }, { old_string: 'DB_PASS=hunter', new_string: 'x' }] },
+    ]) {
+      const r = await call(ctx, 'fs_edit', input);
+      assert.equal(r.isError, true, r.text);
+      assert.doesNotMatch(r.text, /sk-live-123456|hunter2|line \d|\d places/, r.text);
+      assert.match(r.text, /old_string does not fit \.env in exactly one place, and nothing was changed\. \.env may hold secrets or lies outside the workspace, so nothing of its content is shown here\./);
+    }
+    assert.equal(fs.readFileSync(p('.env'), 'utf8'), 'API_KEY=sk-live-123456\nDB_PASS=hunter2\nDB_PASS=hunter2\n');
+  });
+
   it('tells not found from several places, and changes nothing', async () => {
     const ctx = await context(tree.root);
     const none = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'return a * b;', new_string: 'x' });

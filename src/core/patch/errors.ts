@@ -221,6 +221,28 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
   }
 }
 
+/**
+ * The explanation of a failure that depends on what the file holds (where the lines are
+ * not, or are more than once), with nothing of its content: no region, no line numbers,
+ * no similar line. For a file the model may not read without asking. Undefined for
+ * failures that say nothing of the content.
+ */
+export function describeWithoutContent(d: PatchVerifyDetail): string | undefined {
+  switch (d.code) {
+    case 'no-match':
+    case 'context-not-found':
+    case 'ambiguous':
+    case 'insertion-unanchored':
+    case 'insertion-not-last':
+      return (
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the chunk does not fit ${d.path} in exactly one place. ` +
+        `${d.path} may hold secrets or lies outside the workspace, so nothing of its content is shown here. Read it with fs_read (the user is asked first), then send the patch again.`
+      );
+    default:
+      return undefined;
+  }
+}
+
 /** Places shown in an ambiguity error: the first few of `all`. */
 export function somePlaces(all: readonly number[]): number[] {
   return all.slice(0, MAX_PATCH_AMBIGUOUS_PLACES);

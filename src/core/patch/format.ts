@@ -5,9 +5,9 @@ import type { PatchSyntaxError, PatchVerifyError } from './errors';
  * to Codex expects the hunks before a failure to have been applied), what is wrong and
  * where, and what to send next.
  */
-export function formatPatchError(e: PatchSyntaxError | PatchVerifyError): string {
+export function formatPatchError(e: PatchSyntaxError | PatchVerifyError, message = e.message): string {
   if (e.name === 'PatchSyntaxError') {
-    return `The patch was not applied (no file was changed): it is malformed. ${e.message}\nFix it and send the whole patch again.`;
+    return `The patch was not applied (no file was changed): it is malformed. ${message}\nFix it and send the whole patch again.`;
   }
-  return `The patch was not applied (no file was changed, not even by the hunks that fit). ${e.message}\nFix it and send the whole patch again, every hunk included.`;
+  return `The patch was not applied (no file was changed, not even by the hunks that fit). ${message}\nFix it and send the whole patch again, every hunk included.`;
 }
