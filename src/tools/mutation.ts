@@ -219,6 +219,19 @@ function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
   }
 }
 
+/** A message of the file system with the workspace folders' paths written as tools print paths (relative inside them). */
+function inWorkspaceTerms(ctx: ToolContext, message: string): string {
+  const roots = [...ctx.ws.roots()].sort((a, b) => b.path.length - a.path.length);
+  let out = message;
+  for (const r of roots) {
+    const prefix = roots.length > 1 ? `${r.name}/` : '';
+    for (const sep of ['/', '\\']) {
+      out = out.split(r.path.endsWith(sep) ? r.path : r.path + sep).join(prefix);
+    }
+  }
+  return out;
+}
+
 /** Lines of a text as the line model counts them: a final line break ends the last line. */
 function lineCount(text: string | undefined): number {
   if (!text) {
@@ -313,7 +326,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
     if (e instanceof ToolError) {
       throw e;
     }
-    throw new ToolError('io', `The change could not be applied, and nothing was written: ${e instanceof Error ? e.message : String(e)}.`);
+    throw new ToolError('io', `The change could not be applied, and nothing was written: ${inWorkspaceTerms(ctx, e instanceof Error ? e.message : String(e))}.`);
   }
   if (!ask && ctx.settings.approvalPolicy === 'sensitiveOnly') {
     ctx.approver.showApplied(proposal);

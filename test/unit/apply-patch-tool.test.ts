@@ -59,6 +59,14 @@ describe('fs_apply_patch', () => {
     assert.equal(fs.existsSync(p('z.txt')), false);
   });
 
+  it('names a path that cannot be written as the workspace shows it, and puts everything back', async () => {
+    const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: b.txt', '-b2', '+B2', '*** Add File: new/dir/n.txt', '+n', '*** Add File: a.txt/x', '+y') });
+    assert.equal(r.isError, true);
+    assert.equal(r.text, 'The change could not be applied, and nothing was written: a.txt is not a folder.');
+    assert.equal(read('b.txt'), 'b1\nb2\nb3\n');
+    assert.equal(fs.existsSync(p('new')), false);
+  });
+
   it('shows a move onto an existing file, with the text it replaces', async () => {
     const s = scriptedApprover();
     const r = await call(await context(tree.root, {}, s.approver), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '*** Move to: dest.txt', '@@', '-a3', '+a3 moved') });
