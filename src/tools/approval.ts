@@ -54,6 +54,8 @@ export interface ProposedFile {
   newText: string | undefined;
   /** For a move onto an existing file (or an add over one): the text there that the change replaces. */
   replaces?: string;
+  /** Paths of this change outside the workspace folders, as printed (a move has two). */
+  outside?: readonly string[];
 }
 
 export interface ChangeProposal {

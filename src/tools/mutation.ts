@@ -133,6 +133,7 @@ function proposalOf(plan: ChangePlan): ChangeProposal {
         oldText: f.before?.text,
         newText: f.after,
         replaces: f.replaces?.text,
+        outside: [f.from, f.target].filter((t): t is Target => t !== undefined && !t.located.root).map((t) => t.located.display),
       }),
     ),
   };
