@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
-import type { AliasTable } from './aliases';
-import { boolField, contentField, textField } from './input';
+import { AliasError, wholeNumber, type AliasTable } from './aliases';
+import { boolField, boundedJson, contentField, textField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
@@ -49,13 +49,64 @@ const editItem = z.preprocess(
   }),
 );
 
-/** Claude Code: file_path, old_string, new_string, replace_all; OpenCode and Copilot: the camelCase forms; Aider: search/replace. */
+const PATH_NAMES = ['path', 'file_path', 'filePath', 'absolute_path', 'target_file'];
+
+/**
+ * OpenCode's and Copilot's lists name the file in each item: one file throughout is this
+ * call's `path`; several are refused, as this tool changes one file per call.
+ */
+function liftItemPaths(input: Record<string, unknown>): string[] {
+  if (!Array.isArray(input.edits)) {
+    return [];
+  }
+  const named = new Set<unknown>(input.path !== undefined ? [input.path] : []);
+  const items = input.edits.map((item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      return item;
+    }
+    const rest: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(item)) {
+      if (PATH_NAMES.includes(k)) {
+        named.add(v);
+      } else {
+        rest[k] = v;
+      }
+    }
+    return rest;
+  });
+  if (named.size > 1) {
+    const list = [...named].slice(0, 3).map((v) => boundedJson(v, 80));
+    return [`- \`edits\`: name ${named.size} files (${list.join(', ')}${named.size > 3 ? ', ...' : ''}), and fs_edit changes one file per call: call it once per file, or use fs_apply_patch`];
+  }
+  input.edits = items;
+  if (input.path === undefined && named.size === 1) {
+    input.path = [...named][0];
+  }
+  return [];
+}
+
+/** Gemini CLI's count of places to replace: 1 is the default; fs_edit checks no other count. */
+function expectedReplacements(v: unknown): Record<string, unknown> {
+  if (wholeNumber(v) === 1) {
+    return {};
+  }
+  throw new AliasError('fs_edit checks no count: set "replace_all": true to change every place old_string matches, or drop expected_replacements to change exactly one');
+}
+
+/**
+ * Claude Code: file_path, old_string, new_string, replace_all; OpenCode and Copilot: the camelCase
+ * forms, and a file path in each item of a list; Copilot: replacements; Aider: search/replace;
+ * Gemini CLI: expected_replacements.
+ */
 export const editAliases: AliasTable = {
   aliases: [
     { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
     { names: ['old_str', 'old_text', 'search'], field: 'old_string' },
     { names: ['new_str', 'new_text', 'replace'], field: 'new_string' },
+    { names: ['replacements'], field: 'edits' },
+    { names: ['expected_replacements'], field: 'replace_all', expand: expectedReplacements },
   ],
+  finish: liftItemPaths,
 };
 
 export const editSchema = z

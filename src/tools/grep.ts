@@ -11,8 +11,8 @@ import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUni
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField, textField } from './input';
-import { negate, type AliasTable } from './aliases';
+import { boolField, boundedJson, intField, textField } from './input';
+import { AliasError, negate, wholeNumber, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
 import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -36,8 +36,44 @@ export const grepSchema = z.strictObject({
 
 export type GrepInput = z.output<typeof grepSchema>;
 
+/** ripgrep's file types that are more than their own extension; any other type `x` is `*.x`. */
+const FILE_TYPES: Readonly<Record<string, string>> = {
+  js: '*.{js,jsx,mjs,cjs,vue}',
+  ts: '*.{ts,tsx,mts,cts}',
+  py: '*.{py,pyi}',
+  rust: '*.rs',
+  ruby: '*.{rb,gemspec,rake}',
+  cpp: '*.{cpp,cc,cxx,c++,hpp,hh,hxx,h,inl}',
+  c: '*.{c,h}',
+  csharp: '*.cs',
+  kotlin: '*.{kt,kts}',
+  md: '*.{md,markdown,mdx}',
+  markdown: '*.{md,markdown,mdx}',
+  yaml: '*.{yaml,yml}',
+  html: '*.{html,htm}',
+  sh: '*.{sh,bash,zsh}',
+  java: '*.java',
+  go: '*.go',
+  json: '*.{json,jsonc}',
+};
+
+/** Two context sizes as one: the larger; a value that is no whole number is kept, for the schema to refuse. */
+function largerContext(a: unknown, b: unknown): unknown {
+  const x = wholeNumber(a);
+  const y = wholeNumber(b);
+  return x === undefined ? a : y === undefined ? b : Math.max(x, y);
+}
+
+/** Claude Code's `type` (a ripgrep file type, `ts`) as an include glob. */
+function typeGlob(v: unknown): unknown {
+  if (typeof v !== 'string' || !/^[A-Za-z0-9+_-]{1,32}$/.test(v)) {
+    throw new AliasError(`expected a file type such as "ts" or "py" (got ${boundedJson(v, 60)}); or give an include glob such as "*.ts"`);
+  }
+  return FILE_TYPES[v.toLowerCase()] ?? `*.${v}`;
+}
+
 /**
- * Claude Code: glob, output_mode ("files_with_matches"), -i, -C, head_limit; Copilot: query,
+ * Claude Code: glob, type, output_mode ("files_with_matches"), -i, -A, -B, -C, head_limit; Copilot: query,
  * isRegexp, includePattern, maxResults, includeIgnoredFiles; Gemini CLI: dir_path; Cline:
  * regex, file_pattern. `-n` (line numbers) is dropped: they are always shown.
  */
@@ -46,10 +82,13 @@ export const grepAliases: AliasTable = {
     { names: ['query', 'regex'], field: 'pattern' },
     { names: ['dir_path', 'directory'], field: 'path' },
     { names: ['glob', 'include_pattern', 'file_pattern'], field: 'include' },
+    { names: ['type'], field: 'include', value: typeGlob },
     { names: ['output_mode'], field: 'output' },
     { names: ['-i', 'ignore_case', 'case_insensitive'], field: 'case_sensitive', value: negate },
     { names: ['is_regexp'], field: 'fixed_strings', value: negate },
     { names: ['-C', 'context_lines'], field: 'context' },
+    // lines after and before a match: context is both, as many as the larger asks
+    { names: ['-A', '-B'], field: 'context', combine: largerContext },
     { names: ['head_limit', 'max_results'], field: 'limit' },
     { names: ['respect_git_ignore'], field: 'respect_ignore' },
     { names: ['include_ignored_files'], field: 'respect_ignore', value: negate },

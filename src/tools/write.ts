@@ -17,9 +17,12 @@ export const writeSchema = z.strictObject({
 
 export type WriteInput = z.output<typeof writeSchema>;
 
-/** Claude Code, Gemini CLI: file_path; OpenCode, Copilot: filePath; Cursor: target_file. */
+/** Claude Code, Gemini CLI: file_path; OpenCode, Copilot: filePath; Cursor: target_file, contents; Anthropic's text editor: file_text. */
 export const writeAliases: AliasTable = {
-  aliases: [{ names: ['file_path', 'absolute_path', 'target_file'], field: 'path' }],
+  aliases: [
+    { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
+    { names: ['contents', 'file_text'], field: 'content' },
+  ],
 };
 
 export const writeTool: ToolSpec<typeof writeSchema> = {

@@ -86,6 +86,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { ignore: ['*.snap', 'fixtures/'], source: 'git' },
       { limit: 5000 },
       { dir_path: 'src' },
+      { recursive: true },
       { ignore: Array(100).fill('x'.repeat(4096)), cursor: 'c'.repeat(16384) },
     ],
     invalid: [
@@ -105,7 +106,8 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { path: 'a'.repeat(4097) },
     ],
     answered: [
-      { input: { recursive: true }, says: /unknown field `recursive`: the fields are `path`, `depth`/ },
+      { input: { recursive: 'all' }, says: /`recursive`: expected true or false/ },
+      { input: { tree: true }, says: /unknown field `tree`: the fields are `path`, `depth`/ },
       { input: { dept: 3 }, says: /did you mean `depth`\?/ },
     ],
   },
@@ -132,6 +134,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { pattern: 'x', output: 'files', limit: 5000 },
       { query: 'x' },
       { pattern: 'x', glob: '*.ts', output_mode: 'files_with_matches', '-i': true, '-n': true },
+      { pattern: 'x', type: 'ts', '-A': 2, '-B': 1 },
       { pattern: 'x'.repeat(8192), include: 'i'.repeat(4096), path: 'p'.repeat(4096) },
     ],
     invalid: [
@@ -148,7 +151,8 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
     ],
     answered: [
       { input: {}, says: /`pattern` is required/ },
-      { input: { pattern: 'x', type: 'ts' }, says: /unknown field `type`: the fields are `pattern`/ },
+      { input: { pattern: 'x', type: '.ts' }, says: /`type`: expected a file type/ },
+      { input: { pattern: 'x', kind: 'ts' }, says: /unknown field `kind`: the fields are `pattern`/ },
       { input: { pattern: 'x', case_sensitiv: true }, says: /did you mean `case_sensitive`\?/ },
     ],
   },
