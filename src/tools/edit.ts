@@ -206,15 +206,15 @@ export const editTool: ToolSpec<typeof editSchema> = {
         throw new ToolError('stale', staleMessage(t, seen, before));
       }
       if (plan.text === before.text) {
-        return textResult(`${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed. version ${before.version}.`);
+        return textResult(`${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed; version ${before.version}.`);
       }
       const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }] });
-      return textResult(renderSingleChange(landed, { match: matchSummary(plan.results) }));
+      return textResult(renderSingleChange(landed, { notes: matchNotes(plan.results) }));
     }, ctx.signal);
   },
 };
 
-/** How the edits matched, flagged when any needed tolerance so the model checks the diff. */
-function matchSummary(results: readonly FoundEdit[]): string {
-  return results.length === 1 ? describeMatch(results[0]) : results.map((r, i) => `edit ${i + 1}: ${describeMatch(r)}`).join('; ');
+/** How the edits matched, a line for each that needed tolerance (so the model checks the diff) or warns. */
+function matchNotes(results: readonly FoundEdit[]): string[] {
+  return results.length === 1 ? describeMatch(results[0]) : results.flatMap((r, i) => describeMatch(r, i + 1));
 }

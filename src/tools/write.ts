@@ -57,7 +57,7 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
       const eol = before ? (before.eol === 'CRLF' ? 'CRLF' : before.eol === 'LF' ? 'LF' : undefined) : ctx.ws.newFileEol(t.real);
       const text = eol && !(before?.eol === 'mixed') ? withEol(input.content, eol) : input.content;
       if (before && before.text === text) {
-        return textResult(`${t.located.display} already has exactly this content; nothing was written. version ${before.version}.`);
+        return textResult(`${t.located.display} already has exactly this content; nothing was written; version ${before.version}.`);
       }
       const landed = await landChange(
         ctx,
