@@ -85,7 +85,10 @@ export const globTool: ToolSpec<typeof globSchema> = {
         total === 0
           ? [`No files match ${norm} in ${where}.`]
           : [`${plural(total, 'file')} ${total === 1 ? 'matches' : 'match'} ${norm} in ${where}${order}; ${shownPhrase(skip + 1, skip + k, more)}:`, ...r.lines.slice(0, k)];
-      out.push(...notes);
+      // what ignore rules left out is the same on every page: said on the first
+      if (skip === 0 || total === 0) {
+        out.push(...notes);
+      }
       if (more) {
         out.push(continueLine(continuation(input, skip + k + 1)));
       }

@@ -210,7 +210,10 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
       } else {
         out.push(`No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}.`);
       }
-      out.push(...notes);
+      // what ignore rules left out is the same on every page: said on the first
+      if (req.skip === 0 || !page) {
+        out.push(...notes);
+      }
       if (more) {
         out.push(continueLine(continuation(input, req.skip + k + 1)));
       }

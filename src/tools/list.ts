@@ -169,6 +169,8 @@ export const listTool: ToolSpec<typeof listSchema> = {
         before,
         total: more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
         continueCall: more && last ? continuation(input, encodeCursor({ after: last.rel, shown: before + shown, call: fingerprint })) : undefined,
+        respectIgnore,
+        callGlobs: (input.ignore ?? []).length > 0,
       });
     };
     return textResult((await fitToBudget(ctx, page.entries.length, render)).text);

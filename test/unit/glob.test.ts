@@ -91,7 +91,8 @@ for (const [engineName, engine] of [
       assert.deepEqual(paths(first.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts']);
       assert.equal(first.text, '4 files match **/*.ts in the workspace; 1-3 shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.\nContinue with: fs_glob {"pattern":"*.ts","limit":3,"offset":4}');
       const next = await run({ pattern: '*.ts', limit: 3, offset: 4 });
-      assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.');
+      // what ignore rules left out was said on the first page
+      assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts');
     });
 
     it('cuts a page to the token budget of the call', async () => {

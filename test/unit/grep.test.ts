@@ -211,6 +211,16 @@ for (const [engineName, engine] of ENGINES) {
       assert.match(inc.text, /\nLeft out by ignore rules: 1 matching file \(1 matching line\): logs\/run\.log; not searched: node_modules\/\. Add "respect_ignore": false to include them\.$/);
     });
 
+    it('says what ignore rules left out on the first page only: it is the same on every page', async () => {
+      const first = await run({ pattern: 'needle', output: 'files', limit: 1 });
+      assert.match(first.text, /\nLeft out by ignore rules: not searched: logs\/run\.log, node_modules\/\. Add "respect_ignore": false to include them\.\nContinue with: /);
+      const m = /\nContinue with: fs_grep (\{.*\})$/.exec(first.text);
+      assert.ok(m, first.text);
+      const second = await run(JSON.parse(m[1]));
+      assert.ok(!second.text.includes('Left out'), second.text);
+      assert.match(second.text, /; files 2 shown( \(end\))?:\n/);
+    });
+
     it('gives byte-identical output for the same tree and input', async () => {
       const a = await run({ pattern: 'needle|const', context: 2 });
       const b = await run({ pattern: 'needle|const', context: 2 });
