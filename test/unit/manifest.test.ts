@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
+import { MAX_PDF_PAGES_PER_READ, MAX_READ_LINES } from '../../src/core/limits';
 import { TOOLS } from '../../src/tools/registry';
 import { resultText } from '../../src/tools/result';
 import { fieldsAt, parseInput } from '../../src/tools/run';
@@ -292,6 +293,17 @@ describe('package.json and the tool registry', () => {
       }
     });
   }
+
+  it("describes what the tools do whatever the settings: the caps the code applies, a review that the approval policy may skip", () => {
+    const tool = (name: string) => contributed.find((t) => t.name === name)! as { modelDescription: string; inputSchema: { properties: Record<string, { description: string }> } };
+    assert.match(tool('fs_read').inputSchema.properties.limit.description, new RegExp(`Default and maximum ${MAX_READ_LINES} \\(PDF: ${MAX_PDF_PAGES_PER_READ}\\)`));
+    for (const name of ['fs_edit', 'fs_write', 'fs_apply_patch']) {
+      assert.doesNotMatch(tool(name).modelDescription, /The user reviews/, `${name}: with approvalPolicy sensitiveOnly or never, most changes land without a review`);
+      assert.match(tool(name).modelDescription, /The user may review/, name);
+    }
+    assert.match(tool('fs_write').modelDescription, /The result gives the lines added and removed, the diff,/);
+    assert.doesNotMatch(tool('fs_list').modelDescription, /see everything/, 'the ignore globs of the call apply with respect_ignore false too');
+  });
 
   it('gives the settings the defaults the code uses', () => {
     const props = manifest.contributes.configuration.properties;
