@@ -318,6 +318,16 @@ describe('fs_read "did you mean"', () => {
     assert.ok(!r.text.includes('build/parse.ts'), 'ignored folders are not searched');
   });
 
+  it('counts no shared extension as likeness: a typo of a name, not every file of its type', async () => {
+    const t = tempTree({ 'core/contract.ts': 'x\n', 'core/format.ts': 'x\n', 'core/cancel.ts': 'x\n', 'core/diff.ts': 'x\n' });
+    try {
+      const r = await call(await context(t.root), 'fs_read', { path: 'core/contrat.ts' });
+      assert.equal(r.text, 'File not found: core/contrat.ts\nDid you mean one of these?\n- core/contract.ts');
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('says how to search when nothing is close', async () => {
     const r = await call(await context(tree.root), 'fs_read', { path: 'nothing/like/it.xyz' });
     assert.match(r.text, /^File not found: nothing\/like\/it\.xyz\nUse fs_glob with the file name/);
