@@ -122,6 +122,14 @@ export async function checkScopes(ctx: ToolContext, scopes: readonly Scope[]): P
   }
 }
 
+/** Characters of the pattern a result's first line repeats: the call holds it whole. */
+const SHOWN_PATTERN_CHARS = 120;
+
+/** The pattern as a result names it: quoted, and cut when long (the Continue line carries it whole). */
+function quotedPattern(p: string): string {
+  return p.length <= SHOWN_PATTERN_CHARS ? JSON.stringify(p) : `${JSON.stringify(p.slice(0, SHOWN_PATTERN_CHARS))}... (${p.length} characters)`;
+}
+
 const CALL_KEYS = ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'] as const;
 
 function continuation(input: GrepInput, offset: number): string {
@@ -151,10 +159,10 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
 
   async prepare(input, ctx) {
     if (input.path === undefined) {
-      return { invocationMessage: `Searching for ${JSON.stringify(input.pattern)}` };
+      return { invocationMessage: `Searching for ${quotedPattern(input.pattern)}` };
     }
     const t = await resolveTarget(ctx, input.path);
-    return preparationFor(readDecision(ctx, t, 'fs_grep', 'search'), `Searching ${t.located.display} for ${JSON.stringify(input.pattern)}`);
+    return preparationFor(readDecision(ctx, t, 'fs_grep', 'search'), `Searching ${t.located.display} for ${quotedPattern(input.pattern)}`);
   },
 
   async invoke(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
@@ -192,7 +200,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     if (totalItems > 0 && req.skip >= totalItems) {
       throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files.length, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
     }
-    const found = `${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}`;
+    const found = `${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${quotedPattern(input.pattern)} in ${where}`;
     const notes: string[] = [];
     notes.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
     // Whether anything matched in files that may hold secrets is never a condition here.
@@ -208,7 +216,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
         const phrase = shownPhrase(req.skip + 1, req.skip + k, more);
         out.push(`${found}; ${output === 'content' || phrase === 'all shown' ? '' : 'files '}${phrase}:`, ...page.lines(k));
       } else {
-        out.push(`No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}.`);
+        out.push(`No ${unit[1]} for ${quotedPattern(input.pattern)} in ${where}.`);
       }
       // what ignore rules left out is the same on every page: said on the first
       if (req.skip === 0 || !page) {
