@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
-import { callText, continueLine, nextInput, shownPhrase, tryLine } from '../core/contract';
+import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
 import { locate } from '../core/paths';
 import { sensitiveFileTester } from '../core/policy';
@@ -122,12 +122,9 @@ export async function checkScopes(ctx: ToolContext, scopes: readonly Scope[]): P
   }
 }
 
-/** Characters of the pattern a result's first line repeats: the call holds it whole. */
-const SHOWN_PATTERN_CHARS = 120;
-
 /** The pattern as a result names it: quoted, and cut when long (the Continue line carries it whole). */
 function quotedPattern(p: string): string {
-  return p.length <= SHOWN_PATTERN_CHARS ? JSON.stringify(p) : `${JSON.stringify(p.slice(0, SHOWN_PATTERN_CHARS))}... (${p.length} characters)`;
+  return shownInput(p, true);
 }
 
 const CALL_KEYS = ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'] as const;

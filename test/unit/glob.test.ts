@@ -95,6 +95,18 @@ for (const [engineName, engine] of [
       assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts');
     });
 
+    it('repeats a long pattern cut in its first line, and whole in the Continue line', async () => {
+      const long = `{app,${Array.from({ length: 300 }, (_, i) => `n${i}`).join(',')}}*.ts`;
+      const r = await run({ pattern: long, limit: 1 });
+      const [first] = r.text.split('\n');
+      assert.match(first, /^2 files match \*\*\/\{app,n0,n1,[^ ]*\.\.\. \(\d+ characters\) in the workspace; 1 shown:$/);
+      assert.ok(first.length < 250, first);
+      const next = /\nContinue with: fs_glob (\{.*\})$/.exec(r.text);
+      assert.equal(next && JSON.parse(next[1]).pattern, long);
+      const none = await run({ pattern: long.replace('app', 'zzz') });
+      assert.ok(none.text.length < 400, none.text);
+    });
+
     it('cuts a page to the token budget of the call', async () => {
       const files: Record<string, string> = {};
       for (let i = 0; i < 60; i++) {
