@@ -371,7 +371,7 @@ function renderInstructions(ctx: ToolContext, t: Target, files: readonly Instruc
 }
 
 /**
- * Appends the instruction files of the file's folders to a successful read, once per
+ * Gives the instruction files of the file's folders with a successful read, once per
  * chat request: they count as given only when the read succeeded. Room for them is
  * kept in the token budget.
  */
@@ -396,7 +396,8 @@ async function withInstructions(ctx: ToolContext, t: Target, read: (ctx: ToolCon
   const fresh = ctx.instructions && ctx.requestKey !== undefined ? ctx.instructions.take(ctx.requestKey, paths) : paths;
   const reminder = renderInstructions(ctx, t, await load(fresh));
   if (reminder) {
-    result.parts.push({ kind: 'text', text: reminder });
+    // before the page, so that the page's last line stays its closing line (`End of file.` or the continuation)
+    result.parts.unshift({ kind: 'text', text: reminder });
   }
   return result;
 }

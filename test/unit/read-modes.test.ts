@@ -211,11 +211,12 @@ describe('fs_read instruction files', () => {
   });
   after(() => tree.cleanup());
 
-  it('appends AGENTS.md and CLAUDE.md of the folders below the root in a system-reminder, outermost first', async () => {
+  it('gives AGENTS.md and CLAUDE.md of the folders below the root in a system-reminder before the page, outermost first', async () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_read', { path: 'pkg/lib/code.ts' });
     assert.equal(r.parts.length, 2);
-    const reminder = (r.parts[1] as { text: string }).text;
+    const reminder = (r.parts[0] as { text: string }).text;
+    assert.match(r.text, /\n<\/system-reminder>\n<path>pkg\/lib\/code\.ts<\/path>\n[\s\S]*\nEnd of file\.$/, 'the page keeps its closing line last');
     assert.match(reminder, /^<system-reminder>\n/);
     assert.match(reminder, /<instructions path="pkg\/AGENTS\.md">\npkg rules\n<\/instructions>\n<instructions path="pkg\/lib\/CLAUDE\.md">\nlib rules\n<\/instructions>\n<\/system-reminder>$/);
     assert.ok(!reminder.includes('root rules'), "the root's own file is not repeated");
