@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
-import { AliasError, wholeNumber, type AliasTable } from './aliases';
+import { AliasError, snakeCase, wholeNumber, type AliasTable } from './aliases';
 import { boolField, boundedJson, contentField, textField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
@@ -15,30 +15,38 @@ import type { ToolContext, ToolSpec } from './types';
 const oldField = contentField(MAX_EDIT_TEXT_CHARS, 'the exact text to replace');
 const newField = contentField(MAX_EDIT_TEXT_CHARS, 'the replacement text');
 
-/** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider). */
+/** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider), in snake_case; their camelCase forms are taken too. */
 const ITEM_ALIASES: Readonly<Record<string, string>> = {
-  oldString: 'old_string',
   old_str: 'old_string',
   old_text: 'old_string',
   search: 'old_string',
-  newString: 'new_string',
   new_str: 'new_string',
   new_text: 'new_string',
   replace: 'new_string',
-  replaceAll: 'replace_all',
 };
 
+const ITEM_FIELDS = ['old_string', 'new_string', 'replace_all'];
+
 const editItem = z.preprocess(
-  (v) => {
+  (v, ctx) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       return v;
     }
     const out: Record<string, unknown> = {};
+    const from: Record<string, string> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      const name = ITEM_ALIASES[k] ?? k;
-      if (!(name in out) && k !== 'explanation') {
-        out[name] = x;
+      const snake = snakeCase(k);
+      const name = ITEM_ALIASES[snake] ?? (ITEM_FIELDS.includes(snake) ? snake : k);
+      if (name === 'explanation') {
+        continue;
       }
+      if (name in out && JSON.stringify(out[name]) !== JSON.stringify(x)) {
+        // which of the two the model meant cannot be known
+        ctx.addIssue({ code: 'custom', path: [k], message: `gives \`${name}\` a second, different value (\`${from[name]}\` gave one): give only \`${name}\`` });
+        continue;
+      }
+      out[name] = x;
+      from[name] = k;
     }
     return out;
   },

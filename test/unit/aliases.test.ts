@@ -213,6 +213,24 @@ describe('field aliases', () => {
     assert.match(resultText(count.result), /- `expected_replacements`: fs_edit checks no count: set "replace_all": true/);
   });
 
+  it("edit: an edits item takes every alias and camelCase form, and refuses two names for one field with different values", () => {
+    const one = { old_string: 'x', new_string: 'y', replace_all: true };
+    for (const item of [
+      { oldText: 'x', newText: 'y', replaceAll: true },
+      { old_str: 'x', new_str: 'y', replace_all: 'true' },
+      { search: 'x', replace: 'y', replaceAll: true, explanation: 'why' },
+      { oldString: 'x', old_string: 'x', newString: 'y', replaceAll: true },
+    ]) {
+      assert.deepEqual(parsed('fs_edit', { path: 'a', edits: [item] }), { path: 'a', edits: [one] }, JSON.stringify(item));
+    }
+    const clash = parseInput(findTool('fs_edit')!, { path: 'a', edits: [{ old_string: 'x', old_str: 'z', new_string: 'y' }] });
+    assert.ok(!clash.ok, 'which old_string the model meant cannot be known');
+    assert.match(resultText(clash.result), /- `edits\.0\.old_str`: gives `old_string` a second, different value \(`old_string` gave one\): give only `old_string`/);
+    const unknown = parseInput(findTool('fs_edit')!, { path: 'a', edits: [{ old_string: 'x', new_string: 'y', fooBar: 1 }] });
+    assert.ok(!unknown.ok);
+    assert.match(resultText(unknown.result), /unknown field `fooBar` in `edits\.0`/, 'an unknown name is quoted as sent');
+  });
+
   it('answers unknown fields with one list of the fields, inside an edits item too, and guesses no field from an alias inside a longer name', () => {
     const grep = parseInput(findTool('fs_grep')!, { pattern: 'x', foo: 1, bar: 2, case_sensitiv: true });
     assert.ok(!grep.ok);
