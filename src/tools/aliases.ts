@@ -88,18 +88,24 @@ export function resolveAliases(raw: unknown, table: AliasTable | undefined, fiel
   const ignored = new Set([...IGNORED_EVERYWHERE, ...(table?.ignored ?? [])]);
   const out: Record<string, unknown> = {};
   const given: { name: string; alias: Alias; value: unknown }[] = [];
+  const problems: string[] = [];
+  const from = new Map<string, string>();
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     const name = fields.includes(key) ? key : snakeCase(key);
     if (fields.includes(name)) {
+      // `old_string` and `oldString` both given: the same, or a question only the model can answer
+      if (from.has(name) && !sameValue(out[name], value)) {
+        problems.push(`- \`${key}\` and \`${from.get(name)}\` both set \`${name}\`, to different values: give only \`${name}\``);
+        continue;
+      }
       out[name] = value;
+      from.set(name, key);
     } else if (aliasOf.has(name)) {
       given.push({ name: key, alias: aliasOf.get(name)!, value });
     } else if (!ignored.has(name)) {
       out[key] = value;
     }
   }
-  const problems: string[] = [];
-  const from = new Map<string, string>();
   // In table order, so an alias can build on an earlier one (end_line on start_line).
   given.sort((a, b) => table!.aliases.indexOf(a.alias) - table!.aliases.indexOf(b.alias));
   for (const g of given) {

@@ -139,6 +139,10 @@ describe('field aliases', () => {
     const r = parseInput(findTool('fs_glob')!, { pattern: '*.ts', glob: '*.md' });
     assert.ok(!r.ok);
     assert.equal(resultText(r.result), 'Invalid input for fs_glob:\n- `glob` and `pattern` both set `pattern`, to different values: give only `pattern`\nA valid call looks like: {"pattern": "**/*.test.ts", "path": "src"}');
+    const camel = parseInput(findTool('fs_edit')!, { path: 'a', old_string: 'x', oldString: 'y', new_string: 'z' });
+    assert.ok(!camel.ok, 'a field and its camelCase form with different values: the last no longer wins silently');
+    assert.match(resultText(camel.result), /- `oldString` and `old_string` both set `old_string`, to different values: give only `old_string`/);
+    assert.deepEqual(parsed('fs_edit', { path: 'a', old_string: 'x', oldString: 'x', new_string: 'z' }), { path: 'a', old_string: 'x', new_string: 'z' });
     const two = parseInput(findTool('fs_grep')!, { pattern: 'x', respect_git_ignore: true, include_ignored_files: true });
     assert.ok(!two.ok);
     assert.match(resultText(two.result), /`include_ignored_files` and `respect_git_ignore` both set `respect_ignore`/);
