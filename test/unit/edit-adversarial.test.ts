@@ -134,6 +134,26 @@ describe('fs_edit adversarial: elisions', () => {
   });
 });
 
+describe('fs_edit adversarial: elisions between lines found at thousands of places', () => {
+  // A class body of 60,000 lines, every one indented: no line ends a block early.
+  const body = Array.from({ length: 60_000 }, (_, i) => (i % 6 === 5 ? '    }' : i % 6 === 0 ? `    if (v${i}) {` : `        step(${i});`));
+  const file = code('class Big {', ...body, '}');
+
+  it('is answered in bounded time, as several places', () => {
+    const t = performance.now();
+    const { r } = run(file, '    }\n    // ...\n    }', '    }\n    // ...\n    }\n    done();');
+    assert.ok(performance.now() - t < 3000, 'bounded');
+    assert.equal((r as { reason: string }).reason, 'ambiguous');
+  });
+
+  it('pass: a head found once and a closing line found thousands of times is placed at the block\'s end', () => {
+    const t = performance.now();
+    const r = ok(file, '    if (v6000) {\n        // ...\n    }', '    if (v6000) {\n        // ...\n        last();\n    }', 'context-aware', file.replace('        step(6004);\n', '        step(6004);\n        last();\n'));
+    assert.deepEqual(r.places, [{ startLine: 6002, endLine: 6007 }]);
+    assert.ok(performance.now() - t < 3000, 'bounded');
+  });
+});
+
 describe('fs_edit adversarial: the file\'s formatting on changed lines', () => {
   it('near miss: a typographic quote is never moved onto a quote new_string kept from among several', () => {
     ok(code("s = '‘quoted’'"), "s = ''quoted''", "s = 'x'", 'unicode-normalized', code("s = 'x'"));

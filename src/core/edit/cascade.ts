@@ -5,6 +5,7 @@ import {
   EDIT_GUARD_EXTRA_LINES,
   EDIT_GUARD_LINE_RATIO,
   MAX_EDIT_ELIDED_LINES,
+  MAX_EDIT_ELISION_STEPS,
   MAX_EDIT_PLACES,
 } from '../limits';
 import { closestRegion } from './closest';
@@ -820,10 +821,10 @@ function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFound[]): F
   }
   const gaps = parts.slice(1).map((next, i) => gapBetween(core.old, elisions, parts[i], next));
   const widths = new FileWidths(subject);
-  let chain = uniqueChain(parts, (i, p, visit) => linkInside(widths, core.old, gaps[i], p, parts[i + 1].cands, visit));
+  let chain = uniqueChain(parts, (i, p, budget, visit) => linkInside(widths, core.old, gaps[i], p, parts[i + 1].cands, budget, visit));
   if (chain === undefined) {
     // No way keeps the left-out lines inside their block; one that does not names the line that leaves it.
-    chain = uniqueChain(parts, (i, p, visit) => linkNear(p, parts[i + 1].cands, visit));
+    chain = uniqueChain(parts, (i, p, budget, visit) => linkNear(p, parts[i + 1].cands, budget, visit));
     if (!chain?.picks) {
       return undefined;
     }
@@ -924,37 +925,63 @@ class FileWidths {
   }
 }
 
+/** What chaining parts may still cost, in file lines and candidates looked at. */
+interface Budget {
+  left: number;
+}
+
 /**
  * Calls `visit` with each block of the next part that can follow block `p` across the gap:
  * within {@link MAX_EDIT_ELIDED_LINES}, and with every left-out line at least as indented as
- * the gap allows. Walks the file from `p` and stops at the first line that leaves the block.
+ * the gap allows. Walks the file from `p` only as far as a bound needs it, and stops at the
+ * first line that leaves the block. False when the budget ran out.
  */
-function linkInside(widths: FileWidths, old: readonly string[], g: Gap, p: Cand, next: readonly Cand[], visit: (q: number) => void): void {
+function linkInside(widths: FileWidths, old: readonly string[], g: Gap, p: Cand, next: readonly Cand[], budget: Budget, visit: (q: number) => void): boolean {
   const index = widths.subject.index.lines;
   const fBefore = widths.of(p.e);
   const fOpener = g.opener >= 0 ? widths.of(index[p.at + g.opener]) : undefined;
   const low = gapFloor(old, g, fBefore, undefined, fOpener);
+  // Lines at the cursor and before it (back to p) have been looked at; `min` is their least indentation.
+  let cursor = p.e + 1;
   let min = Infinity;
-  let q = firstStartAbove(next, p.e);
-  for (let f = p.e + 1; q < next.length && f - p.e - 1 <= MAX_EDIT_ELIDED_LINES; f++) {
-    if (next[q].s === f) {
-      if (min >= gapFloor(old, g, fBefore, widths.of(f), fOpener)) {
-        visit(q);
-      }
-      q++;
-    }
-    const w = widths.of(f);
-    if (w >= 0 && (min = Math.min(min, w)) < low) {
-      return;
-    }
-  }
-}
-
-/** Calls `visit` with each block of the next part that starts after `p` within {@link MAX_EDIT_ELIDED_LINES}. */
-function linkNear(p: Cand, next: readonly Cand[], visit: (q: number) => void): void {
   for (let q = firstStartAbove(next, p.e); q < next.length && next[q].s - p.e - 1 <= MAX_EDIT_ELIDED_LINES; q++) {
+    if (--budget.left < 0) {
+      return false;
+    }
+    const floor = Math.max(low, gapFloor(old, g, fBefore, widths.of(next[q].s), fOpener));
+    // No line has less than no indentation: a floor of 0 or less needs no look at the lines.
+    if (floor > 0) {
+      budget.left -= next[q].s - cursor;
+      if (budget.left < 0) {
+        return false;
+      }
+      for (; cursor < next[q].s; cursor++) {
+        const w = widths.of(cursor);
+        if (w >= 0 && w < min) {
+          min = w;
+        }
+      }
+      if (min < low) {
+        return true;
+      }
+      if (min < floor) {
+        continue;
+      }
+    }
     visit(q);
   }
+  return true;
+}
+
+/** Calls `visit` with each block of the next part that starts after `p` within {@link MAX_EDIT_ELIDED_LINES}. False when the budget ran out. */
+function linkNear(p: Cand, next: readonly Cand[], budget: Budget, visit: (q: number) => void): boolean {
+  for (let q = firstStartAbove(next, p.e); q < next.length && next[q].s - p.e - 1 <= MAX_EDIT_ELIDED_LINES; q++) {
+    if (--budget.left < 0) {
+      return false;
+    }
+    visit(q);
+  }
+  return true;
 }
 
 /**
@@ -999,22 +1026,26 @@ function elisionOutside(subject: Subject, widths: FileWidths, old: readonly stri
   return undefined;
 }
 
+type Link = (i: number, p: Cand, budget: Budget, visit: (q: number) => void) => boolean;
+
 /**
  * The one way to pick a block for every part, in order, each linked to the previous by
- * `link`; `lines` lists the first lines of the competing blocks when there are several ways,
- * undefined when there is none.
+ * `link`; `lines` lists the first lines of the competing blocks when there are several ways
+ * (or too many to tell within {@link MAX_EDIT_ELISION_STEPS}), undefined when there is none.
  */
-function uniqueChain(parts: Part[], link: (i: number, p: Cand, visit: (q: number) => void) => void): { picks?: number[]; lines?: number[] } | undefined {
+function uniqueChain(parts: Part[], link: Link): { picks?: number[]; lines?: number[] } | undefined {
+  const budget: Budget = { left: MAX_EDIT_ELISION_STEPS };
+  const tooMany = () => ({ lines: parts[0].cands.map((p) => p.s + 1) });
   // ways[i][c]: ways (saturated at 2) to place parts 0..i with part i at candidate c.
   const ways: Uint8Array[] = [Uint8Array.from(parts[0].cands, () => 1)];
   for (let i = 0; i + 1 < parts.length; i++) {
     const w = new Uint8Array(parts[i + 1].cands.length);
-    parts[i].cands.forEach((p, c) => {
+    for (let c = 0; c < parts[i].cands.length; c++) {
       const here = ways[i][c];
-      if (here > 0) {
-        link(i, p, (q) => (w[q] = Math.min(2, w[q] + here)));
+      if (here > 0 && !link(i, parts[i].cands[c], budget, (q) => (w[q] = Math.min(2, w[q] + here)))) {
+        return tooMany();
       }
-    });
+    }
     ways.push(w);
   }
   const n = parts.length;
@@ -1023,16 +1054,24 @@ function uniqueChain(parts: Part[], link: (i: number, p: Cand, visit: (q: number
   if (total === 0) {
     return undefined;
   }
-  const links = (i: number, c: number, ok: (q: number) => boolean): boolean => {
+  // Whether candidate c of part i links to a block of part i + 1 that `ok` accepts; undefined when the budget ran out.
+  const links = (i: number, c: number, ok: (q: number) => boolean): boolean | undefined => {
     let hit = false;
-    link(i, parts[i].cands[c], (q) => (hit ||= ok(q)));
-    return hit;
+    return link(i, parts[i].cands[c], budget, (q) => (hit ||= ok(q))) ? hit : undefined;
   };
   if (total === 1) {
     const picks = new Array<number>(n);
     picks[n - 1] = last.indexOf(1);
     for (let i = n - 2; i >= 0; i--) {
-      picks[i] = parts[i].cands.findIndex((_, c) => ways[i][c] > 0 && links(i, c, (q) => q === picks[i + 1]));
+      let pick = -1;
+      for (let c = 0; c < parts[i].cands.length && pick < 0; c++) {
+        const hit = ways[i][c] > 0 ? links(i, c, (q) => q === picks[i + 1]) : false;
+        if (hit === undefined) {
+          return tooMany();
+        }
+        pick = hit ? c : -1;
+      }
+      picks[i] = pick;
     }
     return { picks };
   }
@@ -1040,7 +1079,15 @@ function uniqueChain(parts: Part[], link: (i: number, p: Cand, visit: (q: number
   let reach = Array.from(last, (w) => w > 0);
   for (let i = n - 2; i >= 0; i--) {
     const after = reach;
-    reach = parts[i].cands.map((_, c) => ways[i][c] > 0 && links(i, c, (q) => after[q]));
+    const here: boolean[] = [];
+    for (let c = 0; c < parts[i].cands.length; c++) {
+      const hit = ways[i][c] > 0 ? links(i, c, (q) => after[q]) : false;
+      if (hit === undefined) {
+        return tooMany();
+      }
+      here.push(hit);
+    }
+    reach = here;
   }
   const lines = parts[0].cands.filter((_, c) => reach[c]).map((p) => p.s + 1);
   return { lines: lines.length > 1 ? lines : parts[n - 1].cands.filter((_, c) => last[c] > 0).map((q) => q.s + 1) };
