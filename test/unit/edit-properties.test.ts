@@ -417,3 +417,82 @@ describe('fs_edit properties: perturbed copies', () => {
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------
+// Elisions: the lines left out stay inside the block the shown lines are in.
+
+describe('fs_edit properties: elisions', () => {
+  const NAMES = ['load', 'save', 'parse', 'check'];
+  const fnArb = fc.record({
+    name: fc.constantFrom(...NAMES),
+    body: fc.array(fc.record({ id: fc.constantFrom(...IDS), num: fc.nat({ max: 3 }), nested: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+    ret: fc.constantFrom(...IDS),
+  });
+
+  /** A function as braces (JavaScript) or indentation (Python) write it: its lines, each body line indented under the head. */
+  function fnLines(f: { name: string; body: { id: string; num: number; nested: boolean }[]; ret: string }, k: number, python: boolean): string[] {
+    const ind = python ? '    ' : '  ';
+    const out = [python ? `def ${f.name}${k}(a):` : `function ${f.name}${k}(a) {`];
+    for (const s of f.body) {
+      if (s.nested) {
+        out.push(python ? `${ind}if ${s.id}:` : `${ind}if (${s.id}) {`, `${ind}${ind}${python ? `${s.id}(${s.num})` : `${s.id}(${s.num});`}`);
+        if (!python) {
+          out.push(`${ind}}`);
+        }
+      } else {
+        out.push(`${ind}${python ? `${s.id}(${s.num})` : `${s.id}(${s.num});`}`);
+      }
+    }
+    out.push(`${ind}return ${f.ret}${python ? '' : ';'}`);
+    if (!python) {
+      out.push('}');
+    }
+    return out;
+  }
+
+  it('never the wrong place: the head of one function, "...", and lines of the end of any function edit inside the first or not at all', () => {
+    let placed = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fnArb, { minLength: 2, maxLength: 5 }),
+        fc.boolean(),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('// ...', '// ... existing code ...', '...', '# ...'),
+        fc.constantFrom(0, 1, 2),
+        fc.nat({ max: 2 }),
+        fc.boolean(),
+        (fns, python, hk, tk, mark, elisionDepth, tailLen, drift) => {
+          const blocks = fns.map((f, k) => fnLines(f, k, python));
+          const lines: string[] = [];
+          const ranges: [number, number][] = [];
+          for (const b of blocks) {
+            ranges.push([lines.length + 1, lines.length + b.length]);
+            lines.push(...b, '');
+          }
+          const file = lines.join('\n');
+          const h = hk % blocks.length;
+          const t = tk % blocks.length;
+          // Lines of the body's end (never the other head: old_string that shows it asks for both functions).
+          const tail = blocks[t].slice(Math.max(1, blocks[t].length - 1 - tailLen));
+          const ind = python ? '    ' : '  ';
+          const elision = ind.repeat(elisionDepth) + (python && mark.startsWith('//') ? mark.replace('//', '#') : mark);
+          const pad = drift ? '    ' : '';
+          const oldLines = [blocks[h][0], elision, ...tail].map((l) => pad + l);
+          const newLines = [...oldLines.slice(0, -1), oldLines[oldLines.length - 1] + (python ? '  # changed' : ' // changed')];
+          const r = findEdit(file, { oldString: oldLines.join('\n'), newString: newLines.join('\n') });
+          if (!r.ok) {
+            return;
+          }
+          const [first, last] = ranges[h];
+          for (const p of r.places) {
+            assert.ok(p.startLine >= first && p.endLine <= last, `edited lines ${p.startLine}-${p.endLine}, outside ${fns[h].name}${h} (${first}-${last}) at ${r.level}\nfile:\n${file}\nold:\n${oldLines.join('\n')}`);
+          }
+          placed++;
+        },
+      ),
+      { numRuns: 800 },
+    );
+    assert.ok(placed > 150, `only ${placed} of 800 runs were placed`);
+  });
+});
