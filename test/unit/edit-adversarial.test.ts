@@ -132,6 +132,12 @@ describe('fs_edit adversarial: elisions', () => {
     // Without the head, the rest is at two places.
     fails(js, '  // ...\n  a();', '  // ...\n  z();', 'ambiguous');
   });
+
+  it('near miss: a "..." at the end that new_string does not keep (the lines after it to go, or a literal "..." the file lacks) is not guessed', () => {
+    const py = code('def f():', '    ...', 'def g():', '    pass');
+    fails(py, 'def g():\n    ...', 'def g():\n    return 1', 'not-found');
+    ok(py, 'def g():\n    ...', 'def g():\n    """Doc."""\n    ...', 'context-aware', code('def f():', '    ...', 'def g():', '    """Doc."""', '    pass'));
+  });
 });
 
 describe('fs_edit adversarial: elisions between lines found at thousands of places', () => {

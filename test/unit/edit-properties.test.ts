@@ -67,9 +67,13 @@ describe('fs_edit properties', () => {
         fc.pre(!(/^[ \t]/.test(old) && /[ \t]$/.test(content.slice(0, i)) && !lfOld.includes('\n') && repl.includes('\n')));
         const r = findEdit(content, { oldString: old, newString: repl });
         if (cutsWord(content, i) || cutsWord(content, j)) {
-          // Names and numbers match whole: a place that cuts one is never edited.
-          assert.equal(r.ok, false, JSON.stringify(r));
-          assert.equal((r as { reason: string }).reason, 'not-found');
+          // Names and numbers match whole: a place that cuts one is never edited (a looser level may find a whole line elsewhere).
+          if (r.ok) {
+            assert.notEqual(r.level, 'exact');
+            assert.ok(r.replacements.every((rep) => rep.end <= i || rep.start >= j), JSON.stringify(r));
+          } else {
+            assert.equal(r.reason, 'not-found', JSON.stringify(r));
+          }
           return;
         }
         assert.ok(r.ok, JSON.stringify(r));
@@ -281,7 +285,8 @@ describe('fs_edit properties: perturbed copies', () => {
           }
           const plain = { ...p, escaped: false };
           if (r.level === 'escape-normalized' && lf(file).includes(lf(asModel(block, block, plain, start + 1)))) {
-            assert.ok(literal(asModel(block, block, plain, start + 1), asModel(edited, block, plain, start + 1)));
+            // Literal, or (a one-line old_string found inside a deeper indentation) with the added lines re-indented.
+            assert.ok(literal(asModel(block, block, plain, start + 1), asModel(edited, block, plain, start + 1)) || applyReplacements(file, r.replacements) === expected);
             return;
           }
           tolerant++;

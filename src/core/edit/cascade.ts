@@ -770,10 +770,13 @@ function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFound[]): F
     return undefined;
   }
   // Elisions at either end stand for nothing old_string would change: drop them.
+  // `kept`: the elisions dropped from old_string that new_string has at the same end too.
   let dropped = 0;
+  let kept = 0;
   while (core.old.length > 0 && (isElision(core.old[0]) || isBlank(core.old[0]))) {
     if (core.new.length > 0 && isElision(core.new[0]) && isElision(core.old[0])) {
       core.new.shift();
+      kept++;
     }
     dropped += isElision(core.old[0]) ? 1 : 0;
     core.old.shift();
@@ -781,16 +784,18 @@ function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFound[]): F
   while (core.old.length > 0 && (isElision(core.old[core.old.length - 1]) || isBlank(core.old[core.old.length - 1]))) {
     if (core.new.length > 0 && isElision(core.new[core.new.length - 1]) && isElision(core.old[core.old.length - 1])) {
       core.new.pop();
+      kept++;
     }
     dropped += isElision(core.old[core.old.length - 1]) ? 1 : 0;
     core.old.pop();
   }
   const elisions = core.old.map(isElision);
   if (!elisions.includes(true)) {
-    if (dropped === 0 || core.old.length === 0) {
+    // Only a "..." before or after the lines, kept in new_string: the lines are the whole edit. One new_string
+    // does not keep may have meant the lines it stands for to go, or a "..." line the file does not have.
+    if (dropped === 0 || kept < dropped || core.old.length === 0) {
       return undefined;
     }
-    // Only a "..." before or after the lines: they are the whole edit.
     const inner: Variant = { old: core.old.join('\n'), new: core.new.join('\n'), notes: [...v.notes, `ignored the "..." ${dropped === 1 ? 'line' : 'lines'} at the start or end of old_string (the lines beyond it are left as they are)`] };
     return substring(subject, inner, 'context-aware', all, cuts) ?? lineLevels(subject, inner, all, 'context-aware');
   }
