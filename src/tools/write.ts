@@ -55,7 +55,9 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
       }
       // The file's own line endings win over the model's: an LF-only text written to a CRLF file stays CRLF.
       const eol = before ? (before.eol === 'CRLF' ? 'CRLF' : before.eol === 'LF' ? 'LF' : undefined) : ctx.ws.newFileEol(t.real);
-      const text = eol && !(before?.eol === 'mixed') ? withEol(input.content, eol) : input.content;
+      // A byte order mark is the encoding's, kept (or not) as the file has it: one sent in the content would be written twice.
+      const content = before && input.content.startsWith('\uFEFF') ? input.content.slice(1) : input.content;
+      const text = eol && !(before?.eol === 'mixed') ? withEol(content, eol) : content;
       if (before && before.text === text) {
         return textResult(`${t.located.display} already has exactly this content; nothing was written; version ${before.version}.`);
       }

@@ -60,6 +60,13 @@ function body(f: FindFailure, path: string): string[] {
       return out;
     }
     case 'ambiguous': {
+      if (f.readings) {
+        const { asWritten, withoutPrefixes } = f.readings;
+        return [
+          `old_string is found in ${path} as written, with its \`L{n}: \` line beginnings (${placeList(asWritten, asWritten.length)}), and also once those are read as fs_read's line-number prefixes and removed (${placeList(withoutPrefixes, withoutPrefixes.length)}), so it is not clear which one to change; nothing was changed.`,
+          'If you meant the lines that begin with `L{n}: ` in the file, copy them exactly as they are (fs_read shows them after its own prefix, as `L7: L1: ...`); otherwise add lines around the change so it matches one place.',
+        ];
+      }
       if (f.overlapping) {
         return [
           `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]}, and some of them overlap (${placeList(f.lines, f.count)}), so replace_all cannot replace each one. Use a longer old_string, or separate edits.`,
