@@ -58,3 +58,12 @@ export function shownPhrase(first: number, last: number, more: boolean, of?: num
   }
   return `${span(first, last)}${of !== undefined ? ` of ${of}` : ''} shown${more ? '' : ' (end)'}`;
 }
+
+/** Characters of a long input (a pattern) a result's first line repeats: the call that continues holds it whole. */
+export const SHOWN_INPUT_CHARS = 120;
+
+/** An input as a result repeats it: whole when short, else its start and its length. */
+export function shownInput(text: string, quote = false): string {
+  const show = (t: string) => (quote ? JSON.stringify(t) : t);
+  return text.length <= SHOWN_INPUT_CHARS ? show(text) : `${show(text.slice(0, SHOWN_INPUT_CHARS))}... (${text.length} characters)`;
+}

@@ -158,6 +158,11 @@ export const MAX_EDIT_QUOTE_CHARS = 160;
 /** Lines one elision line (`// ... existing code ...`) in old_string may stand for at most. */
 export const MAX_EDIT_ELIDED_LINES = 1000;
 /**
+ * File lines fs_edit looks at, in all, to chain the parts of an old_string with elisions;
+ * parts found at so many places that this is not enough are reported as found at several.
+ */
+export const MAX_EDIT_ELISION_STEPS = 300_000;
+/**
  * The disproportionate-match guard: a loose match whose block has at least
  * max(old lines + this, old lines * EDIT_GUARD_LINE_RATIO) lines (or old_string that many
  * more than the block) is refused.

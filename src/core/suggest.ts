@@ -43,7 +43,10 @@ export function nameSimilarity(wanted: string, candidate: string): number {
   if (a.length > MAX_NAME_CHARS || b.length > MAX_NAME_CHARS) {
     return 0;
   }
-  let score = 1 - levenshtein(a, b) / Math.max(a.length, b.length);
+  // A shared extension is no likeness of names: `contrat.ts` is near `contract.ts`, not `format.ts`.
+  const ext = a.slice(stem(a).length);
+  const [x, y] = ext && b.endsWith(ext) && stem(b).length === b.length - ext.length ? [stem(a), stem(b)] : [a, b];
+  let score = 1 - levenshtein(x, y) / Math.max(x.length, y.length, 1);
   if (stem(a) === stem(b)) {
     score = Math.max(score, 0.9);
   } else if (b.includes(a) || a.includes(b)) {

@@ -17,6 +17,16 @@ export interface Alias {
    * {@link AliasError} when the value cannot be mapped.
    */
   value?: (value: unknown, input: Readonly<Record<string, unknown>>) => unknown;
+  /**
+   * For an alias that stands for several fields (`view_range` is `offset` and `limit`): their
+   * values, instead of `field`'s. Throws {@link AliasError} like `value`.
+   */
+  expand?: (value: unknown, input: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>;
+  /**
+   * When the field is already set (by the caller or an earlier alias): the value both make
+   * together (`-A` and `-B` are the larger of the two as `context`), instead of a refusal.
+   */
+  combine?: (previous: unknown, value: unknown) => unknown;
 }
 
 export interface AliasTable {
@@ -25,6 +35,11 @@ export interface AliasTable {
   values?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Fields with no meaning here, dropped without a word (line numbers, for one, are always shown). */
   ignored?: readonly string[];
+  /**
+   * Last, on the input with every alias mapped: moves what other tools nest elsewhere to
+   * where ours takes it (mutating `input`); returns the problems, if any.
+   */
+  finish?: (input: Record<string, unknown>) => string[];
 }
 
 /** Sent by models trained on Copilot's tools with every call; it changes nothing. */
@@ -73,42 +88,55 @@ export function resolveAliases(raw: unknown, table: AliasTable | undefined, fiel
   const ignored = new Set([...IGNORED_EVERYWHERE, ...(table?.ignored ?? [])]);
   const out: Record<string, unknown> = {};
   const given: { name: string; alias: Alias; value: unknown }[] = [];
+  const problems: string[] = [];
+  const from = new Map<string, string>();
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     const name = fields.includes(key) ? key : snakeCase(key);
     if (fields.includes(name)) {
+      // `old_string` and `oldString` both given: the same, or a question only the model can answer
+      if (from.has(name) && !sameValue(out[name], value)) {
+        problems.push(`- \`${key}\` and \`${from.get(name)}\` both set \`${name}\`, to different values: give only \`${name}\``);
+        continue;
+      }
       out[name] = value;
+      from.set(name, key);
     } else if (aliasOf.has(name)) {
       given.push({ name: key, alias: aliasOf.get(name)!, value });
     } else if (!ignored.has(name)) {
       out[key] = value;
     }
   }
-  const problems: string[] = [];
-  const from = new Map<string, string>();
   // In table order, so an alias can build on an earlier one (end_line on start_line).
   given.sort((a, b) => table!.aliases.indexOf(a.alias) - table!.aliases.indexOf(b.alias));
   for (const g of given) {
-    let value: unknown;
+    let values: Readonly<Record<string, unknown>>;
     try {
-      value = g.alias.value ? g.alias.value(g.value, out) : g.value;
+      values = g.alias.expand ? g.alias.expand(g.value, out) : { [g.alias.field]: g.alias.value ? g.alias.value(g.value, out) : g.value };
     } catch (e) {
       problems.push(`- \`${g.name}\`: ${e instanceof AliasError ? e.message : String(e)}`);
       continue;
     }
-    const field = g.alias.field;
-    if (out[field] !== undefined && !sameValue(out[field], value)) {
-      const other = from.get(field) ?? field;
-      problems.push(`- \`${g.name}\` and \`${other}\` both set \`${field}\`, to different values: give only \`${field}\``);
-      continue;
+    for (const [field, value] of Object.entries(values)) {
+      if (out[field] !== undefined && g.alias.combine) {
+        out[field] = g.alias.combine(out[field], value);
+      } else if (out[field] !== undefined && !sameValue(out[field], value)) {
+        const other = from.get(field) ?? field;
+        problems.push(`- \`${g.name}\` and \`${other}\` both set \`${field}\`, to different values: give only \`${field}\``);
+        continue;
+      } else {
+        out[field] = value;
+      }
+      from.set(field, g.name);
     }
-    out[field] = value;
-    from.set(field, g.name);
   }
   for (const [field, map] of Object.entries(table?.values ?? {})) {
     const v = out[field];
     if (typeof v === 'string' && Object.prototype.hasOwnProperty.call(map, v)) {
       out[field] = map[v];
     }
+  }
+  if (!problems.length && table?.finish) {
+    problems.push(...table.finish(out));
   }
   return problems.length ? { ok: false, problems } : { ok: true, input: out };
 }
@@ -117,9 +145,17 @@ function squash(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
 }
 
+/** `end_line`, `endLine` -> `_end_line_`: a name's words, delimited, to find one inside another whole. */
+function words(name: string): string {
+  return `_${snakeCase(name).toLowerCase().replace(/-/g, '_').replace(/^_+|_+$/g, '')}_`;
+}
+
 /**
  * The field an unknown name most likely meant: a near spelling of a field or of an alias
- * (whose field is then suggested). Undefined when nothing is close.
+ * (whose field is then suggested), a name that holds a field's name or is held in it
+ * (`filepath`), or whole words of an alias (`line` of `end_line`). Undefined when nothing
+ * is close. An alias inside a longer name says nothing (`max_replacements` is no kind of
+ * `replacements`).
  */
 export function didYouMean(name: string, fields: readonly string[], table: AliasTable | undefined): string | undefined {
   // A field name is a word or two: a longer key gets no guess (its edit distance would cost its length).
@@ -127,23 +163,25 @@ export function didYouMean(name: string, fields: readonly string[], table: Alias
     return undefined;
   }
   const wanted = squash(name);
+  const wantedWords = words(name);
   let best: { field: string; score: number } | undefined;
-  const consider = (candidate: string, field: string) => {
+  const consider = (candidate: string, field: string, isField: boolean) => {
     const c = squash(candidate);
     const d = levenshtein(wanted, c);
     const score = d / Math.max(wanted.length, c.length, 1);
     const near = d <= 2 && score <= 0.5;
-    const contains = wanted.length >= 4 && c.length >= 4 && (c.includes(wanted) || wanted.includes(c));
+    const long = wanted.length >= 4 && c.length >= 4;
+    const contains = long && (isField ? c.includes(wanted) || wanted.includes(c) : words(candidate).includes(wantedWords));
     if ((near || contains) && (!best || score < best.score)) {
       best = { field, score };
     }
   };
   for (const f of fields) {
-    consider(f, f);
+    consider(f, f, true);
   }
   for (const a of table?.aliases ?? []) {
     for (const n of a.names) {
-      consider(n, a.field);
+      consider(n, a.field, false);
     }
   }
   return best?.field;

@@ -54,8 +54,8 @@ export interface ProposedFile {
   newText: string | undefined;
   /** For a move onto an existing file (or an add over one): the text there that the change replaces. */
   replaces?: string;
-  /** The file, or the file it moves from, lies outside the workspace folders. */
-  outside?: boolean;
+  /** Paths of this change outside the workspace folders, as printed (a move has two). */
+  outside?: readonly string[];
 }
 
 export interface ChangeProposal {
@@ -72,9 +72,7 @@ export type Review =
   | { kind: 'rejected'; reason?: string }
   | { kind: 'cancelled' }
   /** Nobody can answer here (the CLI without --yes): `preview` is what would change. */
-  | { kind: 'needs-approval'; preview: string }
-  /** The change may not be asked about here (the CLI without --allow-outside for a path outside --root): `result` says why. */
-  | { kind: 'denied'; result: ToolResult };
+  | { kind: 'needs-approval'; preview: string };
 
 /** Accepting a proposal as it stands, for approvers and policies that do not ask. */
 export function acceptAsProposed(p: ChangeProposal): Review {

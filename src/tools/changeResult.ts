@@ -9,21 +9,14 @@ function problemLine(d: Diagnostic): string {
 }
 
 /** What one file's change did, in the order a model needs it: outcome, person's edits, diff, problems. */
-export function renderLandedFile(f: LandedFile, opts: { match?: string } = {}): string[] {
+export function renderLandedFile(f: LandedFile, opts: { notes?: readonly string[] } = {}): string[] {
   const p = f.planned;
   const display = p.target.located.display;
   const lines: string[] = [];
   const where = p.action === 'move' ? `${p.from!.located.display} to ${display}` : display;
   const lines_ = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
   const size = p.action === 'create' ? lines_(f.added) : p.action === 'delete' ? lines_(f.removed) : `+${f.added} -${f.removed} lines`;
-  const facts = [`${VERB[p.action]} ${where}: ${size}`];
-  if (opts.match) {
-    facts.push(opts.match);
-  }
-  if (f.version) {
-    facts.push(`version ${f.version}`);
-  }
-  lines.push(facts.join('; ') + '.');
+  lines.push(`${VERB[p.action]} ${where}: ${size}${f.version ? `; version ${f.version}` : ''}.`, ...(opts.notes ?? []));
   if (f.unsaved) {
     lines.push('The change is in the editor, not saved: the file had unsaved changes of the user, which were kept.');
   }
@@ -43,7 +36,7 @@ export function renderLandedFile(f: LandedFile, opts: { match?: string } = {}): 
 }
 
 /** The result of fs_edit or fs_write: one file. */
-export function renderSingleChange(landed: Landed, opts: { match?: string } = {}): string {
+export function renderSingleChange(landed: Landed, opts: { notes?: readonly string[] } = {}): string {
   const out = renderLandedFile(landed.files[0], opts);
   if (landed.otherProblems.length) {
     out.push('Other files now with errors:', ...landed.otherProblems.map((o) => `${o.display}: ${o.errors} error${o.errors === 1 ? '' : 's'}`));

@@ -1,4 +1,5 @@
 import { unifiedDiff } from '../core/diff';
+import { ToolError } from '../core/errors';
 import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation } from './approval';
 
 /** The CLI's answers come from its flags: nobody is there to ask. */
@@ -38,10 +39,9 @@ export function cliApprover(flags: CliFlags): Approver {
       return { allowed: true };
     },
     async review(p: ChangeProposal) {
-      const outside = p.files.filter((f) => f.outside).map((f) => (f.from?.display && f.from.display !== f.display ? `${f.from.display} -> ${f.display}` : f.display));
+      const outside = p.files.flatMap((f) => f.outside ?? []);
       if (outside.length && !flags.allowOutside) {
-        const text = `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace folders, so nothing was written. It needs the user's approval; run again with --allow-outside to permit paths outside --root (and --yes to apply the change).`;
-        return { kind: 'denied', result: { isError: true, parts: [{ kind: 'text', text }] } };
+        throw new ToolError('denied', `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace folders; nothing was written. It needs the user's approval; run again with --allow-outside to permit paths outside --root.`);
       }
       return flags.yes ? acceptAsProposed(p) : { kind: 'needs-approval', preview: proposalDiff(p) };
     },

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
-import type { AliasTable } from './aliases';
-import { boolField, contentField, textField } from './input';
+import { AliasError, snakeCase, wholeNumber, type AliasTable } from './aliases';
+import { boolField, boundedJson, contentField, textField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
@@ -15,30 +15,38 @@ import type { ToolContext, ToolSpec } from './types';
 const oldField = contentField(MAX_EDIT_TEXT_CHARS, 'the exact text to replace');
 const newField = contentField(MAX_EDIT_TEXT_CHARS, 'the replacement text');
 
-/** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider). */
+/** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider), in snake_case; their camelCase forms are taken too. */
 const ITEM_ALIASES: Readonly<Record<string, string>> = {
-  oldString: 'old_string',
   old_str: 'old_string',
   old_text: 'old_string',
   search: 'old_string',
-  newString: 'new_string',
   new_str: 'new_string',
   new_text: 'new_string',
   replace: 'new_string',
-  replaceAll: 'replace_all',
 };
 
+const ITEM_FIELDS = ['old_string', 'new_string', 'replace_all'];
+
 const editItem = z.preprocess(
-  (v) => {
+  (v, ctx) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       return v;
     }
     const out: Record<string, unknown> = {};
+    const from: Record<string, string> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      const name = ITEM_ALIASES[k] ?? k;
-      if (!(name in out) && k !== 'explanation') {
-        out[name] = x;
+      const snake = snakeCase(k);
+      const name = ITEM_ALIASES[snake] ?? (ITEM_FIELDS.includes(snake) ? snake : k);
+      if (name === 'explanation') {
+        continue;
       }
+      if (name in out && JSON.stringify(out[name]) !== JSON.stringify(x)) {
+        // which of the two the model meant cannot be known
+        ctx.addIssue({ code: 'custom', path: [k], message: `gives \`${name}\` a second, different value (\`${from[name]}\` gave one): give only \`${name}\`` });
+        continue;
+      }
+      out[name] = x;
+      from[name] = k;
     }
     return out;
   },
@@ -49,13 +57,64 @@ const editItem = z.preprocess(
   }),
 );
 
-/** Claude Code: file_path, old_string, new_string, replace_all; OpenCode and Copilot: the camelCase forms; Aider: search/replace. */
+const PATH_NAMES = ['path', 'file_path', 'filePath', 'absolute_path', 'target_file'];
+
+/**
+ * OpenCode's and Copilot's lists name the file in each item: one file throughout is this
+ * call's `path`; several are refused, as this tool changes one file per call.
+ */
+function liftItemPaths(input: Record<string, unknown>): string[] {
+  if (!Array.isArray(input.edits)) {
+    return [];
+  }
+  const named = new Set<unknown>(input.path !== undefined ? [input.path] : []);
+  const items = input.edits.map((item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      return item;
+    }
+    const rest: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(item)) {
+      if (PATH_NAMES.includes(k)) {
+        named.add(v);
+      } else {
+        rest[k] = v;
+      }
+    }
+    return rest;
+  });
+  if (named.size > 1) {
+    const list = [...named].slice(0, 3).map((v) => boundedJson(v, 80));
+    return [`- \`edits\`: name ${named.size} files (${list.join(', ')}${named.size > 3 ? ', ...' : ''}), and fs_edit changes one file per call: call it once per file, or use fs_apply_patch`];
+  }
+  input.edits = items;
+  if (input.path === undefined && named.size === 1) {
+    input.path = [...named][0];
+  }
+  return [];
+}
+
+/** Gemini CLI's count of places to replace: 1 is the default; fs_edit checks no other count. */
+function expectedReplacements(v: unknown): Record<string, unknown> {
+  if (wholeNumber(v) === 1) {
+    return {};
+  }
+  throw new AliasError('fs_edit checks no count: set "replace_all": true to change every place old_string matches, or drop expected_replacements to change exactly one');
+}
+
+/**
+ * Claude Code: file_path, old_string, new_string, replace_all; OpenCode and Copilot: the camelCase
+ * forms, and a file path in each item of a list; Copilot: replacements; Aider: search/replace;
+ * Gemini CLI: expected_replacements.
+ */
 export const editAliases: AliasTable = {
   aliases: [
     { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
     { names: ['old_str', 'old_text', 'search'], field: 'old_string' },
     { names: ['new_str', 'new_text', 'replace'], field: 'new_string' },
+    { names: ['replacements'], field: 'edits' },
+    { names: ['expected_replacements'], field: 'replace_all', expand: expectedReplacements },
   ],
+  finish: liftItemPaths,
 };
 
 export const editSchema = z
@@ -163,15 +222,15 @@ export const editTool: ToolSpec<typeof editSchema> = {
         throw new ToolError('stale', staleMessage(t, seen, before));
       }
       if (plan.text === before.text) {
-        return textResult(`${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed. version ${before.version}.`);
+        return textResult(`${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed; version ${before.version}.`);
       }
       const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }] });
-      return textResult(renderSingleChange(landed, { match: matchSummary(plan.results) }));
+      return textResult(renderSingleChange(landed, { notes: matchNotes(plan.results) }));
     }, ctx.signal);
   },
 };
 
-/** How the edits matched, flagged when any needed tolerance so the model checks the diff. */
-function matchSummary(results: readonly FoundEdit[]): string {
-  return results.length === 1 ? describeMatch(results[0]) : results.map((r, i) => `edit ${i + 1}: ${describeMatch(r)}`).join('; ');
+/** How the edits matched, a line for each that needed tolerance (so the model checks the diff) or warns. */
+function matchNotes(results: readonly FoundEdit[]): string[] {
+  return results.length === 1 ? describeMatch(results[0]) : results.flatMap((r, i) => describeMatch(r, i + 1));
 }

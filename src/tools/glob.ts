@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
-import { callText, continueLine, nextInput, shownPhrase } from '../core/contract';
+import { callText, continueLine, nextInput, shownInput, shownPhrase } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GLOB_RESULTS, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { engineFor } from './engine';
 import { normalizeGlob } from '../core/search/glob';
@@ -54,10 +54,10 @@ export const globTool: ToolSpec<typeof globSchema> = {
 
   async prepare(input, ctx) {
     if (input.path === undefined) {
-      return { invocationMessage: `Finding files matching ${input.pattern}` };
+      return { invocationMessage: `Finding files matching ${shownInput(input.pattern)}` };
     }
     const t = await resolveTarget(ctx, input.path);
-    return preparationFor(readDecision(ctx, t, 'fs_glob', 'search'), `Finding files matching ${input.pattern} in ${t.located.display}`);
+    return preparationFor(readDecision(ctx, t, 'fs_glob', 'search'), `Finding files matching ${shownInput(input.pattern)} in ${t.located.display}`);
   },
 
   async invoke(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
@@ -76,7 +76,7 @@ export const globTool: ToolSpec<typeof globSchema> = {
     }
     const shown = scopes[0].display(scopes[0].baseRel);
     const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
-    const norm = normalizeGlob(input.pattern);
+    const norm = shownInput(normalizeGlob(input.pattern));
     const order = sort === 'mtime' ? ', newest first' : '';
     const notes = await ignoreNotes(ctx.ws, r.reports, { one: 'matching file', many: 'matching files' }, 'searched');
     const render = (k: number): string => {
@@ -85,7 +85,10 @@ export const globTool: ToolSpec<typeof globSchema> = {
         total === 0
           ? [`No files match ${norm} in ${where}.`]
           : [`${plural(total, 'file')} ${total === 1 ? 'matches' : 'match'} ${norm} in ${where}${order}; ${shownPhrase(skip + 1, skip + k, more)}:`, ...r.lines.slice(0, k)];
-      out.push(...notes);
+      // what ignore rules left out is the same on every page: said on the first
+      if (skip === 0 || total === 0) {
+        out.push(...notes);
+      }
       if (more) {
         out.push(continueLine(continuation(input, skip + k + 1)));
       }

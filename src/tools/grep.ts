@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
-import { callText, continueLine, nextInput, shownPhrase, tryLine } from '../core/contract';
+import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
 import { locate } from '../core/paths';
 import { sensitiveFileTester } from '../core/policy';
@@ -11,8 +11,8 @@ import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUni
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField, textField } from './input';
-import { negate, type AliasTable } from './aliases';
+import { boolField, boundedJson, intField, textField } from './input';
+import { AliasError, negate, wholeNumber, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
 import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -36,8 +36,44 @@ export const grepSchema = z.strictObject({
 
 export type GrepInput = z.output<typeof grepSchema>;
 
+/** ripgrep's file types that are more than their own extension; any other type `x` is `*.x`. */
+const FILE_TYPES: Readonly<Record<string, string>> = {
+  js: '*.{js,jsx,mjs,cjs,vue}',
+  ts: '*.{ts,tsx,mts,cts}',
+  py: '*.{py,pyi}',
+  rust: '*.rs',
+  ruby: '*.{rb,gemspec,rake}',
+  cpp: '*.{cpp,cc,cxx,c++,hpp,hh,hxx,h,inl}',
+  c: '*.{c,h}',
+  csharp: '*.cs',
+  kotlin: '*.{kt,kts}',
+  md: '*.{md,markdown,mdx}',
+  markdown: '*.{md,markdown,mdx}',
+  yaml: '*.{yaml,yml}',
+  html: '*.{html,htm}',
+  sh: '*.{sh,bash,zsh}',
+  java: '*.java',
+  go: '*.go',
+  json: '*.{json,jsonc}',
+};
+
+/** Two context sizes as one: the larger; a value that is no whole number is kept, for the schema to refuse. */
+function largerContext(a: unknown, b: unknown): unknown {
+  const x = wholeNumber(a);
+  const y = wholeNumber(b);
+  return x === undefined ? a : y === undefined ? b : Math.max(x, y);
+}
+
+/** Claude Code's `type` (a ripgrep file type, `ts`) as an include glob. */
+function typeGlob(v: unknown): unknown {
+  if (typeof v !== 'string' || !/^[A-Za-z0-9+_-]{1,32}$/.test(v)) {
+    throw new AliasError(`expected a file type such as "ts" or "py" (got ${boundedJson(v, 60)}); or give an include glob such as "*.ts"`);
+  }
+  return FILE_TYPES[v.toLowerCase()] ?? `*.${v}`;
+}
+
 /**
- * Claude Code: glob, output_mode ("files_with_matches"), -i, -C, head_limit; Copilot: query,
+ * Claude Code: glob, type, output_mode ("files_with_matches"), -i, -A, -B, -C, head_limit; Copilot: query,
  * isRegexp, includePattern, maxResults, includeIgnoredFiles; Gemini CLI: dir_path; Cline:
  * regex, file_pattern. `-n` (line numbers) is dropped: they are always shown.
  */
@@ -46,10 +82,13 @@ export const grepAliases: AliasTable = {
     { names: ['query', 'regex'], field: 'pattern' },
     { names: ['dir_path', 'directory'], field: 'path' },
     { names: ['glob', 'include_pattern', 'file_pattern'], field: 'include' },
+    { names: ['type'], field: 'include', value: typeGlob },
     { names: ['output_mode'], field: 'output' },
     { names: ['-i', 'ignore_case', 'case_insensitive'], field: 'case_sensitive', value: negate },
     { names: ['is_regexp'], field: 'fixed_strings', value: negate },
     { names: ['-C', 'context_lines'], field: 'context' },
+    // lines after and before a match: context is both, as many as the larger asks
+    { names: ['-A', '-B'], field: 'context', combine: largerContext },
     { names: ['head_limit', 'max_results'], field: 'limit' },
     { names: ['respect_git_ignore'], field: 'respect_ignore' },
     { names: ['include_ignored_files'], field: 'respect_ignore', value: negate },
@@ -83,6 +122,11 @@ export async function checkScopes(ctx: ToolContext, scopes: readonly Scope[]): P
   }
 }
 
+/** The pattern as a result names it: quoted, and cut when long (the Continue line carries it whole). */
+function quotedPattern(p: string): string {
+  return shownInput(p, true);
+}
+
 const CALL_KEYS = ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'] as const;
 
 function continuation(input: GrepInput, offset: number): string {
@@ -112,10 +156,10 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
 
   async prepare(input, ctx) {
     if (input.path === undefined) {
-      return { invocationMessage: `Searching for ${JSON.stringify(input.pattern)}` };
+      return { invocationMessage: `Searching for ${quotedPattern(input.pattern)}` };
     }
     const t = await resolveTarget(ctx, input.path);
-    return preparationFor(readDecision(ctx, t, 'fs_grep', 'search'), `Searching ${t.located.display} for ${JSON.stringify(input.pattern)}`);
+    return preparationFor(readDecision(ctx, t, 'fs_grep', 'search'), `Searching ${t.located.display} for ${quotedPattern(input.pattern)}`);
   },
 
   async invoke(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
@@ -153,7 +197,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     if (totalItems > 0 && req.skip >= totalItems) {
       throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files.length, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
     }
-    const found = `${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${JSON.stringify(input.pattern)} in ${where}`;
+    const found = `${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${quotedPattern(input.pattern)} in ${where}`;
     const notes: string[] = [];
     notes.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
     // Whether anything matched in files that may hold secrets is never a condition here.
@@ -169,9 +213,12 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
         const phrase = shownPhrase(req.skip + 1, req.skip + k, more);
         out.push(`${found}; ${output === 'content' || phrase === 'all shown' ? '' : 'files '}${phrase}:`, ...page.lines(k));
       } else {
-        out.push(`No ${unit[1]} for ${JSON.stringify(input.pattern)} in ${where}.`);
+        out.push(`No ${unit[1]} for ${quotedPattern(input.pattern)} in ${where}.`);
       }
-      out.push(...notes);
+      // what ignore rules left out is the same on every page: said on the first
+      if (req.skip === 0 || !page) {
+        out.push(...notes);
+      }
       if (more) {
         out.push(continueLine(continuation(input, req.skip + k + 1)));
       }

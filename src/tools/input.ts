@@ -38,12 +38,22 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-/** What to say about an unknown field: "did you mean `path`?", or the fields there are. */
-export type UnknownFieldHint = (key: string, path: readonly PropertyKey[]) => string;
+/** How to answer an unknown field: the field it most likely meant, else the fields there are. */
+export interface UnknownFieldHint {
+  /** The field `key` most likely meant, if any is close. */
+  meant(key: string, path: readonly PropertyKey[]): string | undefined;
+  /** The fields of the object at `path`. */
+  fields(path: readonly PropertyKey[]): readonly string[];
+}
+
+function unknownName(k: string): string {
+  return k.length > 64 ? `\`${k.slice(0, 40)}...\` (${k.length} characters)` : `\`${k}\``;
+}
 
 /**
  * A validation failure in words a model acts on: each bad field, what was wrong, what
- * it got, and a valid example call.
+ * it got, and a valid example call. Unknown fields with a likely meaning get "did you
+ * mean" each; the others share one line that lists the fields there are.
  */
 export function formatInputError(tool: string, error: z.ZodError, input: unknown, example: string, unknownField?: UnknownFieldHint): string {
   const lines = [`Invalid input for ${tool}:`];
@@ -51,9 +61,19 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
     const field = issue.path.length ? issue.path.join('.') : '(input)';
     if (issue.code === 'unrecognized_keys') {
       const where = issue.path.length ? ` in \`${field}\`` : '';
+      const unmatched: string[] = [];
       for (const k of issue.keys) {
-        const name = k.length > 64 ? `${k.slice(0, 40)}...\` (${k.length} characters)` : `${k}\``;
-        lines.push(`- unknown field \`${name}${where}${unknownField ? `: ${unknownField(k, issue.path)}` : ''}`);
+        const meant = unknownField?.meant(k, issue.path);
+        if (meant) {
+          lines.push(`- unknown field ${unknownName(k)}${where}: did you mean \`${meant}\`?`);
+        } else {
+          unmatched.push(k);
+        }
+      }
+      if (unmatched.length) {
+        const fields = unknownField?.fields(issue.path) ?? [];
+        const list = fields.length ? `: the fields are ${fields.map((f) => `\`${f}\``).join(', ')}` : '';
+        lines.push(`- unknown field${unmatched.length > 1 ? 's' : ''} ${unmatched.map(unknownName).join(', ')}${where}${list}`);
       }
       continue;
     }

@@ -12,8 +12,8 @@ import { ApprovalDenied } from './approval';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from './budget';
-import { boolField, intField, textField } from './input';
-import type { AliasTable } from './aliases';
+import { boolField, boundedJson, intField, textField } from './input';
+import { AliasError, type AliasTable } from './aliases';
 import { callText, nextInput } from '../core/contract';
 import { textResult, type ToolResult } from './result';
 import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
@@ -44,12 +44,21 @@ export const listSchema = z.strictObject({
 
 export type ListInput = z.output<typeof listSchema>;
 
-/** Codex, Gemini CLI: dir_path; Cursor: relative_workspace_path. */
+function recursiveDepth(v: unknown): number {
+  if (v === true || v === 'true' || v === false || v === 'false') {
+    return v === true || v === 'true' ? MAX_LIST_DEPTH_LEVELS : 1;
+  }
+  throw new AliasError(`expected true or false (got ${boundedJson(v, 60)})`);
+}
+
+/** Codex, Gemini CLI: dir_path; Cursor: relative_workspace_path; Cline: recursive (the deepest listing, or one level). */
 export const listAliases: AliasTable = {
   aliases: [
     { names: ['dir_path', 'directory', 'relative_workspace_path'], field: 'path' },
     { names: ['max_depth'], field: 'depth' },
     { names: ['respect_git_ignore'], field: 'respect_ignore' },
+    // a depth given beside it wins
+    { names: ['recursive'], field: 'depth', value: recursiveDepth, combine: (depth) => depth },
   ],
 };
 
@@ -160,6 +169,8 @@ export const listTool: ToolSpec<typeof listSchema> = {
         before,
         total: more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
         continueCall: more && last ? continuation(input, encodeCursor({ after: last.rel, shown: before + shown, call: fingerprint })) : undefined,
+        respectIgnore,
+        callGlobs: (input.ignore ?? []).length > 0,
       });
     };
     return textResult((await fitToBudget(ctx, page.entries.length, render)).text);

@@ -133,7 +133,7 @@ function proposalOf(plan: ChangePlan): ChangeProposal {
         oldText: f.before?.text,
         newText: f.after,
         replaces: f.replaces?.text,
-        outside: !f.target.located.root || (f.from !== undefined && !f.from.located.root),
+        outside: [f.from, f.target].filter((t): t is Target => t !== undefined && !t.located.root).map((t) => t.located.display),
       }),
     ),
   };
@@ -291,8 +291,6 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
         throw new ToolError('rejected', `The user rejected this change; nothing was written.${review.reason ? ` Their reason: ${review.reason}` : ''} Do not retry it as it was; adjust it to what the user said, or ask them.`);
       case 'cancelled':
         throw new CancelledError();
-      case 'denied':
-        throw new ApprovalDenied(review.result);
       case 'needs-approval':
         throw new ApprovalDenied({ isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${review.preview}\n\nThis change needs the user's approval; nothing was written. Run again with --yes to apply it.` }] });
       case 'accepted':

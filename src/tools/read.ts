@@ -17,7 +17,7 @@ import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectFileType } from '../core/text/sniff';
-import { boolField, intField, textField } from './input';
+import { boolField, boundedJson, intField, textField } from './input';
 import { AliasError, wholeNumber, type AliasTable } from './aliases';
 import { callText } from '../core/contract';
 import type { ToolResult } from './result';
@@ -67,13 +67,27 @@ function linesThrough(end: unknown, input: Readonly<Record<string, unknown>>): u
   return last - first + 1;
 }
 
-/** Claude Code, Codex, Gemini CLI: file_path; OpenCode, Copilot: filePath; Copilot: startLine/endLine; Cursor: target_file. */
+/** `view_range: [first, last]` (inclusive, 1-based; last -1: to the end) as offset and limit. */
+function viewRange(v: unknown): Record<string, unknown> {
+  const pair = Array.isArray(v) && v.length === 2 ? v.map(wholeNumber) : undefined;
+  if (!pair || pair[0] === undefined || pair[1] === undefined || pair[0] < 1 || (pair[1] !== -1 && pair[1] < pair[0])) {
+    throw new AliasError(`expected [first, last] line numbers, 1-based, last -1 for the end of the file (got ${boundedJson(v, 60)})`);
+  }
+  return pair[1] === -1 ? { offset: pair[0] } : { offset: pair[0], limit: pair[1] - pair[0] + 1 };
+}
+
+/**
+ * Claude Code, Codex, Gemini CLI: file_path; OpenCode, Copilot: filePath; Copilot: startLine/endLine;
+ * Cursor: target_file, start_line_one_indexed, should_read_entire_file; Anthropic's text editor: view_range.
+ */
 export const readAliases: AliasTable = {
   aliases: [
     { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
     { names: ['start_line', 'start_line_one_indexed'], field: 'offset' },
     { names: ['end_line', 'end_line_one_indexed_inclusive'], field: 'limit', value: linesThrough },
+    { names: ['view_range'], field: 'offset', expand: viewRange },
   ],
+  ignored: ['should_read_entire_file'],
 };
 
 async function notFound(ctx: ToolContext, t: Target): Promise<ToolError> {
@@ -357,7 +371,7 @@ function renderInstructions(ctx: ToolContext, t: Target, files: readonly Instruc
 }
 
 /**
- * Appends the instruction files of the file's folders to a successful read, once per
+ * Gives the instruction files of the file's folders with a successful read, once per
  * chat request: they count as given only when the read succeeded. Room for them is
  * kept in the token budget.
  */
@@ -382,7 +396,8 @@ async function withInstructions(ctx: ToolContext, t: Target, read: (ctx: ToolCon
   const fresh = ctx.instructions && ctx.requestKey !== undefined ? ctx.instructions.take(ctx.requestKey, paths) : paths;
   const reminder = renderInstructions(ctx, t, await load(fresh));
   if (reminder) {
-    result.parts.push({ kind: 'text', text: reminder });
+    // before the page, so that the page's last line stays its closing line (`End of file.` or the continuation)
+    result.parts.unshift({ kind: 'text', text: reminder });
   }
   return result;
 }

@@ -9,18 +9,28 @@ import type { Preparation, ToolContext, ToolSpec } from './types';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; result: ToolResult };
 
-/** The fields a schema takes at a path of nested objects (optional wrappers looked through). */
+/** The fields a schema takes at a path of nested objects and lists (optional wrappers and preprocessing looked through). */
 export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[] = []): string[] {
-  let cur: z.ZodType | undefined = schema;
   const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined => {
-    while (s && (s.def.type === 'optional' || s.def.type === 'nullable' || s.def.type === 'default')) {
-      s = (s.def as unknown as { innerType: z.ZodType }).innerType;
+    for (;;) {
+      const t = s?.def.type;
+      if (t === 'optional' || t === 'nullable' || t === 'default') {
+        s = (s!.def as unknown as { innerType: z.ZodType }).innerType;
+      } else if (t === 'pipe') {
+        // z.preprocess(fn, schema) is a pipe whose output side is the schema
+        s = (s!.def as unknown as { out: z.ZodType }).out;
+      } else {
+        return s;
+      }
     }
-    return s;
   };
-  cur = unwrap(cur);
+  let cur = unwrap(schema);
   for (const key of path) {
-    cur = cur instanceof z.ZodObject ? unwrap(cur.shape[key as string] as z.ZodType | undefined) : undefined;
+    if (cur instanceof z.ZodArray && typeof key === 'number') {
+      cur = unwrap(cur.element as z.ZodType);
+    } else {
+      cur = cur instanceof z.ZodObject ? unwrap(cur.shape[key as string] as z.ZodType | undefined) : undefined;
+    }
   }
   return cur instanceof z.ZodObject ? Object.keys(cur.shape) : [];
 }
@@ -43,10 +53,9 @@ export function parseInput<S extends ToolSpec>(spec: S, raw: unknown): Parsed<Re
   if (r.success) {
     return { ok: true, value: r.data as ReturnType<S['schema']['parse']> };
   }
-  const hint = (key: string, path: readonly PropertyKey[]): string => {
-    const here = fieldsAt(spec.schema, path);
-    const meant = didYouMean(key, here, path.length ? undefined : spec.aliases);
-    return meant ? `did you mean \`${meant}\`?` : `the fields are ${here.map((f) => `\`${f}\``).join(', ')}`;
+  const hint = {
+    meant: (key: string, path: readonly PropertyKey[]) => didYouMean(key, fieldsAt(spec.schema, path), path.length ? undefined : spec.aliases),
+    fields: (path: readonly PropertyKey[]) => fieldsAt(spec.schema, path),
   };
   return { ok: false, result: errorResult(formatInputError(spec.name, r.error, norm.input, spec.example, hint)) };
 }

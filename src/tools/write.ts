@@ -17,9 +17,12 @@ export const writeSchema = z.strictObject({
 
 export type WriteInput = z.output<typeof writeSchema>;
 
-/** Claude Code, Gemini CLI: file_path; OpenCode, Copilot: filePath; Cursor: target_file. */
+/** Claude Code, Gemini CLI: file_path; OpenCode, Copilot: filePath; Cursor: target_file, contents; Anthropic's text editor: file_text. */
 export const writeAliases: AliasTable = {
-  aliases: [{ names: ['file_path', 'absolute_path', 'target_file'], field: 'path' }],
+  aliases: [
+    { names: ['file_path', 'absolute_path', 'target_file'], field: 'path' },
+    { names: ['contents', 'file_text'], field: 'content' },
+  ],
 };
 
 export const writeTool: ToolSpec<typeof writeSchema> = {
@@ -52,9 +55,11 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
       }
       // The file's own line endings win over the model's: an LF-only text written to a CRLF file stays CRLF.
       const eol = before ? (before.eol === 'CRLF' ? 'CRLF' : before.eol === 'LF' ? 'LF' : undefined) : ctx.ws.newFileEol(t.real);
-      const text = eol && !(before?.eol === 'mixed') ? withEol(input.content, eol) : input.content;
+      // A byte order mark is the encoding's, kept (or not) as the file has it: one sent in the content would be written twice.
+      const content = before && input.content.startsWith('\uFEFF') ? input.content.slice(1) : input.content;
+      const text = eol && !(before?.eol === 'mixed') ? withEol(content, eol) : content;
       if (before && before.text === text) {
-        return textResult(`${t.located.display} already has exactly this content; nothing was written. version ${before.version}.`);
+        return textResult(`${t.located.display} already has exactly this content; nothing was written; version ${before.version}.`);
       }
       const landed = await landChange(
         ctx,

@@ -380,7 +380,7 @@ export default [
     },
   })),
   {
-    name: 'read a file (and a file with folder instructions, appended after the page)',
+    name: 'read a file (and a file with folder instructions, given before the page)',
     prompt: 'What does README.md say, and what are the rules for src/lib?',
     model: [
       {
@@ -398,7 +398,7 @@ export default [
       assert.match(readme.result, /^<path>README\.md<\/path>\n/);
       const math = call(r, 'fs_read', 1);
       sameText(r, math);
-      assert.match(math.result, /\nEnd of file\.\n<system-reminder>\n[\s\S]*<instructions path="src\/lib\/AGENTS\.md">/, 'the instruction file follows the page after one line break');
+      assert.match(math.result, /^<system-reminder>\n[\s\S]*<instructions path="src\/lib\/AGENTS\.md">[\s\S]*\n<\/system-reminder>\n<path>src\/lib\/math\.ts<\/path>\n[\s\S]*\nEnd of file\./, 'the instruction file comes before the page, one line break between them, and the page ends with its closing line');
       logged(r, 'fs_read', { path: 'README.md' });
       invocationShown(r, 'Reading README.md');
       assert.ok(r.chat.text.includes('README.md says: The secret word is PINEAPPLE. src/lib: Every function here is pure.'), r.chat.text);
@@ -545,7 +545,7 @@ export default [
     async expect(r) {
       const file = r.ws.read('.github/agents/agent-file-tools.agent.md');
       assert.match(file, /^---\nname: Agent File Tools\ndescription: '.*'\ntools: \[.*'agent-file-tools\.agent-file-tools\/fsRead'.*\]\n---\n/);
-      const agentMode = r.harness.records.get('read a file (and a file with folder instructions, appended after the page)');
+      const agentMode = r.harness.records.get('read a file (and a file with folder instructions, given before the page)');
       assert.ok(agentMode, 'the Agent-mode scenario ran first: its tools are the baseline');
       const overlapped = new Set(OURS.flatMap((t) => OVERLAPPED[t.name] ?? []));
       // The tools of VS Code's hidden sets (vscodeGeneral/usages, vscodeGeneral/rename,

@@ -71,6 +71,15 @@ const CASES: { tool: string; alias: string; input: Record<string, unknown>; mean
   { tool: 'fs_grep', alias: 'max_results', input: { pattern: 'x', max_results: 20 }, means: { pattern: 'x', limit: 20 } },
   { tool: 'fs_grep', alias: 'respect_git_ignore', input: { pattern: 'x', respect_git_ignore: false }, means: { pattern: 'x', respect_ignore: false } },
   { tool: 'fs_grep', alias: 'include_ignored_files', input: { pattern: 'x', include_ignored_files: 'false' }, means: { pattern: 'x', respect_ignore: true } },
+  { tool: 'fs_grep', alias: 'type', input: { pattern: 'x', type: 'py' }, means: { pattern: 'x', include: '*.{py,pyi}' } },
+  { tool: 'fs_grep', alias: '-A', input: { pattern: 'x', '-A': 3 }, means: { pattern: 'x', context: 3 } },
+  { tool: 'fs_grep', alias: '-B', input: { pattern: 'x', '-B': '2' }, means: { pattern: 'x', context: 2 } },
+  { tool: 'fs_read', alias: 'view_range', input: { path: 'a', view_range: [5, 9] }, means: { path: 'a', offset: 5, limit: 5 } },
+  { tool: 'fs_write', alias: 'contents', input: { target_file: 'a', contents: 'x' }, means: { path: 'a', content: 'x' } },
+  { tool: 'fs_write', alias: 'file_text', input: { path: 'a', file_text: '' }, means: { path: 'a', content: '' } },
+  { tool: 'fs_list', alias: 'recursive', input: { recursive: true }, means: { depth: 10 } },
+  { tool: 'fs_edit', alias: 'replacements', input: { path: 'a', replacements: [{ old_string: 'x', new_string: 'y' }] }, means: { path: 'a', edits: [{ old_string: 'x', new_string: 'y' }] } },
+  { tool: 'fs_edit', alias: 'expected_replacements', input: { path: 'a', old_string: 'x', new_string: 'y', expected_replacements: 1 }, means: { path: 'a', old_string: 'x', new_string: 'y' } },
 ];
 
 /** camelCase of a snake_case name: the form OpenCode's and Copilot's tools use. */
@@ -130,6 +139,10 @@ describe('field aliases', () => {
     const r = parseInput(findTool('fs_glob')!, { pattern: '*.ts', glob: '*.md' });
     assert.ok(!r.ok);
     assert.equal(resultText(r.result), 'Invalid input for fs_glob:\n- `glob` and `pattern` both set `pattern`, to different values: give only `pattern`\nA valid call looks like: {"pattern": "**/*.test.ts", "path": "src"}');
+    const camel = parseInput(findTool('fs_edit')!, { path: 'a', old_string: 'x', oldString: 'y', new_string: 'z' });
+    assert.ok(!camel.ok, 'a field and its camelCase form with different values: the last no longer wins silently');
+    assert.match(resultText(camel.result), /- `oldString` and `old_string` both set `old_string`, to different values: give only `old_string`/);
+    assert.deepEqual(parsed('fs_edit', { path: 'a', old_string: 'x', oldString: 'x', new_string: 'z' }), { path: 'a', old_string: 'x', new_string: 'z' });
     const two = parseInput(findTool('fs_grep')!, { pattern: 'x', respect_git_ignore: true, include_ignored_files: true });
     assert.ok(!two.ok);
     assert.match(resultText(two.result), /`include_ignored_files` and `respect_git_ignore` both set `respect_ignore`/);
@@ -149,6 +162,95 @@ describe('field aliases', () => {
     const viaAlias = parseInput(findTool('fs_grep')!, { pattern: 'x', outputmode: 'files' });
     assert.ok(!viaAlias.ok);
     assert.match(resultText(viaAlias.result), /unknown field `outputmode`: did you mean `output`\?/, 'a near spelling of an alias suggests its field');
+  });
+
+  it('reads the line range of a view_range, -1 meaning the end, and names view_range when it is not one', () => {
+    assert.deepEqual(parsed('fs_read', { path: 'a', view_range: [7, -1] }), { path: 'a', offset: 7 });
+    assert.deepEqual(parsed('fs_read', { path: 'a', view_range: ['3', '3'] }), { path: 'a', offset: 3, limit: 1 });
+    for (const bad of [[9, 3], [0, 4], [1], 'x', [1, 2, 3]]) {
+      const r = parseInput(findTool('fs_read')!, { path: 'a', view_range: bad });
+      assert.ok(!r.ok, JSON.stringify(bad));
+      assert.match(resultText(r.result), /^Invalid input for fs_read:\n- `view_range`: expected \[first, last\] line numbers/);
+    }
+    const both = parseInput(findTool('fs_read')!, { path: 'a', offset: 2, view_range: [5, 9] });
+    assert.ok(!both.ok);
+    assert.match(resultText(both.result), /`view_range` and `offset` both set `offset`/);
+    assert.deepEqual(parsed('fs_read', { path: 'a', should_read_entire_file: true }), { path: 'a' }, "Cursor's flag changes nothing");
+  });
+
+  it('grep: -A, -B and -C are one context, the largest; type is an include glob, an unknown type its extension', () => {
+    assert.deepEqual(parsed('fs_grep', { pattern: 'x', '-A': 1, '-B': 4 }), { pattern: 'x', context: 4 });
+    assert.deepEqual(parsed('fs_grep', { pattern: 'x', '-C': 2, '-A': 1 }), { pattern: 'x', context: 2 });
+    assert.deepEqual(parsed('fs_grep', { pattern: 'x', context: 1, '-B': 3 }), { pattern: 'x', context: 3 });
+    assert.deepEqual(parsed('fs_grep', { pattern: 'x', type: 'ts' }), { pattern: 'x', include: '*.{ts,tsx,mts,cts}' });
+    assert.deepEqual(parsed('fs_grep', { pattern: 'x', type: 'lua' }), { pattern: 'x', include: '*.lua' });
+    const clash = parseInput(findTool('fs_grep')!, { pattern: 'x', type: 'ts', glob: '*.md' });
+    assert.ok(!clash.ok);
+    assert.match(resultText(clash.result), /both set `include`, to different values: give only `include`/);
+    const bad = parseInput(findTool('fs_grep')!, { pattern: 'x', type: '*.ts' });
+    assert.ok(!bad.ok);
+    assert.match(resultText(bad.result), /- `type`: expected a file type such as "ts"/);
+    const notNumber = parseInput(findTool('fs_grep')!, { pattern: 'x', '-A': 'many', '-B': 2 });
+    assert.ok(!notNumber.ok, 'a context that is no number is refused, not dropped');
+  });
+
+  it('list: recursive is the deepest listing or one level, and a depth given beside it wins', () => {
+    assert.deepEqual(parsed('fs_list', { path: 'src', recursive: 'false' }), { path: 'src', depth: 1 });
+    assert.deepEqual(parsed('fs_list', { recursive: true, depth: 3 }), { depth: 3 });
+    const bad = parseInput(findTool('fs_list')!, { recursive: 'yes' });
+    assert.ok(!bad.ok);
+    assert.match(resultText(bad.result), /- `recursive`: expected true or false \(got "yes"\)/);
+  });
+
+  it("edit: a list's items may name the file (OpenCode, Copilot), one file per call; a count other than 1 is refused", () => {
+    const one = { old_string: 'x', new_string: 'y' };
+    assert.deepEqual(parsed('fs_edit', { replacements: [{ filePath: 'a.ts', oldString: 'x', newString: 'y', explanation: 'why' }] }), { path: 'a.ts', edits: [one] });
+    assert.deepEqual(parsed('fs_edit', { filePath: 'a.ts', edits: [{ filePath: 'a.ts', ...one }, { file_path: 'a.ts', ...one }] }), { path: 'a.ts', edits: [one, one] });
+    assert.deepEqual(parsed('fs_edit', { path: 'a.ts', edits: [{ path: 'a.ts', ...one }] }), { path: 'a.ts', edits: [one] });
+    const two = parseInput(findTool('fs_edit')!, { replacements: [{ filePath: 'a.ts', ...one }, { filePath: 'b.ts', ...one }] });
+    assert.ok(!two.ok);
+    assert.match(resultText(two.result), /- `edits`: name 2 files \("a\.ts", "b\.ts"\), and fs_edit changes one file per call: call it once per file, or use fs_apply_patch/);
+    const other = parseInput(findTool('fs_edit')!, { path: 'a.ts', edits: [{ filePath: 'b.ts', ...one }] });
+    assert.ok(!other.ok, 'an item naming another file than path');
+    const count = parseInput(findTool('fs_edit')!, { path: 'a', ...one, expected_replacements: 3 });
+    assert.ok(!count.ok, 'replacing every place when the model expected a number of them could change places it did not mean');
+    assert.match(resultText(count.result), /- `expected_replacements`: fs_edit checks no count: set "replace_all": true/);
+  });
+
+  it("edit: an edits item takes every alias and camelCase form, and refuses two names for one field with different values", () => {
+    const one = { old_string: 'x', new_string: 'y', replace_all: true };
+    for (const item of [
+      { oldText: 'x', newText: 'y', replaceAll: true },
+      { old_str: 'x', new_str: 'y', replace_all: 'true' },
+      { search: 'x', replace: 'y', replaceAll: true, explanation: 'why' },
+      { oldString: 'x', old_string: 'x', newString: 'y', replaceAll: true },
+    ]) {
+      assert.deepEqual(parsed('fs_edit', { path: 'a', edits: [item] }), { path: 'a', edits: [one] }, JSON.stringify(item));
+    }
+    const clash = parseInput(findTool('fs_edit')!, { path: 'a', edits: [{ old_string: 'x', old_str: 'z', new_string: 'y' }] });
+    assert.ok(!clash.ok, 'which old_string the model meant cannot be known');
+    assert.match(resultText(clash.result), /- `edits\.0\.old_str`: gives `old_string` a second, different value \(`old_string` gave one\): give only `old_string`/);
+    const unknown = parseInput(findTool('fs_edit')!, { path: 'a', edits: [{ old_string: 'x', new_string: 'y', fooBar: 1 }] });
+    assert.ok(!unknown.ok);
+    assert.match(resultText(unknown.result), /unknown field `fooBar` in `edits\.0`/, 'an unknown name is quoted as sent');
+  });
+
+  it('answers unknown fields with one list of the fields, inside an edits item too, and guesses no field from an alias inside a longer name', () => {
+    const grep = parseInput(findTool('fs_grep')!, { pattern: 'x', foo: 1, bar: 2, case_sensitiv: true });
+    assert.ok(!grep.ok);
+    const text = resultText(grep.result);
+    assert.match(text, /\n- unknown field `case_sensitiv`: did you mean `case_sensitive`\?\n/);
+    assert.match(text, /\n- unknown fields `foo`, `bar`: the fields are `pattern`, `path`, `include`,/);
+    assert.equal(text.match(/the fields are/g)?.length, 1, 'the fields are listed once');
+    const item = parseInput(findTool('fs_edit')!, { path: 'a', edits: [{ old_string: 'x', new_string: 'y', lines: 3 }] });
+    assert.ok(!item.ok);
+    assert.match(resultText(item.result), /- unknown field `lines` in `edits\.0`: the fields are `old_string`, `new_string`, `replace_all`\n/);
+    const near = parseInput(findTool('fs_edit')!, { path: 'a', edits: [{ old_string: 'x', new_strng: 'y' }] });
+    assert.ok(!near.ok);
+    assert.match(resultText(near.result), /- unknown field `new_strng` in `edits\.0`: did you mean `new_string`\?/);
+    const longer = parseInput(findTool('fs_edit')!, { path: 'a', old_string: 'x', new_string: 'y', max_replacements: 2 });
+    assert.ok(!longer.ok);
+    assert.match(resultText(longer.result), /- unknown field `max_replacements`: the fields are `path`/);
   });
 
   it('runs the tools with the mapped input, and the continuation uses our names', async () => {

@@ -37,18 +37,6 @@ describe('the CLI approver', () => {
 });
 
 describe('the CLI approver and changes outside --root', () => {
-  const out: ChangeProposal = { tool: 'fs_apply_patch', summary: 'patch', files: [{ path: '/elsewhere/x.txt', display: '/elsewhere/x.txt', action: 'create', oldText: undefined, newText: 'x\n', outside: true }] };
-
-  it('refuses a change outside --root without --allow-outside, even with --yes, and names the path', async () => {
-    for (const yes of [true, false]) {
-      const r = await cliApprover({ yes, allowOutside: false }).review(out, NEVER_CANCELLED);
-      assert.equal(r.kind, 'denied');
-      assert.ok(r.kind === 'denied' && exitCodeOf(r.result) === 1 && /\/elsewhere\/x\.txt is outside the workspace folders.*--allow-outside/.test(JSON.stringify(r.result)));
-    }
-    assert.equal((await cliApprover({ yes: true, allowOutside: true }).review(out, NEVER_CANCELLED)).kind, 'accepted');
-    assert.equal((await cliApprover({ yes: false, allowOutside: true }).review(out, NEVER_CANCELLED)).kind, 'needs-approval');
-  });
-
   it('writes nothing outside --root through the tools that change files unless --allow-outside is given', async () => {
     const tree = tempTree({ 'ws/a.txt': 'a\n', 'out/o.txt': 'o\n' });
     try {

@@ -79,6 +79,31 @@ describe('the CLI (dist/cli.js)', () => {
     assert.match(ok.out, new RegExp(`^<path>${outside.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}</path>`));
   });
 
+  it('writes outside --root only with --allow-outside, even with --yes, for every tool that changes files', () => {
+    const away = tempTree({ 'old.txt': 'a\n' });
+    try {
+      const target = path.join(away.root, 'new.txt');
+      const calls: [string, unknown][] = [
+        ['fs_write', { path: target, content: 'x\n' }],
+        ['fs_edit', { path: path.join(away.root, 'old.txt'), old_string: 'a', new_string: 'b' }],
+        ['fs_apply_patch', { patch: `*** Begin Patch\n*** Update File: file.txt\n*** Move to: ${target}\n@@\n-one\n+uno\n*** End Patch` }],
+      ];
+      for (const [tool, input] of calls) {
+        const r = run([tool, '--root', tree.root, '--yes', '--input', JSON.stringify(input)]);
+        assert.equal(r.code, 1, `${tool}: ${r.out}`);
+        assert.match(r.out, /outside the workspace folders; nothing was written\. .*--allow-outside/);
+        assert.equal(fs.existsSync(target), false);
+        assert.equal(fs.readFileSync(path.join(away.root, 'old.txt'), 'utf8'), 'a\n');
+        assert.equal(fs.readFileSync(path.join(tree.root, 'file.txt'), 'utf8'), 'one\ntwo\n');
+      }
+      const ok = run(['fs_write', '--root', tree.root, '--yes', '--allow-outside', '--input', JSON.stringify({ path: target, content: 'x\n' })]);
+      assert.equal(ok.code, 0, ok.out);
+      assert.equal(fs.readFileSync(target, 'utf8'), 'x\n');
+    } finally {
+      away.cleanup();
+    }
+  });
+
   it('asks approval (exit 3) for a sensitive file unless --yes', () => {
     const r = run(['fs_read', '--root', tree.root, '--input', '{"path":".env"}']);
     assert.equal(r.code, 3);

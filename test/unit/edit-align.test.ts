@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { alignLines } from '../../src/core/edit/align';
-import { keepChars } from '../../src/core/edit/project';
+import { keepFormat } from '../../src/core/edit/project';
 import { applyReplacements, findEdit } from '../../src/core/edit';
 
 /** Replays the operations: both sides come back, and equal runs are equal. */
@@ -54,12 +54,27 @@ describe('fs_edit line alignment', () => {
 
 describe('fs_edit typography kept on changed text', () => {
   it('keeps the file\'s quotes where the new text kept the old, and is bounded on a full rewrite', () => {
-    assert.equal(keepChars('say "hi" now', 'say “hi” now', 'say "hi" later'), 'say “hi” later');
+    assert.equal(keepFormat('say "hi" now', 'say “hi” now', 'say "hi" later'), 'say “hi” later');
     const old = 'a "b" '.repeat(300);
     const file = old.replace(/"b"/g, '“b”');
     const t = performance.now();
     const next = 'x'.repeat(1800);
-    assert.equal(keepChars(old, file, next), next);
+    assert.equal(keepFormat(old, file, next), next);
     assert.ok(performance.now() - t < 1000);
+  });
+
+  it('never moves a typographic quote onto a quote the new text kept from among several', () => {
+    // The closing ASCII quote of the new text could be any of the last three of old_string: it stays ASCII.
+    assert.equal(keepFormat("s = ''quoted''", "s = '‘quoted’'", "s = 'x'"), "s = 'x'");
+    // One closing quote after the kept word: it is the file's.
+    assert.equal(keepFormat('"Hello"', '“Hello”', '"Hello world"'), '“Hello world”');
+  });
+
+  it('keeps the file\'s runs of spaces in kept text, whole runs only', () => {
+    assert.equal(keepFormat('x = 1', 'x  =  1', 'x = 2'), 'x  =  2');
+    assert.equal(keepFormat('msg = "a b"', 'msg = "a  b"', 'msg = "a b c"'), 'msg = "a  b c"');
+    assert.equal(keepFormat('x  =  1', 'x = 1', 'x  =  2'), 'x = 2');
+    // Not the same text apart from formatting: new_string as given.
+    assert.equal(keepFormat('x = 1', 'y = 1', 'x = 2'), 'x = 2');
   });
 });

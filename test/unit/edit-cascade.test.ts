@@ -237,9 +237,12 @@ describe('fs_edit cascade: indentation-flexible', () => {
 });
 
 describe('fs_edit cascade: whitespace-normalized', () => {
-  it('forgives runs of spaces inside lines', () => {
+  it('forgives runs of spaces inside lines, and a changed line keeps the file\'s spacing where it kept the text', () => {
     const cfg = code('const a    = 1;', 'const bcd  = 2;');
-    matches(cfg, 'const a = 1;\nconst bcd = 2;', 'const a = 1;\nconst bcd = 3;', 'whitespace-normalized', code('const a    = 1;', 'const bcd = 3;'));
+    matches(cfg, 'const a = 1;\nconst bcd = 2;', 'const a = 1;\nconst bcd = 3;', 'whitespace-normalized', code('const a    = 1;', 'const bcd  = 3;'));
+    // Spacing inside a string literal is meaning: the literal keeps its two spaces.
+    const py = code('def f():', '    return "a  b"');
+    matches(py, 'def f():\n    return "a b"', 'def f():\n    return "a b" + suffix', 'whitespace-normalized', code('def f():', '    return "a  b" + suffix'));
   });
 
   it('near miss: removing a space (or adding one where there was none) is not a match', () => {
@@ -348,11 +351,16 @@ describe('fs_edit cascade: context-aware (old_string elides lines with "...")', 
     notFound(JS, 'function c() {\n  // ...\n  three();\n}', 'x');
   });
 
-  it('near miss: a part found at two places after the head is ambiguous', () => {
-    const { r } = run(JS, 'function a() {\n  // ...\n}', 'function a() {\n  // ...\n  more();\n}');
+  it('a closing line found at several places after the head is the one that ends the block the elision is in', () => {
+    matches(JS, 'function a() {\n  // ...\n}', 'function a() {\n  // ...\n  more();\n}', 'context-aware', JS.replace('  three();\n}', '  three();\n  more();\n}'));
+  });
+
+  it('near miss: an elision as shallow as the head and the tail may end at either closing line: ambiguous', () => {
+    const { r } = run(JS, 'function a() {\n// ...\n}', 'function a() {\n// ...\n  more();\n}');
     assert.equal(r.ok, false);
     assert.equal((r as { reason: string }).reason, 'ambiguous');
     assert.equal((r as { level: string }).level, 'context-aware');
+    assert.deepEqual((r as { lines: number[] }).lines, [5, 9]);
   });
 
   it('near miss: the part after the elision is in the next function, so the elided lines would leave the block', () => {

@@ -33,7 +33,8 @@ describe('fs_edit messages', () => {
         'The closest text is at lines 40-44; line 43 differs:',
         '  old_string: "  return sum * taxRate;"',
         '  file:       "  return sum * rate;"',
-        'Re-read those lines with fs_read {"path":"src/app.ts","offset":40,"limit":5} and retry with the exact text.',
+        'Re-read those lines and retry with the exact text.',
+        'Try: fs_read {"path":"src/app.ts","offset":40,"limit":5}',
       ].join('\n'),
     );
   });
@@ -47,7 +48,7 @@ describe('fs_edit messages', () => {
 
   it('not found, nothing alike: says no line of it is in the file and gives the read call', () => {
     const m = describeFailure(failure(findEdit(FILE, { oldString: 'completely unrelated words here', newString: 'x' })), 'src/app.ts');
-    assert.match(m, /^old_string was not found in src\/app\.ts\.\nNo line of it is in the file\. Read the file with fs_read \{"path":"src\/app\.ts"\}/);
+    assert.equal(m, 'old_string was not found in src/app.ts.\nNo line of it is in the file. Read the file (or find the text with fs_grep) and retry with the exact text.\nTry: fs_read {"path":"src/app.ts"}');
   });
 
   it('not found, some words shared: the region with the most of them', () => {
@@ -104,7 +105,7 @@ describe('fs_edit messages', () => {
   it('too broad: says the match was loose and nothing changed', () => {
     const m = describeFailure(failure(findEdit(code('a();', '', '', '', '', 'b();'), { oldString: 'a();\nb();', newString: 'a();\nc();' })), 'x.ts');
     assert.match(m, /matched only loosely in x\.ts .* at lines 1-6: that block is much longer or shorter than old_string, so nothing was changed/);
-    assert.match(m, /fs_read \{"path":"x\.ts","offset":1,"limit":6\}/);
+    assert.match(m, /\nTry: fs_read \{"path":"x\.ts","offset":1,"limit":6\}$/);
   });
 
   it('a half-prefixed copy: the hint, and the closest region found by its text', () => {
@@ -121,6 +122,7 @@ describe('fs_edit messages', () => {
     const m = describeFailure(failure(findEdit(FILE, { oldString: 'nope', newString: 'x' })), 'src/app.ts', { index: 1, count: 3 });
     assert.match(m, /^Edit 2 of 3: old_string was not found in src\/app\.ts\./);
     assert.match(m, /None of the 3 edits was applied/);
+    assert.match(m, /\nNone of the 3 edits was applied; fix this one and send them all again\.\nTry: fs_read \{"path":"src\/app\.ts"\}$/, 'the suggested call comes last, on its own line');
   });
 
   it('plain integers and ASCII ranges only', () => {
@@ -130,15 +132,17 @@ describe('fs_edit messages', () => {
     assert.doesNotMatch(m, /\d,\d{3}|[–—]/);
   });
 
-  it('a tolerant match: one line naming the level, the places and what was forgiven; nothing for an exact one', () => {
+  it('a tolerant match: one line naming the places and what was forgiven, in words (no level names); nothing for an exact one', () => {
     const r = findEdit(FILE, { oldString: 'let sum = 0;  \nfor (const it of items) sum += it.price;', newString: 'let sum = 1;\nfor (const it of items) sum += it.price;' });
     assert.ok(r.ok);
-    assert.equal(
+    assert.deepEqual(
       describeMatch(r),
-      "old_string was not found exactly; it matched at lines 41-42 at level indentation-flexible: ignored trailing whitespace; old_string's indentation differs from the file's (base indentation 0 -> 2 columns, the file indents with spaces); new_string was re-indented the same way. Check that the change is the one you meant.",
+      ["old_string matched loosely at lines 41-42: ignored trailing whitespace; old_string's indentation differs from the file's (base indentation 0 -> 2 columns, the file indents with spaces); new_string was re-indented the same way. Check the diff."],
     );
+    assert.deepEqual(describeMatch(r, 2), ["Edit 2 matched loosely at lines 41-42: ignored trailing whitespace; old_string's indentation differs from the file's (base indentation 0 -> 2 columns, the file indents with spaces); new_string was re-indented the same way. Check the diff."]);
     const exact = findEdit(FILE, { oldString: 'let sum = 0;', newString: 'let sum = 1;' });
     assert.ok(exact.ok);
-    assert.equal(describeMatch(exact), '');
+    assert.deepEqual(describeMatch(exact), []);
+    assert.deepEqual(describeMatch(exact, 1), []);
   });
 });

@@ -35,6 +35,12 @@ function expectedEol(content: string, i: number, j: number): string {
   return f.crlf > f.lf ? '\r\n' : '\n';
 }
 
+/** Whether the boundary before content[b] has a letter, digit or underscore on both sides. */
+function cutsWord(content: string, b: number): boolean {
+  const w = (c: string | undefined) => c !== undefined && /[\p{L}\p{Nd}_]/u.test(c);
+  return w(content[b - 1]) && w(content[b]);
+}
+
 /** What every successful result must be: replacements sorted, apart, within the text, with their true line numbers. */
 function checkReplacements(content: string, reps: readonly Replacement[]): void {
   reps.forEach((r, k) => {
@@ -57,7 +63,19 @@ describe('fs_edit properties', () => {
         const lfContent = content.replace(/\r\n/g, '\n');
         const lfOld = old.replace(/\r\n/g, '\n');
         fc.pre(occurrences(lfContent, lfOld) === 1 && lfOld !== repl);
+        // A one-line old_string found inside a deeper indentation re-indents new_string's later lines (tested on its own).
+        fc.pre(!(/^[ \t]/.test(old) && /[ \t]$/.test(content.slice(0, i)) && !lfOld.includes('\n') && repl.includes('\n')));
         const r = findEdit(content, { oldString: old, newString: repl });
+        if (cutsWord(content, i) || cutsWord(content, j)) {
+          // Names and numbers match whole: a place that cuts one is never edited (a looser level may find a whole line elsewhere).
+          if (r.ok) {
+            assert.notEqual(r.level, 'exact');
+            assert.ok(r.replacements.every((rep) => rep.end <= i || rep.start >= j), JSON.stringify(r));
+          } else {
+            assert.equal(r.reason, 'not-found', JSON.stringify(r));
+          }
+          return;
+        }
         assert.ok(r.ok, JSON.stringify(r));
         checkReplacements(content, r.replacements);
         assert.equal(r.level, 'exact');
@@ -267,7 +285,8 @@ describe('fs_edit properties: perturbed copies', () => {
           }
           const plain = { ...p, escaped: false };
           if (r.level === 'escape-normalized' && lf(file).includes(lf(asModel(block, block, plain, start + 1)))) {
-            assert.ok(literal(asModel(block, block, plain, start + 1), asModel(edited, block, plain, start + 1)));
+            // Literal, or (a one-line old_string found inside a deeper indentation) with the added lines re-indented.
+            assert.ok(literal(asModel(block, block, plain, start + 1), asModel(edited, block, plain, start + 1)) || applyReplacements(file, r.replacements) === expected);
             return;
           }
           tolerant++;
@@ -401,5 +420,84 @@ describe('fs_edit properties: perturbed copies', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Elisions: the lines left out stay inside the block the shown lines are in.
+
+describe('fs_edit properties: elisions', () => {
+  const NAMES = ['load', 'save', 'parse', 'check'];
+  const fnArb = fc.record({
+    name: fc.constantFrom(...NAMES),
+    body: fc.array(fc.record({ id: fc.constantFrom(...IDS), num: fc.nat({ max: 3 }), nested: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+    ret: fc.constantFrom(...IDS),
+  });
+
+  /** A function as braces (JavaScript) or indentation (Python) write it: its lines, each body line indented under the head. */
+  function fnLines(f: { name: string; body: { id: string; num: number; nested: boolean }[]; ret: string }, k: number, python: boolean): string[] {
+    const ind = python ? '    ' : '  ';
+    const out = [python ? `def ${f.name}${k}(a):` : `function ${f.name}${k}(a) {`];
+    for (const s of f.body) {
+      if (s.nested) {
+        out.push(python ? `${ind}if ${s.id}:` : `${ind}if (${s.id}) {`, `${ind}${ind}${python ? `${s.id}(${s.num})` : `${s.id}(${s.num});`}`);
+        if (!python) {
+          out.push(`${ind}}`);
+        }
+      } else {
+        out.push(`${ind}${python ? `${s.id}(${s.num})` : `${s.id}(${s.num});`}`);
+      }
+    }
+    out.push(`${ind}return ${f.ret}${python ? '' : ';'}`);
+    if (!python) {
+      out.push('}');
+    }
+    return out;
+  }
+
+  it('never the wrong place: the head of one function, "...", and lines of the end of any function edit inside the first or not at all', () => {
+    let placed = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fnArb, { minLength: 2, maxLength: 5 }),
+        fc.boolean(),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('// ...', '// ... existing code ...', '...', '# ...'),
+        fc.constantFrom(0, 1, 2),
+        fc.nat({ max: 2 }),
+        fc.boolean(),
+        (fns, python, hk, tk, mark, elisionDepth, tailLen, drift) => {
+          const blocks = fns.map((f, k) => fnLines(f, k, python));
+          const lines: string[] = [];
+          const ranges: [number, number][] = [];
+          for (const b of blocks) {
+            ranges.push([lines.length + 1, lines.length + b.length]);
+            lines.push(...b, '');
+          }
+          const file = lines.join('\n');
+          const h = hk % blocks.length;
+          const t = tk % blocks.length;
+          // Lines of the body's end (never the other head: old_string that shows it asks for both functions).
+          const tail = blocks[t].slice(Math.max(1, blocks[t].length - 1 - tailLen));
+          const ind = python ? '    ' : '  ';
+          const elision = ind.repeat(elisionDepth) + (python && mark.startsWith('//') ? mark.replace('//', '#') : mark);
+          const pad = drift ? '    ' : '';
+          const oldLines = [blocks[h][0], elision, ...tail].map((l) => pad + l);
+          const newLines = [...oldLines.slice(0, -1), oldLines[oldLines.length - 1] + (python ? '  # changed' : ' // changed')];
+          const r = findEdit(file, { oldString: oldLines.join('\n'), newString: newLines.join('\n') });
+          if (!r.ok) {
+            return;
+          }
+          const [first, last] = ranges[h];
+          for (const p of r.places) {
+            assert.ok(p.startLine >= first && p.endLine <= last, `edited lines ${p.startLine}-${p.endLine}, outside ${fns[h].name}${h} (${first}-${last}) at ${r.level}\nfile:\n${file}\nold:\n${oldLines.join('\n')}`);
+          }
+          placed++;
+        },
+      ),
+      { numRuns: 800 },
+    );
+    assert.ok(placed > 150, `only ${placed} of 800 runs were placed`);
   });
 });

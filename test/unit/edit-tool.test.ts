@@ -27,7 +27,9 @@ describe('fs_edit', () => {
     const r = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'function add(a, b) {\n    return a + b;\n}', new_string: 'function add(a, b) {\n    return b + a;\n}' });
     assert.equal(r.isError, false, r.text);
     assert.equal(fs.readFileSync(p('src/math.js'), 'utf8'), body.replace('a + b;', 'b + a;'));
-    assert.match(r.text.split('\n')[0], /indentation/i);
+    const [first, second] = r.text.split('\n');
+    assert.match(first, /^Edited src\/math\.js: \+1 -1 lines; version [0-9a-f]{8}\.$/);
+    assert.match(second, /^old_string matched loosely at lines 1-3: .*indentation.*\. Check the diff\.$/);
   });
 
   it('shows nothing of a file that may hold secrets when old_string does not fit it once', async () => {
@@ -68,6 +70,18 @@ describe('fs_edit', () => {
     const good = await call(ctx, 'fs_edit', { path: 'src/math.js', edits: [{ old_string: 'a + b', new_string: 'a + b + 1' }, { old_string: 'a + b + 1', new_string: 'a + b + 2' }] });
     assert.equal(good.isError, false, good.text);
     assert.equal(fs.readFileSync(p('src/math.js'), 'utf8'), body.replace('a + b', 'a + b + 2'));
+    assert.match(good.text, /^Edited src\/math\.js: \+1 -1 lines; version [0-9a-f]{8}\.\n<diff>\n/, 'exact edits add no line about how they matched');
+  });
+
+  it('names the edit of a list that matched loosely, on a line of its own', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_edit', { path: 'src/math.js', edits: [{ old_string: '  return a + b;', new_string: '  return b + a;' }, { old_string: 'return a - b;   ', new_string: 'return b - a;' }] });
+    assert.equal(r.isError, false, r.text);
+    const lines = r.text.split('\n');
+    assert.match(lines[0], /^Edited src\/math\.js: \+2 -2 lines; version [0-9a-f]{8}\.$/);
+    assert.match(lines[1], /^Edit 2 matched loosely at line 6: ignored trailing whitespace.*\. Check the diff\.$/);
+    assert.equal(lines[2], '<diff>');
+    assert.ok(!/edit 1|\.;|level /i.test(r.text), r.text);
   });
 
   it('creates a missing file from an empty old_string, and refuses one on an existing file', async () => {

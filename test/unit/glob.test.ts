@@ -91,7 +91,20 @@ for (const [engineName, engine] of [
       assert.deepEqual(paths(first.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts']);
       assert.equal(first.text, '4 files match **/*.ts in the workspace; 1-3 shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.\nContinue with: fs_glob {"pattern":"*.ts","limit":3,"offset":4}');
       const next = await run({ pattern: '*.ts', limit: 3, offset: 4 });
-      assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.');
+      // what ignore rules left out was said on the first page
+      assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts');
+    });
+
+    it('repeats a long pattern cut in its first line, and whole in the Continue line', async () => {
+      const long = `{app,${Array.from({ length: 300 }, (_, i) => `n${i}`).join(',')}}*.ts`;
+      const r = await run({ pattern: long, limit: 1 });
+      const [first] = r.text.split('\n');
+      assert.match(first, /^2 files match \*\*\/\{app,n0,n1,[^ ]*\.\.\. \(\d+ characters\) in the workspace; 1 shown:$/);
+      assert.ok(first.length < 250, first);
+      const next = /\nContinue with: fs_glob (\{.*\})$/.exec(r.text);
+      assert.equal(next && JSON.parse(next[1]).pattern, long);
+      const none = await run({ pattern: long.replace('app', 'zzz') });
+      assert.ok(none.text.length < 400, none.text);
     });
 
     it('cuts a page to the token budget of the call', async () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RIPGREP_ENV } from '../../src/core/search/ripgrep';
+import { RIPGREP_ENV, shortParseError } from '../../src/core/search/ripgrep';
 import { compileQuery, hasUppercaseLiteral } from '../../src/core/search/regex';
 import { findRecords } from '../../src/core/search/textSearch';
 import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
@@ -175,6 +175,20 @@ for (const [engineName, engine] of ENGINES) {
       assert.match(r.text, /fixed_strings/);
     });
 
+    it('echoes no long pattern whole: an invalid one around the fault, a valid one cut in the first line, whole in the Continue line', async () => {
+      const bad = await run({ pattern: `${'(abc|'.repeat(600)}` });
+      assert.equal(bad.isError, true);
+      assert.match(bad.text, /^Invalid pattern/);
+      assert.ok(bad.text.length < 500, `${bad.text.length} characters: ${bad.text.slice(0, 300)}`);
+      const long = `needle|${Array.from({ length: 400 }, (_, i) => `zz${i}`).join('|')}`;
+      const r = await run({ pattern: long, limit: 1 });
+      const [first] = r.text.split('\n');
+      assert.match(first, /^\d+ matching lines in \d+ files for "needle\|zz0\|[^"]*"\.\.\. \(\d+ characters\) in the workspace; 1 shown:$/);
+      assert.ok(first.length < 250, first);
+      const next = /\nContinue with: fs_grep (\{.*\})$/.exec(r.text);
+      assert.equal(next && JSON.parse(next[1]).pattern, long);
+    });
+
     it('searches unsaved editor buffers instead of their files', async () => {
       const dirty = (ctx: Awaited<ReturnType<typeof context>>) => {
         ctx.ws.dirtyDocuments = () => [
@@ -209,6 +223,16 @@ for (const [engineName, engine] of ENGINES) {
       assert.match(all.text, /\nnode_modules\/pkg\/index\.js\n/);
       const inc = await run({ pattern: 'needle', include: '*.{log,js}', output: 'files' });
       assert.match(inc.text, /\nLeft out by ignore rules: 1 matching file \(1 matching line\): logs\/run\.log; not searched: node_modules\/\. Add "respect_ignore": false to include them\.$/);
+    });
+
+    it('says what ignore rules left out on the first page only: it is the same on every page', async () => {
+      const first = await run({ pattern: 'needle', output: 'files', limit: 1 });
+      assert.match(first.text, /\nLeft out by ignore rules: not searched: logs\/run\.log, node_modules\/\. Add "respect_ignore": false to include them\.\nContinue with: /);
+      const m = /\nContinue with: fs_grep (\{.*\})$/.exec(first.text);
+      assert.ok(m, first.text);
+      const second = await run(JSON.parse(m[1]));
+      assert.ok(!second.text.includes('Left out'), second.text);
+      assert.match(second.text, /; files 2 shown( \(end\))?:\n/);
     });
 
     it('gives byte-identical output for the same tree and input', async () => {
@@ -312,5 +336,34 @@ describe('fs_grep regex translation for the JavaScript search', () => {
   it('refuses what it cannot translate, naming it', () => {
     assert.throws(() => q('a(?i)b'), /inline flags inside the pattern/);
     assert.throws(() => q('[a&&b]'), /class operator &&/);
+  });
+});
+
+describe("ripgrep's parse error, shortened", () => {
+  it('keeps a short error as it is', () => {
+    const e = 'regex parse error:\n    a(\n     ^\nerror: unclosed group';
+    assert.equal(shortParseError(e), e);
+  });
+
+  it('cuts a long pattern line around its caret, keeping the caret under the fault', () => {
+    const pattern = `${'x'.repeat(300)}(a${'y'.repeat(300)}`;
+    const e = `regex parse error:\n    ${pattern}\n    ${' '.repeat(300)}^\nerror: unclosed group`;
+    const lines = shortParseError(e).split('\n');
+    assert.equal(lines.length, 4);
+    assert.ok(lines[1].length < 100 && lines[1].startsWith('    ...') && lines[1].endsWith('...'), lines[1]);
+    assert.equal(lines[1][lines[2].indexOf('^')], '(', 'the caret still points at the fault');
+    assert.equal(lines[3], 'error: unclosed group');
+  });
+
+  it('drops the rules around a multiline pattern and caps its lines, keeping the reason', () => {
+    const rule = '~'.repeat(79);
+    const body = Array.from({ length: 40 }, (_, i) => `${i + 1}: line${i}`);
+    const e = ['regex parse error:', rule, body[0], '   ^', ...body.slice(1), rule, 'error: unclosed group'].join('\n');
+    const lines = shortParseError(e).split('\n');
+    assert.ok(!lines.some((l) => l.startsWith('~')));
+    assert.deepEqual(lines.slice(0, 3), ['regex parse error:', '1: line0', '   ^']);
+    assert.equal(lines[lines.length - 1], 'error: unclosed group');
+    assert.match(lines[lines.length - 2], /^\.\.\. \(\d+ more lines\)$/);
+    assert.ok(lines.length <= 14);
   });
 });

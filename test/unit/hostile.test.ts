@@ -127,9 +127,13 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
       const code = `
         const fs = require('fs'); const p = require('path');
         const f = p.join(${JSON.stringify(dir)}, ${JSON.stringify(name)}); const tmp = f + '.swap';
+        // each state is held for a random 0-2 ms, so a read meets both whatever the machine's load
+        const hold = () => { const until = Date.now() + Math.random() * 2; while (Date.now() < until) {} };
         for (;;) {
           try { fs.writeFileSync(tmp, 'harmless\\n'); fs.renameSync(tmp, f); } catch {}
+          hold();
           try { fs.symlinkSync(${JSON.stringify(target)}, tmp); fs.renameSync(tmp, f); } catch {}
+          hold();
         }`;
       return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
     }
@@ -144,8 +148,9 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
         try {
           const ctx = await context(ws, {}, cliApprover({ yes: false, allowOutside: false }));
           const seen = { ok: 0, asked: 0, other: 0 };
-          const deadline = Date.now() + 3000;
-          while (Date.now() < deadline) {
+          // at least 3 s of reads, and on until both states were met (at most 20 s)
+          const start = Date.now();
+          while (Date.now() - start < 3000 || ((seen.ok === 0 || seen.asked === 0) && Date.now() - start < 20000)) {
             const r = await call(ctx, 'fs_read', { path: 'swapped.txt' });
             assert.ok(!r.text.includes(SECRET) && !r.text.includes(OUTSIDE), r.text);
             if (!r.isError) {

@@ -180,6 +180,29 @@ describe('fs_list', () => {
     assert.match(bad.text, /negations/);
   });
 
+  it("offers respect_ignore only for what it brings back, not for what the call's own ignore globs leave out", async () => {
+    const ctx = await context(tree.root);
+    const off = await call(ctx, 'fs_list', { depth: 1, respect_ignore: false, ignore: ['*.md'] });
+    assert.deepEqual(footer(off.text), ['Left out by your "ignore" globs: 2 files not shown.']);
+    const both = await call(ctx, 'fs_list', { depth: 1, ignore: ['*.md'] });
+    assert.deepEqual(footer(both.text), ['Left out by ignore rules and your "ignore" globs: 2 folders shown collapsed, 2 files not shown. Add "respect_ignore": false to include what the rules left out.']);
+    const rules = await call(ctx, 'fs_list', { depth: 1 });
+    assert.deepEqual(footer(rules.text), ['Left out by ignore rules: 2 folders shown collapsed. Add "respect_ignore": false to include them.']);
+  });
+
+  it("leaves out a linked work tree's .git file without calling it ignored", async () => {
+    const t = tempTree({ '.git': 'gitdir: /elsewhere/.git/worktrees/wt\n', 'a.txt': 'x' });
+    try {
+      const ctx = await context(t.root);
+      for (const input of [{}, { respect_ignore: false }, { include_hidden: false }]) {
+        const r = await call(ctx, 'fs_list', input);
+        assert.equal(r.text, `Folder . (${t.root}): 1 entry, all shown\na.txt`, JSON.stringify(input));
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('applies the editor exclude globs and the ignoreGlobs setting', async () => {
     const ctx = await context(tree.root, { ignoreGlobs: ['*.md'] });
     ctx.ws.excludeGlobs = () => ['**/a-b', 'logs/**'];

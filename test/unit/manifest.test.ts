@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
+import { MAX_PDF_PAGES_PER_READ, MAX_READ_LINES } from '../../src/core/limits';
 import { TOOLS } from '../../src/tools/registry';
 import { resultText } from '../../src/tools/result';
 import { fieldsAt, parseInput } from '../../src/tools/run';
@@ -86,6 +87,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { ignore: ['*.snap', 'fixtures/'], source: 'git' },
       { limit: 5000 },
       { dir_path: 'src' },
+      { recursive: true },
       { ignore: Array(100).fill('x'.repeat(4096)), cursor: 'c'.repeat(16384) },
     ],
     invalid: [
@@ -105,7 +107,8 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { path: 'a'.repeat(4097) },
     ],
     answered: [
-      { input: { recursive: true }, says: /unknown field `recursive`: the fields are `path`, `depth`/ },
+      { input: { recursive: 'all' }, says: /`recursive`: expected true or false/ },
+      { input: { tree: true }, says: /unknown field `tree`: the fields are `path`, `depth`/ },
       { input: { dept: 3 }, says: /did you mean `depth`\?/ },
     ],
   },
@@ -132,6 +135,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { pattern: 'x', output: 'files', limit: 5000 },
       { query: 'x' },
       { pattern: 'x', glob: '*.ts', output_mode: 'files_with_matches', '-i': true, '-n': true },
+      { pattern: 'x', type: 'ts', '-A': 2, '-B': 1 },
       { pattern: 'x'.repeat(8192), include: 'i'.repeat(4096), path: 'p'.repeat(4096) },
     ],
     invalid: [
@@ -148,7 +152,8 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
     ],
     answered: [
       { input: {}, says: /`pattern` is required/ },
-      { input: { pattern: 'x', type: 'ts' }, says: /unknown field `type`: the fields are `pattern`/ },
+      { input: { pattern: 'x', type: '.ts' }, says: /`type`: expected a file type/ },
+      { input: { pattern: 'x', kind: 'ts' }, says: /unknown field `kind`: the fields are `pattern`/ },
       { input: { pattern: 'x', case_sensitiv: true }, says: /did you mean `case_sensitive`\?/ },
     ],
   },
@@ -288,6 +293,17 @@ describe('package.json and the tool registry', () => {
       }
     });
   }
+
+  it("describes what the tools do whatever the settings: the caps the code applies, a review that the approval policy may skip", () => {
+    const tool = (name: string) => contributed.find((t) => t.name === name)! as { modelDescription: string; inputSchema: { properties: Record<string, { description: string }> } };
+    assert.match(tool('fs_read').inputSchema.properties.limit.description, new RegExp(`Default and maximum ${MAX_READ_LINES} \\(PDF: ${MAX_PDF_PAGES_PER_READ}\\)`));
+    for (const name of ['fs_edit', 'fs_write', 'fs_apply_patch']) {
+      assert.doesNotMatch(tool(name).modelDescription, /The user reviews/, `${name}: with approvalPolicy sensitiveOnly or never, most changes land without a review`);
+      assert.match(tool(name).modelDescription, /The user may review/, name);
+    }
+    assert.match(tool('fs_write').modelDescription, /The result gives the lines added and removed, the diff,/);
+    assert.doesNotMatch(tool('fs_list').modelDescription, /see everything/, 'the ignore globs of the call apply with respect_ignore false too');
+  });
 
   it('gives the settings the defaults the code uses', () => {
     const props = manifest.contributes.configuration.properties;

@@ -211,11 +211,12 @@ describe('fs_read instruction files', () => {
   });
   after(() => tree.cleanup());
 
-  it('appends AGENTS.md and CLAUDE.md of the folders below the root in a system-reminder, outermost first', async () => {
+  it('gives AGENTS.md and CLAUDE.md of the folders below the root in a system-reminder before the page, outermost first', async () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_read', { path: 'pkg/lib/code.ts' });
     assert.equal(r.parts.length, 2);
-    const reminder = (r.parts[1] as { text: string }).text;
+    const reminder = (r.parts[0] as { text: string }).text;
+    assert.match(r.text, /\n<\/system-reminder>\n<path>pkg\/lib\/code\.ts<\/path>\n[\s\S]*\nEnd of file\.$/, 'the page keeps its closing line last');
     assert.match(reminder, /^<system-reminder>\n/);
     assert.match(reminder, /<instructions path="pkg\/AGENTS\.md">\npkg rules\n<\/instructions>\n<instructions path="pkg\/lib\/CLAUDE\.md">\nlib rules\n<\/instructions>\n<\/system-reminder>$/);
     assert.ok(!reminder.includes('root rules'), "the root's own file is not repeated");
@@ -316,6 +317,16 @@ describe('fs_read "did you mean"', () => {
     assert.equal(lines[0], 'File not found: parse.ts');
     assert.deepEqual(lines.slice(2), ['- src/util/parse.ts', '- lib/parse.js']);
     assert.ok(!r.text.includes('build/parse.ts'), 'ignored folders are not searched');
+  });
+
+  it('counts no shared extension as likeness: a typo of a name, not every file of its type', async () => {
+    const t = tempTree({ 'core/contract.ts': 'x\n', 'core/format.ts': 'x\n', 'core/cancel.ts': 'x\n', 'core/diff.ts': 'x\n' });
+    try {
+      const r = await call(await context(t.root), 'fs_read', { path: 'core/contrat.ts' });
+      assert.equal(r.text, 'File not found: core/contrat.ts\nDid you mean one of these?\n- core/contract.ts');
+    } finally {
+      t.cleanup();
+    }
   });
 
   it('says how to search when nothing is close', async () => {

@@ -35,6 +35,19 @@ describe('fs_write', () => {
     assert.deepEqual(fs.readFileSync(p('utf16.txt')), Buffer.from(encodeText('z\n', 'utf-16le')));
   });
 
+  it('writes no second byte order mark when the content starts with one', async () => {
+    fs.writeFileSync(p('bom.txt'), encodeText('x\n', 'utf-8-bom'));
+    fs.writeFileSync(p('utf16.txt'), encodeText('x\n', 'utf-16le'));
+    const ctx = await context(tree.root);
+    await call(ctx, 'fs_write', { path: 'bom.txt', content: '\uFEFFy\n' });
+    assert.deepEqual(fs.readFileSync(p('bom.txt')), Buffer.from(encodeText('y\n', 'utf-8-bom')));
+    await call(ctx, 'fs_write', { path: 'utf16.txt', content: '\uFEFFz\n' });
+    assert.deepEqual(fs.readFileSync(p('utf16.txt')), Buffer.from(encodeText('z\n', 'utf-16le')));
+    // A file without one keeps having none.
+    await call(ctx, 'fs_write', { path: 'plain.txt', content: '\uFEFFtwo\n' });
+    assert.equal(fs.readFileSync(p('plain.txt'), 'utf8'), 'two\n');
+  });
+
   it('returns the rejection and its reason, writing nothing', async () => {
     const s = scriptedApprover(() => ({ kind: 'rejected', reason: 'keep the old greeting' }));
     const r = await call(await context(tree.root, {}, s.approver), 'fs_write', { path: 'plain.txt', content: 'two\n' });

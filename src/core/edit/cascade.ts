@@ -4,12 +4,12 @@ import {
   EDIT_GUARD_EXTRA_CHARS,
   EDIT_GUARD_EXTRA_LINES,
   EDIT_GUARD_LINE_RATIO,
-  MAX_EDIT_CHAR_ALIGN_CHARS,
   MAX_EDIT_ELIDED_LINES,
+  MAX_EDIT_ELISION_STEPS,
   MAX_EDIT_PLACES,
 } from '../limits';
 import { closestRegion } from './closest';
-import { describeIndentMap, indentMap, indentWidth, type IndentMap } from './indent';
+import { describeIndentMap, indentMap, indentWidth, reindent, type IndentMap } from './indent';
 import { toLf } from './lines';
 import {
   asciiTypography,
@@ -23,10 +23,10 @@ import {
   substanceKey,
   unescapeOnce,
 } from './normalize';
-import { blockReplacement, keepChars, projectBlock, type BlockPairing, type LineAdaptation } from './project';
+import { blockReplacement, keepFormat, projectBlock, type BlockPairing, type LineAdaptation } from './project';
 import { findAll, findSequence } from './search';
 import { Subject } from './subject';
-import type { Ambiguous, EditRequest, FindFailure, FindResult, FoundEdit, MatchLevel, PlanResult, Replacement } from './types';
+import type { Ambiguous, EditRequest, FindFailure, FindResult, FoundEdit, MatchLevel, NotFound, PlanResult, Replacement } from './types';
 
 /** Levels from strictest to loosest; a place's level is the loosest tolerance it needed. */
 const ORDER: readonly MatchLevel[] = [
@@ -70,7 +70,9 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   }
   const subject = new Subject(content, signal);
   const all = req.replaceAll === true;
-  const exact = substring(subject, base, 'exact', all);
+  // A place found only inside a longer name or number is no place; it is what "not found" says when no level finds another.
+  const cuts: NotFound[] = [];
+  const exact = substring(subject, base, 'exact', all, cuts);
   if (exact) {
     return exact;
   }
@@ -80,27 +82,53 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
     : base;
   // Each step runs only when every step before it found nothing; the first to find anything decides.
   const steps: (() => FindResult | undefined)[] = [
-    () => (prefixed ? substring(subject, work, 'read-prefix', all) : undefined),
+    () => (prefixed ? substring(subject, work, 'read-prefix', all, cuts) : undefined),
     () => lineLevels(subject, work, all),
-    () => typographyInLine(subject, work, all),
-    ...unescaped(work).flatMap((v) => [() => substring(subject, v, 'escape-normalized', all), () => lineLevels(subject, v, all, 'escape-normalized')]),
-    () => elided(subject, work, all),
+    () => typographyInLine(subject, work, all, cuts),
+    ...unescaped(work).flatMap((v) => [() => substring(subject, v, 'escape-normalized', all, cuts), () => lineLevels(subject, v, all, 'escape-normalized')]),
+    () => elided(subject, work, all, cuts),
   ];
+  // A file whose lines really begin with `L{n}: ` (fs_read output kept as a fixture) may hold old_string as written.
+  const literal = prefixed ? (lineLevels(subject, base, all) ?? typographyInLine(subject, base, all, [])) : undefined;
   for (const step of steps) {
     const r = step();
     if (r) {
+      if (literal && (r.ok || r.reason === 'ambiguous')) {
+        return twoReadings(literal, r);
+      }
       if (r.ok && prefixed) {
         checkPrefixLines(r, prefixed.first, prefixed.first + splitLines(base.old).length - 1);
       }
       return r;
     }
   }
+  if (literal) {
+    return literal;
+  }
   subject.checkCancelled();
+  if (cuts.length > 0) {
+    return cuts[0];
+  }
   // A half-prefixed copy is still placed by its text.
   const core = coreOf(!prefixed && looksPrefixed(work.old) ? stripReadPrefixesLoose(work.old) : work.old, work.new);
   const closest = core ? closestRegion(subject, core.old) : undefined;
   const hint = !prefixed && looksPrefixed(base.old) ? 'old_string starts with an `L{n}: ` prefix from fs_read output, but not every line has one or the numbers skip; copy the text without the prefixes.' : undefined;
   return { ok: false, reason: 'not-found', ...(closest ? { closest } : {}), ...(hint ? { hint } : {}) };
+}
+
+/**
+ * old_string matched as written (lines that really begin with `L{n}: `) and, elsewhere, once
+ * its prefixes were removed: the two readings compete, so neither is picked.
+ */
+function twoReadings(literal: FindResult, stripped: FoundEdit | Ambiguous): FindResult {
+  const linesOf = (r: FindResult): number[] => (r.ok ? r.places.map((p) => p.startLine) : r.reason === 'ambiguous' || r.reason === 'too-broad' ? r.lines : []);
+  const asWritten = linesOf(literal);
+  if (asWritten.length === 0) {
+    return stripped;
+  }
+  const without = linesOf(stripped);
+  const lines = [...asWritten, ...without].sort((x, y) => x - y);
+  return { ...ambiguous('read-prefix', lines, lines.length), readings: { asWritten, withoutPrefixes: without } };
 }
 
 /** old_string and new_string unescaped once (all escapes, then quotes only), when that changes old_string. */
@@ -109,11 +137,31 @@ function unescaped(work: Variant): Variant[] {
   for (const quotesOnly of [false, true]) {
     const old = toLf(unescapeOnce(work.old, quotesOnly));
     if (old !== work.old && !out.some((v) => v.old === old)) {
-      const note = quotesOnly ? 'unescaped \\" and \\\' (old_string was escaped twice)' : 'unescaped \\n, \\t and quotes (old_string was escaped twice); new_string was unescaped the same way';
-      out.push({ old, new: toLf(unescapeOnce(work.new, quotesOnly)), notes: [...work.notes, note] });
+      const both = escapedLike(work.old, work.new, quotesOnly);
+      const what = quotesOnly ? 'unescaped \\" and \\\' (old_string was escaped twice)' : 'unescaped \\n, \\t and quotes (old_string was escaped twice)';
+      const note = both ? `${what}; new_string was unescaped the same way` : `${what}; new_string was not escaped twice and was taken as written`;
+      out.push({ old, new: both ? toLf(unescapeOnce(work.new, quotesOnly)) : work.new, notes: [...work.notes, note] });
     }
   }
   return out;
+}
+
+/**
+ * Whether new_string was escaped twice as old_string was: not when it has a real line break
+ * where old_string has only `\n`, nor a bare quote of a kind old_string always escaped. Its
+ * own escapes (a `\n` inside a string literal) then mean what they say and are kept.
+ */
+function escapedLike(oldText: string, newText: string, quotesOnly: boolean): boolean {
+  if (!quotesOnly && !oldText.includes('\n') && newText.includes('\n')) {
+    return false;
+  }
+  for (const q of ['"', "'", '`']) {
+    const bare = new RegExp(`(^|[^\\\\])${q}`);
+    if (oldText.includes(`\\${q}`) && !bare.test(oldText) && bare.test(newText)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** A warning when old_string's `L{n}: ` prefixes named other lines than where its text is now. */
@@ -156,7 +204,7 @@ export function planEdits(content: string, reqs: readonly EditRequest[], signal?
 // ---------------------------------------------------------------------------------------
 // Substring levels: exact, read-prefix, escape-normalized (and typography within a line).
 
-function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean): FindResult | undefined {
+function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean, cuts: NotFound[]): FindResult | undefined {
   const hay = subject.lf.text;
   const complete = all || level === 'read-prefix';
   let hits = findAll(hay, v.old, complete ? MAX_EDIT_PLACES : 2, subject.signal);
@@ -164,14 +212,14 @@ function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean
     // Prefixed lines are whole lines: text found after another line's indentation lost that indentation (the line levels re-indent it).
     hits = hits.filter((h) => h === 0 || hay.charCodeAt(h - 1) === 10);
   }
-  return hits.length === 0 ? undefined : substringResult(subject, v, level, all, { hay, needle: v.old, hits, complete }, () => v.new);
+  return hits.length === 0 ? undefined : substringResult(subject, v, level, all, { hay, needle: v.old, hits, complete }, () => v.new, cuts);
 }
 
 /**
  * A phrase inside a line whose quotes or dashes differ (prose is often one long line):
  * searched character by character with typography made ASCII on both sides.
  */
-function typographyInLine(subject: Subject, v: Variant, all: boolean): FindResult | undefined {
+function typographyInLine(subject: Subject, v: Variant, all: boolean, cuts: NotFound[]): FindResult | undefined {
   const needle = asciiTypography(v.old);
   const hay = subject.lfTypography;
   if (needle === v.old && hay === subject.lf.text) {
@@ -183,10 +231,10 @@ function typographyInLine(subject: Subject, v: Variant, all: boolean): FindResul
   }
   const adapt = (h: number) => {
     const region = subject.lf.text.slice(h, h + v.old.length);
-    return v.old.length + v.new.length > MAX_EDIT_CHAR_ALIGN_CHARS ? v.new : keepChars(v.old, region, v.new);
+    return keepFormat(v.old, region, v.new);
   };
-  const r = substringResult(subject, v, 'unicode-normalized', all, { hay, needle, hits, complete: all }, adapt);
-  if (r.ok) {
+  const r = substringResult(subject, v, 'unicode-normalized', all, { hay, needle, hits, complete: all }, adapt, cuts);
+  if (r?.ok) {
     r.adjustments.push('matched typographic quotes, dashes or spaces to their ASCII forms; unchanged text keeps the file\'s');
   }
   return r;
@@ -201,7 +249,8 @@ interface Hits {
   complete: boolean;
 }
 
-function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits, complete }: Hits, text: (hit: number) => string): FindResult {
+/** The result of a substring level; undefined when its one place cuts a name or number (then put in `cuts`). */
+function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits, complete }: Hits, text: (hit: number) => string, cuts: NotFound[]): FindResult | undefined {
   const lf = subject.lf;
   const len = needle.length;
   const lineOfHit = (h: number) => subject.lineOf(lf.toFile(h)) + 1;
@@ -217,11 +266,30 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
       return { ...ambiguous(level, hits.map(lineOfHit), hits.length), overlapping: true };
     }
   }
+  if (!all) {
+    const split = splitWord(subject, hay, hits[0], len, v.old);
+    if (split) {
+      cuts.push(split);
+      return undefined;
+    }
+  }
+  const notes = [...v.notes];
   const reps: Replacement[] = hits.map((h) => {
     const start = lf.toFile(h);
     const end = lf.toFile(h + len);
     const eol = subject.eolFor(start, end);
-    const t = text(h);
+    let t = text(h);
+    const map = deeperLine(hay, h, v);
+    if (map) {
+      t = t
+        .split('\n')
+        .map((l, k) => (k === 0 ? l : reindent(l, map)))
+        .join('\n');
+      const note = `old_string's indentation differs from the file's (${describeIndentMap(map)}); new_string was re-indented the same way`;
+      if (!notes.includes(note)) {
+        notes.push(note);
+      }
+    }
     return { start, end, text: eol === '\n' ? t : t.replace(/\n/g, eol), line: subject.lineOf(start) + 1, endLine: subject.lineOf(Math.max(start, end - 1)) + 1 };
   });
   const warnings: string[] = [];
@@ -230,13 +298,34 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
     warnings.push(shallow);
   }
   if (all) {
-    const inside = hits.filter((h) => isWordChar(hay, h - 1) && isWordChar(hay, h) || (isWordChar(hay, h + len - 1) && isWordChar(hay, h + len)));
+    const inside = hits.filter((h) => (isWordChar(hay, h - 1) && isWordChar(hay, h)) || (isWordChar(hay, h + len - 1) && isWordChar(hay, h + len)));
     if (inside.length > 0) {
       warnings.push(`${inside.length} of the ${hits.length} places ${inside.length === 1 ? 'is' : 'are'} inside a longer word (${listLines(inside.map(lineOfHit))}) and ${inside.length === 1 ? 'was' : 'were'} replaced too.`);
     }
   }
   const places = reps.map((r) => ({ startLine: r.line, endLine: r.endLine }));
-  return found(subject, level, reps, places, [...v.notes], warnings, v);
+  // A re-indented exact place is no longer the text as given.
+  const reindented = notes.length > v.notes.length;
+  return found(subject, reindented && level === 'exact' ? 'indentation-flexible' : level, reps, places, notes, warnings, v);
+}
+
+/**
+ * The re-indentation of new_string's later lines when a one-line old_string that starts
+ * with indentation was found inside a deeper indentation: the model gave the line's
+ * indentation as it believed it, so the lines it adds are shifted by what it left out.
+ */
+function deeperLine(hay: string, hit: number, v: Variant): IndentMap | undefined {
+  const own = leadingWhitespace(v.old);
+  if (own.length === 0 || v.old.includes('\n') || !v.new.includes('\n')) {
+    return undefined;
+  }
+  const lineStart = hay.lastIndexOf('\n', hit - 1) + 1;
+  const lead = hay.slice(lineStart, hit);
+  if (lead.length === 0 || !/^[ \t]+$/.test(lead)) {
+    return undefined;
+  }
+  const whole = lead + own;
+  return { oldBase: indentWidth(own), fileBase: indentWidth(whole), num: 1, den: 1, tabs: whole.includes('\t'), identity: false };
 }
 
 /**
@@ -261,6 +350,59 @@ function shallowerLines(hay: string, hit: number, v: Variant, line: number): str
 
 function isWordChar(s: string, i: number): boolean {
   return i >= 0 && i < s.length && /[\p{L}\p{N}_$]/u.test(s[i]);
+}
+
+/** A letter of a script that separates words with spaces, a digit or an underscore: what names and numbers are made of. */
+const NAME_CHAR = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Nd}_]/u;
+
+function nameChar(s: string, i: number): boolean {
+  return i >= 0 && i < s.length && NAME_CHAR.test(s[i]);
+}
+
+function digit(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/** Whether the boundary before s[b] cuts a name or a number (`10|00`, `max|Count`, `1|.5`, `1.|5`) in two. */
+function cutsName(s: string, b: number): boolean {
+  return (nameChar(s, b - 1) && nameChar(s, b)) || (digit(s, b - 1) && s[b] === '.' && digit(s, b + 1)) || (s[b - 1] === '.' && digit(s, b - 2) && digit(s, b));
+}
+
+/**
+ * "Not found" when the one place old_string is at begins or ends inside a longer name or
+ * number of the file (`timeout = 100` in `timeout = 1000`, `Count` in `maxCount`): names and
+ * numbers are matched whole, so a copy that lost a digit never edits the wrong value.
+ */
+function splitWord(subject: Subject, hay: string, hit: number, len: number, old: string): NotFound | undefined {
+  const atStart = cutsName(hay, hit);
+  if (!atStart && !cutsName(hay, hit + len)) {
+    return undefined;
+  }
+  const b = atStart ? hit : hit + len;
+  const lineStart = hay.lastIndexOf('\n', b - 1) + 1;
+  const nl = hay.indexOf('\n', b);
+  const lineEnd = nl === -1 ? hay.length : nl;
+  let ws = b;
+  while (ws > lineStart && (nameChar(hay, ws - 1) || (hay[ws - 1] === '.' && digit(hay, ws - 2) && digit(hay, ws)))) {
+    ws--;
+  }
+  let we = b;
+  while (we < lineEnd && (nameChar(hay, we) || (hay[we] === '.' && digit(hay, we - 1) && digit(hay, we + 1)))) {
+    we++;
+  }
+  const word = hay.slice(ws, we);
+  const lf = subject.lf;
+  const line = subject.lineOf(lf.toFile(b)) + 1;
+  const oldLines = old.split('\n');
+  const expected = atStart ? oldLines[0] : oldLines[oldLines.length - 1];
+  const actual = subject.content.slice(subject.table.starts[line - 1], subject.table.ends[line - 1]);
+  return {
+    ok: false,
+    reason: 'not-found',
+    closest: { startLine: subject.lineOf(lf.toFile(hit)) + 1, endLine: subject.lineOf(lf.toFile(Math.max(hit, hit + len - 1))) + 1, line, expected, actual, difference: 'text' },
+    hint: `The file has old_string only as part of a longer name or number: it ${atStart ? 'starts' : 'ends'} inside ${JSON.stringify(word)} at line ${line}. Names and numbers must match whole; give all of ${JSON.stringify(word)} in old_string (and new_string).`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -448,7 +590,7 @@ function place(subject: Subject, core: Core, s: number, e: number, at: number): 
     const d = e - s + 1 - n;
     notes.push(d >= 0 ? `the file has ${plural(d, 'more blank line')} inside the block than old_string (kept as they are)` : `the file has ${plural(-d, 'blank line')} fewer inside the block than old_string`);
   }
-  const placed: Placed = { pairing, level, adapt: t.adapt ?? { indent: IDENTITY, trimTrailing: false, typography: false }, notes, at };
+  const placed: Placed = { pairing, level, adapt: t.adapt ?? { indent: IDENTITY, trimTrailing: false, keepFormat: false }, notes, at };
   if (!t.adapt) {
     placed.rejected = 'indentation';
   } else if (disproportionate(subject, old, s, e)) {
@@ -518,7 +660,7 @@ function tolerances(subject: Subject, old: readonly string[], pairing: BlockPair
     notes.push(`old_string's indentation differs from the file's (${describeIndentMap(map)}); new_string was re-indented the same way`);
   }
   if (inner) {
-    notes.push('ignored runs of spaces inside lines');
+    notes.push("ignored runs of spaces inside lines; unchanged text keeps the file's spacing");
   }
   if (typography) {
     notes.push("matched typographic quotes, dashes or spaces to their ASCII forms; unchanged text keeps the file's");
@@ -527,7 +669,7 @@ function tolerances(subject: Subject, old: readonly string[], pairing: BlockPair
   if (!map) {
     return { level, notes };
   }
-  return { level, notes, adapt: { indent: map, trimTrailing: extraTrailing, typography } };
+  return { level, notes, adapt: { indent: map, trimTrailing: extraTrailing, keepFormat: typography || inner } };
 }
 
 /** The disproportionate-match guard: a block far longer or shorter than old_string is not what the model meant. */
@@ -578,35 +720,84 @@ function foundBlocks(subject: Subject, core: Core, v: Variant, chosen: Placed[],
 // ---------------------------------------------------------------------------------------
 // Context-aware: old_string with elision lines (`// ... existing code ...`).
 
+/** A block of the file a part may be: position of its first line among the file's lines with text, first and last file line. */
+interface Cand {
+  at: number;
+  s: number;
+  e: number;
+}
+
 interface Part {
   /** Indices into the core lines. */
   from: number;
   to: number;
-  /** Candidate blocks: position among the file's lines with text, first and last file line. */
-  cands: { at: number; s: number; e: number }[];
+  cands: Cand[];
 }
 
-function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefined {
+/**
+ * What the elision between two parts may stand for, from the indentation old_string shows
+ * around it (widths in old_string's columns). The left-out lines stay inside the block the
+ * shown lines are in: none is shallower than the elision line says (as deep as the line
+ * before it when the elision is as deep, deeper when it is deeper; the same with the line
+ * after), and none closes the block that holds the line after it (its opener is the nearest
+ * line before with less indentation).
+ */
+interface Gap {
+  /** The elision line, the last line with text before it and the first after it (indices into the core lines). */
+  line: number;
+  before: number;
+  after: number;
+  /** The opener of the line after, when it is in the part just before; its ordinal among that part's lines with text, else -1. */
+  opener: number;
+}
+
+/** The least indentation (file columns) the left-out lines may have, from what is known of the file around them. */
+function gapFloor(old: readonly string[], g: Gap, fBefore: number, fAfter: number | undefined, fOpener: number | undefined): number {
+  const w = (j: number) => indentWidth(leadingWhitespace(old[j]));
+  const e = w(g.line);
+  let floor = fOpener === undefined ? -Infinity : fOpener + 1;
+  const side = (ws: number, fs: number) => (e > ws ? fs + 1 : e === ws ? fs : -Infinity);
+  floor = Math.max(floor, side(w(g.before), fBefore));
+  if (fAfter !== undefined) {
+    floor = Math.max(floor, side(w(g.after), fAfter));
+  }
+  return floor;
+}
+
+function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFound[]): FindResult | undefined {
   const core = coreOf(v.old, v.new);
   if (!core) {
     return undefined;
   }
   // Elisions at either end stand for nothing old_string would change: drop them.
+  // `kept`: the elisions dropped from old_string that new_string has at the same end too.
+  let dropped = 0;
+  let kept = 0;
   while (core.old.length > 0 && (isElision(core.old[0]) || isBlank(core.old[0]))) {
     if (core.new.length > 0 && isElision(core.new[0]) && isElision(core.old[0])) {
       core.new.shift();
+      kept++;
     }
+    dropped += isElision(core.old[0]) ? 1 : 0;
     core.old.shift();
   }
   while (core.old.length > 0 && (isElision(core.old[core.old.length - 1]) || isBlank(core.old[core.old.length - 1]))) {
     if (core.new.length > 0 && isElision(core.new[core.new.length - 1]) && isElision(core.old[core.old.length - 1])) {
       core.new.pop();
+      kept++;
     }
+    dropped += isElision(core.old[core.old.length - 1]) ? 1 : 0;
     core.old.pop();
   }
   const elisions = core.old.map(isElision);
   if (!elisions.includes(true)) {
-    return undefined;
+    // Only a "..." before or after the lines, kept in new_string: the lines are the whole edit. One new_string
+    // does not keep may have meant the lines it stands for to go, or a "..." line the file does not have.
+    if (dropped === 0 || kept < dropped || core.old.length === 0) {
+      return undefined;
+    }
+    const inner: Variant = { old: core.old.join('\n'), new: core.new.join('\n'), notes: [...v.notes, `ignored the "..." ${dropped === 1 ? 'line' : 'lines'} at the start or end of old_string (the lines beyond it are left as they are)`] };
+    return substring(subject, inner, 'context-aware', all, cuts) ?? lineLevels(subject, inner, all, 'context-aware');
   }
   if (all) {
     return { ok: false, reason: 'invalid', message: 'old_string leaves lines out with "...", which replace_all cannot use: give the full text, or edit one place at a time without replace_all.' };
@@ -633,11 +824,17 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
     }
     j = k;
   }
-  const chain = uniqueChain(parts);
+  const gaps = parts.slice(1).map((next, i) => gapBetween(core.old, elisions, parts[i], next));
+  const widths = new FileWidths(subject);
+  let chain = uniqueChain(parts, (i, p, budget, visit) => linkInside(widths, core.old, gaps[i], p, parts[i + 1].cands, budget, visit));
   if (chain === undefined) {
-    return undefined;
+    // No way keeps the left-out lines inside their block; one that does not names the line that leaves it.
+    chain = uniqueChain(parts, (i, p, budget, visit) => linkNear(p, parts[i + 1].cands, budget, visit));
+    if (!chain?.picks) {
+      return undefined;
+    }
   }
-  if (Array.isArray(chain.lines)) {
+  if (chain.lines) {
     return ambiguous('context-aware', chain.lines, chain.lines.length);
   }
   const picks = chain.picks!;
@@ -661,14 +858,10 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
     }
     if (i + 1 < parts.length) {
       const next = parts[i + 1].cands[picks[i + 1]];
-      for (let j = part.to + 1; j < parts[i + 1].from; j++) {
-        if (elisions[j]) {
-          from[j] = c.e + 1;
-          to[j] = next.s - 1;
-          elidedLines += to[j] - from[j] + 1;
-          break;
-        }
-      }
+      const j = gaps[i].line;
+      from[j] = c.e + 1;
+      to[j] = next.s - 1;
+      elidedLines += to[j] - from[j] + 1;
     }
   });
   const s = parts[0].cands[picks[0]].s;
@@ -680,7 +873,7 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
   if (!t.adapt) {
     return indentationMismatch(subject, shown, shownPairing);
   }
-  const outside = elisionOutside(subject, core.old, pairing, elisions, t.adapt.indent);
+  const outside = elisionOutside(subject, widths, core.old, pairing, elisions, t.adapt.indent);
   if (outside) {
     return outside;
   }
@@ -689,21 +882,148 @@ function elided(subject: Subject, v: Variant, all: boolean): FindResult | undefi
   return foundBlocks(subject, core, v, [placed], 'context-aware', [], elisions);
 }
 
+/** The elision between two parts (the first, when old_string has several in a row) and the lines around it. */
+function gapBetween(old: readonly string[], elisions: readonly boolean[], prev: Part, next: Part): Gap {
+  let line = prev.to + 1;
+  while (!elisions[line]) {
+    line++;
+  }
+  let before = prev.to;
+  while (isBlank(old[before])) {
+    before--;
+  }
+  let after = next.from;
+  while (isBlank(old[after])) {
+    after++;
+  }
+  // The opener of the line after: the nearest line before the elision that is less indented.
+  const wAfter = indentWidth(leadingWhitespace(old[after]));
+  let opener = -1;
+  let ordinal = old.slice(prev.from, before + 1).filter((l) => !isBlank(l)).length;
+  for (let j = before; j >= prev.from; j--) {
+    if (isBlank(old[j])) {
+      continue;
+    }
+    ordinal--;
+    if (indentWidth(leadingWhitespace(old[j])) < wAfter) {
+      opener = ordinal;
+      break;
+    }
+  }
+  return { line, before, after, opener };
+}
+
+/** Indentation width of each file line, worked out when first asked; -1 for a blank line. */
+class FileWidths {
+  private readonly w: Int32Array;
+
+  constructor(readonly subject: Subject) {
+    this.w = new Int32Array(subject.table.count).fill(-2);
+  }
+
+  of(line: number): number {
+    if (this.w[line] === -2) {
+      const t = this.subject.table.text(line);
+      this.w[line] = isBlank(t) ? -1 : indentWidth(leadingWhitespace(t));
+    }
+    return this.w[line];
+  }
+}
+
+/** What chaining parts may still cost, in file lines and candidates looked at. */
+interface Budget {
+  left: number;
+}
+
 /**
- * An elision line stands for lines at least as deep as itself: a left-out range holding a
- * shallower line (the end of the block, the next function) spans more than the model
+ * Calls `visit` with each block of the next part that can follow block `p` across the gap:
+ * within {@link MAX_EDIT_ELIDED_LINES}, and with every left-out line at least as indented as
+ * the gap allows. Walks the file from `p` only as far as a bound needs it, and stops at the
+ * first line that leaves the block. False when the budget ran out.
+ */
+function linkInside(widths: FileWidths, old: readonly string[], g: Gap, p: Cand, next: readonly Cand[], budget: Budget, visit: (q: number) => void): boolean {
+  const index = widths.subject.index.lines;
+  const fBefore = widths.of(p.e);
+  const fOpener = g.opener >= 0 ? widths.of(index[p.at + g.opener]) : undefined;
+  const low = gapFloor(old, g, fBefore, undefined, fOpener);
+  // Lines at the cursor and before it (back to p) have been looked at; `min` is their least indentation.
+  let cursor = p.e + 1;
+  let min = Infinity;
+  for (let q = firstStartAbove(next, p.e); q < next.length && next[q].s - p.e - 1 <= MAX_EDIT_ELIDED_LINES; q++) {
+    if (--budget.left < 0) {
+      return false;
+    }
+    const floor = Math.max(low, gapFloor(old, g, fBefore, widths.of(next[q].s), fOpener));
+    // No line has less than no indentation: a floor of 0 or less needs no look at the lines.
+    if (floor > 0) {
+      budget.left -= next[q].s - cursor;
+      if (budget.left < 0) {
+        return false;
+      }
+      for (; cursor < next[q].s; cursor++) {
+        const w = widths.of(cursor);
+        if (w >= 0 && w < min) {
+          min = w;
+        }
+      }
+      if (min < low) {
+        return true;
+      }
+      if (min < floor) {
+        continue;
+      }
+    }
+    visit(q);
+  }
+  return true;
+}
+
+/** Calls `visit` with each block of the next part that starts after `p` within {@link MAX_EDIT_ELIDED_LINES}. False when the budget ran out. */
+function linkNear(p: Cand, next: readonly Cand[], budget: Budget, visit: (q: number) => void): boolean {
+  for (let q = firstStartAbove(next, p.e); q < next.length && next[q].s - p.e - 1 <= MAX_EDIT_ELIDED_LINES; q++) {
+    if (--budget.left < 0) {
+      return false;
+    }
+    visit(q);
+  }
+  return true;
+}
+
+/**
+ * An elision line stands for lines inside the block it is shown in: a left-out range holding
+ * a line that leaves it (the end of the block, the next function) spans more than the model
  * meant, as when the part after it is found in the next function. "Not found" then, with
  * that line.
  */
-function elisionOutside(subject: Subject, old: readonly string[], pairing: BlockPairing, elisions: readonly boolean[], map: IndentMap): FindFailure | undefined {
+function elisionOutside(subject: Subject, widths: FileWidths, old: readonly string[], pairing: BlockPairing, elisions: readonly boolean[], map: IndentMap): FindFailure | undefined {
   const table = subject.table;
+  const w = (j: number) => indentWidth(leadingWhitespace(old[j]));
   for (let j = 0; j < old.length; j++) {
-    if (!elisions[j]) {
+    if (!elisions[j] || pairing.to[j] < pairing.from[j]) {
       continue;
     }
-    const depth = map.fileBase + ((indentWidth(leadingWhitespace(old[j])) - map.oldBase) * map.num) / map.den;
+    // The elision's own depth in the file's columns, and what the lines around it allow.
+    const depth = map.fileBase + ((w(j) - map.oldBase) * map.num) / map.den;
+    let before = j - 1;
+    while (before >= 0 && (elisions[before] || isBlank(old[before]))) {
+      before--;
+    }
+    let after = j + 1;
+    while (after < old.length && (elisions[after] || isBlank(old[after]))) {
+      after++;
+    }
+    let floor = depth;
+    if (before >= 0 && after < old.length) {
+      let opener = before;
+      while (opener >= 0 && (elisions[opener] || isBlank(old[opener]) || w(opener) >= w(after))) {
+        opener--;
+      }
+      const g: Gap = { line: j, before, after, opener: -1 };
+      floor = Math.max(floor, gapFloor(old, g, widths.of(pairing.to[before]), widths.of(pairing.from[after]), opener >= 0 ? widths.of(pairing.to[opener]) : undefined));
+    }
     for (let f = pairing.from[j]; f <= pairing.to[j]; f++) {
-      if (!isBlank(table.text(f)) && indentWidth(leadingWhitespace(table.text(f))) < depth) {
+      const fw = widths.of(f);
+      if (fw >= 0 && fw < floor) {
         return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: f + 1, expected: old[j], actual: table.text(f), difference: 'text' } };
       }
     }
@@ -711,61 +1031,71 @@ function elisionOutside(subject: Subject, old: readonly string[], pairing: Block
   return undefined;
 }
 
+type Link = (i: number, p: Cand, budget: Budget, visit: (q: number) => void) => boolean;
+
 /**
- * The one way to pick a block for every part, in order, each after the previous within
- * {@link MAX_EDIT_ELIDED_LINES}; `lines` lists the first lines of the competing blocks
- * when there are several ways, undefined when there is none.
+ * The one way to pick a block for every part, in order, each linked to the previous by
+ * `link`; `lines` lists the first lines of the competing blocks when there are several ways
+ * (or too many to tell within {@link MAX_EDIT_ELISION_STEPS}), undefined when there is none.
  */
-function uniqueChain(parts: Part[]): { picks?: number[]; lines?: number[] } | undefined {
+function uniqueChain(parts: Part[], link: Link): { picks?: number[]; lines?: number[] } | undefined {
+  const budget: Budget = { left: MAX_EDIT_ELISION_STEPS };
+  const tooMany = () => ({ lines: parts[0].cands.map((p) => p.s + 1) });
   // ways[i][c]: ways (saturated at 2) to place parts 0..i with part i at candidate c.
   const ways: Uint8Array[] = [Uint8Array.from(parts[0].cands, () => 1)];
-  for (let i = 1; i < parts.length; i++) {
-    const prev = parts[i - 1].cands;
-    const w = ways[i - 1];
-    const prefix = new Int32Array(prev.length + 1);
-    for (let c = 0; c < prev.length; c++) {
-      prefix[c + 1] = prefix[c] + w[c];
+  for (let i = 0; i + 1 < parts.length; i++) {
+    const w = new Uint8Array(parts[i + 1].cands.length);
+    for (let c = 0; c < parts[i].cands.length; c++) {
+      const here = ways[i][c];
+      if (here > 0 && !link(i, parts[i].cands[c], budget, (q) => (w[q] = Math.min(2, w[q] + here)))) {
+        return tooMany();
+      }
     }
-    let lo = 0;
-    let hi = 0;
-    ways.push(
-      Uint8Array.from(parts[i].cands, (q) => {
-        // Candidates of the previous part end in order; keep those ending before q and close enough.
-        while (hi < prev.length && prev[hi].e < q.s) {
-          hi++;
-        }
-        while (lo < hi && q.s - prev[lo].e - 1 > MAX_EDIT_ELIDED_LINES) {
-          lo++;
-        }
-        return Math.min(2, prefix[hi] - prefix[lo]);
-      }),
-    );
+    ways.push(w);
   }
-  const last = ways[ways.length - 1];
-  const total = last.reduce((a, b) => a + b, 0);
+  const n = parts.length;
+  const last = ways[n - 1];
+  const total = last.reduce((a, b) => Math.min(2, a + b), 0);
   if (total === 0) {
     return undefined;
   }
+  // Whether candidate c of part i links to a block of part i + 1 that `ok` accepts; undefined when the budget ran out.
+  const links = (i: number, c: number, ok: (q: number) => boolean): boolean | undefined => {
+    let hit = false;
+    return link(i, parts[i].cands[c], budget, (q) => (hit ||= ok(q))) ? hit : undefined;
+  };
   if (total === 1) {
-    const picks = new Array<number>(parts.length);
-    picks[parts.length - 1] = last.indexOf(1);
-    for (let i = parts.length - 2; i >= 0; i--) {
-      const q = parts[i + 1].cands[picks[i + 1]];
-      picks[i] = parts[i].cands.findIndex((p, c) => ways[i][c] > 0 && p.e < q.s && q.s - p.e - 1 <= MAX_EDIT_ELIDED_LINES);
+    const picks = new Array<number>(n);
+    picks[n - 1] = last.indexOf(1);
+    for (let i = n - 2; i >= 0; i--) {
+      let pick = -1;
+      for (let c = 0; c < parts[i].cands.length && pick < 0; c++) {
+        const hit = ways[i][c] > 0 ? links(i, c, (q) => q === picks[i + 1]) : false;
+        if (hit === undefined) {
+          return tooMany();
+        }
+        pick = hit ? c : -1;
+      }
+      picks[i] = pick;
     }
     return { picks };
   }
   // Several ways: name the first lines of the first part's blocks that start one.
   let reach = Array.from(last, (w) => w > 0);
-  for (let i = parts.length - 2; i >= 0; i--) {
-    const next = parts[i + 1].cands;
-    const prefix = new Int32Array(next.length + 1);
-    next.forEach((_, c) => (prefix[c + 1] = prefix[c] + (reach[c] ? 1 : 0)));
-    // Blocks of the next part reachable from p start in (p.e, p.e + 1 + MAX_EDIT_ELIDED_LINES].
-    reach = parts[i].cands.map((p) => prefix[firstStartAbove(next, p.e + 1 + MAX_EDIT_ELIDED_LINES)] - prefix[firstStartAbove(next, p.e)] > 0);
+  for (let i = n - 2; i >= 0; i--) {
+    const after = reach;
+    const here: boolean[] = [];
+    for (let c = 0; c < parts[i].cands.length; c++) {
+      const hit = ways[i][c] > 0 ? links(i, c, (q) => after[q]) : false;
+      if (hit === undefined) {
+        return tooMany();
+      }
+      here.push(hit);
+    }
+    reach = here;
   }
   const lines = parts[0].cands.filter((_, c) => reach[c]).map((p) => p.s + 1);
-  return { lines: lines.length > 1 ? lines : parts[parts.length - 1].cands.filter((_, c) => last[c] > 0).map((q) => q.s + 1) };
+  return { lines: lines.length > 1 ? lines : parts[n - 1].cands.filter((_, c) => last[c] > 0).map((q) => q.s + 1) };
 }
 
 /** Index of the first candidate (sorted by start) whose start is above `line`. */

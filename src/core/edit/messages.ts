@@ -1,3 +1,4 @@
+import { callText, tryLine } from '../contract';
 import { MAX_EDIT_PLACES_LISTED, MAX_EDIT_QUOTE_CHARS, MAX_READ_LINES } from '../limits';
 import type { ClosestRegion, FindFailure, FoundEdit, MatchLevel } from './types';
 
@@ -29,9 +30,14 @@ const IGNORING: Record<MatchLevel, string> = {
  */
 export function describeFailure(failure: FindFailure, displayPath: string, position?: EditPosition): string {
   const lines = [...body(failure, displayPath)];
+  // a suggested call comes last
+  const tryCall = lines[lines.length - 1].startsWith('Try: ') ? lines.pop() : undefined;
   if (position && position.count > 1) {
     lines[0] = `Edit ${position.index + 1} of ${position.count}: ${lines[0]}`;
     lines.push(`None of the ${position.count} edits was applied; fix this one and send them all again.`);
+  }
+  if (tryCall) {
+    lines.push(tryCall);
   }
   return lines.join('\n');
 }
@@ -46,14 +52,21 @@ function body(f: FindFailure, path: string): string[] {
         out.push(f.hint);
       }
       if (!f.closest) {
-        out.push(`No line of it is in the file. Read the file with ${readCall(path)} (or find the text with fs_grep) and retry with the exact text.`);
+        out.push('No line of it is in the file. Read the file (or find the text with fs_grep) and retry with the exact text.', readCall(path));
         return out;
       }
       out.push(...closest(f.closest));
-      out.push(`Re-read those lines with ${readCall(path, f.closest.startLine, f.closest.endLine)} and retry with the exact text.`);
+      out.push('Re-read those lines and retry with the exact text.', readCall(path, f.closest.startLine, f.closest.endLine));
       return out;
     }
     case 'ambiguous': {
+      if (f.readings) {
+        const { asWritten, withoutPrefixes } = f.readings;
+        return [
+          `old_string is found in ${path} as written, with its \`L{n}: \` line beginnings (${placeList(asWritten, asWritten.length)}), and also once those are read as fs_read's line-number prefixes and removed (${placeList(withoutPrefixes, withoutPrefixes.length)}), so it is not clear which one to change; nothing was changed.`,
+          'If you meant the lines that begin with `L{n}: ` in the file, copy them exactly as they are (fs_read shows them after its own prefix, as `L7: L1: ...`); otherwise add lines around the change so it matches one place.',
+        ];
+      }
       if (f.overlapping) {
         return [
           `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]}, and some of them overlap (${placeList(f.lines, f.count)}), so replace_all cannot replace each one. Use a longer old_string, or separate edits.`,
@@ -68,7 +81,8 @@ function body(f: FindFailure, path: string): string[] {
       const { startLine, endLine } = f.block;
       return [
         `old_string matched only loosely in ${path} (${IGNORING[f.level].trim() || f.level}), at lines ${startLine}-${endLine}: that block is much longer or shorter than old_string, so nothing was changed.`,
-        `Re-read it with ${readCall(path, startLine, endLine)} and retry with the exact text.`,
+        'Re-read it and retry with the exact text.',
+        readCall(path, startLine, endLine),
       ];
     }
   }
@@ -86,13 +100,13 @@ function closest(c: ClosestRegion): string[] {
   return [what[0].toUpperCase() + what.slice(1), `  old_string: ${expected}`, `  file:       ${actual}`];
 }
 
-/** `fs_read` call showing lines first..last (the file from its start when no line is given). */
+/** The `Try:` line of the `fs_read` call showing lines first..last (the file from its start when no line is given). */
 function readCall(path: string, first?: number, last?: number): string {
   if (first === undefined || last === undefined) {
-    return `fs_read ${JSON.stringify({ path })}`;
+    return tryLine(callText('fs_read', { path }));
   }
   const limit = Math.min(MAX_READ_LINES, last - first + 1);
-  return `fs_read ${JSON.stringify({ path, offset: first, limit })}`;
+  return tryLine(callText('fs_read', { path, offset: first, limit }));
 }
 
 /** Two versions of a line as JSON strings (so tabs and trailing spaces show), cut around where they differ. */
@@ -118,17 +132,19 @@ function placeList(lines: readonly number[], count: number): string {
 }
 
 /**
- * One line for a successful edit that needed tolerance (empty for an exact one): the
- * level, what was forgiven, and the request to check the change; then any warnings.
+ * The lines a successful edit adds to the result: for a match that needed tolerance, where
+ * and what was forgiven, and the request to check the diff; then any warnings. None for an
+ * exact match without warnings. `edit` names the edit of a list (1-based).
  */
-export function describeMatch(r: FoundEdit): string {
+export function describeMatch(r: FoundEdit, edit?: number): string[] {
   const out: string[] = [];
+  const who = edit === undefined ? 'old_string' : `Edit ${edit}`;
   if (!r.exact) {
     const span = (p: FoundEdit['places'][number]) => (p.startLine === p.endLine ? `line ${p.startLine}` : `lines ${p.startLine}-${p.endLine}`);
     const where = r.places.length === 1 ? span(r.places[0]) : `${r.places.length} places (${r.places.slice(0, MAX_EDIT_PLACES_LISTED).map(span).join(', ')}${r.places.length > MAX_EDIT_PLACES_LISTED ? ', ...' : ''})`;
     const what = r.adjustments.length > 0 ? `: ${r.adjustments.join('; ')}` : '';
-    out.push(`old_string was not found exactly; it matched at ${where} at level ${r.level}${what}. Check that the change is the one you meant.`);
+    out.push(`${who} matched loosely at ${where}${what}. Check the diff.`);
   }
-  out.push(...r.warnings);
-  return out.join('\n');
+  out.push(...r.warnings.map((w) => (edit === undefined ? w : `Edit ${edit}: ${w}`)));
+  return out;
 }

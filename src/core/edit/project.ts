@@ -26,8 +26,8 @@ export interface LineAdaptation {
   indent: IndentMap;
   /** old_string had trailing whitespace the file does not: drop it from changed lines too. */
   trimTrailing: boolean;
-  /** The match forgave typography: a changed line keeps the file's characters where it kept old_string's. */
-  typography: boolean;
+  /** The match forgave typography or runs of spaces inside lines: a changed line keeps the file's characters where it kept old_string's. */
+  keepFormat: boolean;
 }
 
 export type Projection = { ok: true; lines: string[] } | { ok: false; problem: 'elision-dropped' | 'elision-added'; line: number };
@@ -118,10 +118,10 @@ function adaptLine(file: LineTable, oldLines: readonly string[], pairing: BlockP
   if (adapt.trimTrailing) {
     l = l.trimEnd();
   }
-  if (adapt.typography) {
+  if (adapt.keepFormat) {
     const j = partner >= 0 && pairing.from[partner] === pairing.to[partner] ? partner : likeliestSource(oldLines, pairing, l);
     if (j >= 0) {
-      l = keepTypography(oldLines[j], file.text(pairing.from[j]), l);
+      l = keepLineFormat(oldLines[j], file.text(pairing.from[j]), l);
     }
   }
   return l;
@@ -160,26 +160,66 @@ function likeliestSource(oldLines: readonly string[], pairing: BlockPairing, lin
 }
 
 /**
- * A changed line with the file's characters where it kept old_string's: when old_string's
- * line is the file's with ASCII quotes for typographic ones, the parts new_string did not
- * change keep the file's quotes; what it added is taken as written.
+ * A changed line with the file's formatting where it kept old_string's text: when old_string's
+ * line is the file's with ASCII quotes for typographic ones or other runs of spaces, the parts
+ * new_string did not change keep the file's quotes and spacing; what it added is taken as written.
  */
-function keepTypography(oldLine: string, fileLine: string, newLine: string): string {
+function keepLineFormat(oldLine: string, fileLine: string, newLine: string): string {
   const oc = oldLine.slice(leadingWhitespace(oldLine).length).trimEnd();
   const fc = fileLine.slice(leadingWhitespace(fileLine).length).trimEnd();
-  if (oc === fc || oc.length !== fc.length || oc.length > MAX_EDIT_CHAR_ALIGN_CHARS || asciiTypography(oc) !== asciiTypography(fc)) {
+  if (oc === fc) {
     return newLine;
   }
   const lead = leadingWhitespace(newLine);
-  return lead + keepChars(oc, fc, newLine.slice(lead.length));
+  return lead + keepFormat(oc, fc, newLine.slice(lead.length));
 }
 
+const isSpace = (c: string | undefined) => c === ' ' || c === '\t';
+
 /**
- * `next` (an edit of `old`) with `file`'s characters (same length as `old`) where it kept
- * `old`'s; `next` as it is when the two differ too much to align cheaply.
+ * `next` (an edit of `old`) with `file`'s characters where it kept `old`'s. `file` says what
+ * `old` says, with typographic characters where `old` has ASCII ones and other runs of
+ * spaces; `next` is returned as it is when it does not, or when the texts are too long to
+ * align cheaply. A kept piece of `old` that could have been aligned with another place of
+ * `old` (one `'` of several) keeps `next`'s characters: a quote is never moved.
  */
-export function keepChars(old: string, file: string, next: string): string {
-  if (next.length > MAX_EDIT_CHAR_ALIGN_CHARS) {
+export function keepFormat(old: string, file: string, next: string): string {
+  if (old.length + next.length > MAX_EDIT_CHAR_ALIGN_CHARS || file.length > MAX_EDIT_CHAR_ALIGN_CHARS) {
+    return next;
+  }
+  // What each character of `old` is in `file`: a character, or for a run of spaces the file's whole run (at its first character).
+  const mapped = new Array<string>(old.length);
+  const runStart = new Int32Array(old.length);
+  const runEnd = new Int32Array(old.length);
+  let k = 0;
+  for (let i = 0; i < old.length; ) {
+    if (isSpace(old[i]) && isSpace(file[k])) {
+      let ie = i;
+      while (isSpace(old[ie])) {
+        ie++;
+      }
+      let ke = k;
+      while (isSpace(file[ke])) {
+        ke++;
+      }
+      for (let j = i; j < ie; j++) {
+        mapped[j] = j === i ? file.slice(k, ke) : '';
+        runStart[j] = i;
+        runEnd[j] = ie;
+      }
+      i = ie;
+      k = ke;
+    } else if (k < file.length && !isSpace(old[i]) && asciiTypography(old[i]) === asciiTypography(file[k])) {
+      mapped[i] = file[k];
+      runStart[i] = i;
+      runEnd[i] = i + 1;
+      i++;
+      k++;
+    } else {
+      return next;
+    }
+  }
+  if (k !== file.length) {
     return next;
   }
   // With maxEditLength the diff is undefined when the edit is larger.
@@ -187,19 +227,35 @@ export function keepChars(old: string, file: string, next: string): string {
   if (!changes) {
     return next;
   }
+  // The kept pieces with their place in `old`, to tell whether each could have been aligned elsewhere.
+  const kept: { from: number; to: number; at: number }[] = [];
   let pos = 0;
-  let out = '';
-  for (const c of changes) {
-    if (c.added) {
-      out += c.value;
-    } else if (c.removed) {
-      pos += c.value.length;
-    } else {
-      out += file.slice(pos, pos + c.value.length);
+  changes.forEach((c, at) => {
+    if (!c.added) {
+      if (!c.removed) {
+        kept.push({ from: pos, to: pos + c.value.length, at });
+      }
       pos += c.value.length;
     }
-  }
-  return out;
+  });
+  const out: string[] = changes.map((c) => (c.added ? c.value : ''));
+  kept.forEach(({ from, to, at }, n) => {
+    const piece = old.slice(from, to);
+    const lo = n > 0 ? kept[n - 1].to : 0;
+    const hi = n + 1 < kept.length ? kept[n + 1].from : old.length;
+    const window = old.slice(lo, hi);
+    if (window.indexOf(piece) !== window.lastIndexOf(piece)) {
+      out[at] = piece;
+      return;
+    }
+    let text = '';
+    for (let i = from; i < to; i++) {
+      // A run of spaces takes the file's spacing only when it is kept whole.
+      text += !isSpace(old[i]) || (runStart[i] >= from && runEnd[i] <= to) ? mapped[i] : old[i];
+    }
+    out[at] = text;
+  });
+  return out.join('');
 }
 
 /**

@@ -99,6 +99,8 @@ export interface Ambiguous {
   count: number;
   /** replace_all only: some places overlap, so they cannot all be replaced. */
   overlapping?: boolean;
+  /** old_string's lines all begin with `L{n}: `, and the file has it both as written and, elsewhere, without the prefixes. */
+  readings?: { asWritten: number[]; withoutPrefixes: number[] };
 }
 
 export interface TooBroad {

@@ -49,6 +49,21 @@ export interface ListingView {
   total: number | undefined;
   /** The exact call that continues, when more follow. */
   continueCall?: string;
+  /** Whether ignore files and settings applied (`respect_ignore`); the call's own globs always do. @default true */
+  respectIgnore?: boolean;
+  /** Whether the call gave `ignore` globs. */
+  callGlobs?: boolean;
+}
+
+/** Who left entries out, and how to bring back what can be: only what `respect_ignore: false` would show is offered. */
+function leftOutNote(v: ListingView, what: string): string {
+  if (v.respectIgnore === false) {
+    return `Left out by your "ignore" globs: ${what}.`;
+  }
+  if (v.callGlobs) {
+    return `Left out by ignore rules and your "ignore" globs: ${what}. Add "respect_ignore": false to include what the rules left out.`;
+  }
+  return `Left out by ignore rules: ${what}. Add "respect_ignore": false to include them.`;
 }
 
 /** "Folder src (/work/app/src)": the path to join entries to, and where it is on disk. */
@@ -95,7 +110,7 @@ export function renderListing(v: ListingView): string {
     if (left.ignoredFiles) {
       what.push(`${plural(left.ignoredFiles, 'file')} not shown`);
     }
-    out.push(`Left out by ignore rules: ${what.join(', ')}. Add "respect_ignore": false to include them.`);
+    out.push(leftOutNote(v, what.join(', ')));
   }
   if (left.hidden) {
     out.push(`Left out as hidden (names starting with "."): ${plural(left.hidden, 'entry', 'entries')}. Add "include_hidden": true to include them.`);

@@ -195,6 +195,10 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
         continue;
       }
     }
+    if (item.name === '.git' && item.type !== 'directory') {
+      // a linked work tree's or submodule's pointer to its repository: git's own data, never shown, and no ignore rule's doing
+      continue;
+    }
     if (!req.includeHidden && item.name.startsWith('.')) {
       if (inPage) {
         pending.hidden++;

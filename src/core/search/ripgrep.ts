@@ -127,7 +127,7 @@ async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) =
   const stderr = errLines.join('\n').trim();
   if (result.code !== null && result.code >= 2 && stderr) {
     if (/regex parse error|error parsing regex|the literal .* is not allowed|look-around|backreference/i.test(stderr)) {
-      throw new ToolError('invalid-input', `Invalid pattern: ${stderr}\nFix the regular expression (ripgrep syntax), or set "fixed_strings": true to search for the text literally.`);
+      throw new ToolError('invalid-input', `Invalid pattern: ${shortParseError(stderr)}\nFix the regular expression (ripgrep syntax), or set "fixed_strings": true to search for the text literally.`);
     }
     throw new ToolError('io', `ripgrep failed: ${stderr}`);
   }
@@ -135,6 +135,48 @@ async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) =
 }
 
 /** A program stopped by its limits, in words that say what in the workspace can cause it and what to do. */
+/** Characters of a pattern line a parse error shows around its caret. */
+const PARSE_ERROR_WIDTH = 80;
+/** Lines of a parse error shown before its last (the reason). */
+const PARSE_ERROR_LINES = 12;
+
+/**
+ * ripgrep's parse error with the pattern cut to the part around each caret: it echoes the
+ * whole pattern (up to 8192 characters, a line per line of a multiline one) and a caret
+ * line as long, where the model needs only the place and the reason.
+ */
+export function shortParseError(stderr: string): string {
+  const lines = stderr.split('\n');
+  const out: string[] = [];
+  const isCaret = (l: string | undefined) => l !== undefined && /^\s*\^[\^\s]*$/.test(l);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const lead = /^(\s*\d+: |\s+)/.exec(line)?.[0] ?? '';
+    if (/^~+$/.test(line)) {
+      // a rule around a multiline pattern: decoration
+      continue;
+    }
+    if (isCaret(lines[i + 1]) && line.length > lead.length + PARSE_ERROR_WIDTH) {
+      const caret = lines[i + 1];
+      const at = caret.indexOf('^');
+      const from = Math.max(lead.length, at - PARSE_ERROR_WIDTH / 2);
+      const to = Math.min(line.length, from + PARSE_ERROR_WIDTH);
+      const before = from > lead.length ? '...' : '';
+      const after = to < line.length ? '...' : '';
+      out.push(`${lead}${before}${line.slice(from, to)}${after}`, `${' '.repeat(lead.length + before.length)}${caret.slice(from, to).trimEnd()}`);
+      i++;
+    } else if (isCaret(line)) {
+      out.push(line.trimEnd());
+    } else {
+      out.push(line.length > lead.length + PARSE_ERROR_WIDTH ? `${line.slice(0, lead.length + PARSE_ERROR_WIDTH)}...` : line);
+    }
+  }
+  if (out.length > PARSE_ERROR_LINES + 1) {
+    return [...out.slice(0, PARSE_ERROR_LINES), `... (${out.length - PARSE_ERROR_LINES - 1} more lines)`, out[out.length - 1]].join('\n');
+  }
+  return out.join('\n');
+}
+
 export function stoppedError(what: string, e: ProcessStopped): ToolError {
   const narrow = 'Narrow the search with path or include, or leave the file out with the ignore settings.';
   switch (e.reason) {
