@@ -6,7 +6,7 @@ import { textField } from './input';
 import { MAX_PATCH_CHARS } from '../core/limits';
 import { renderPatchResult } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
-import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
+import { authorizeMatching, invocationMessage, matchingQuestion, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
 import { textResult, type ToolResult } from './result';
 import { readDecision, resolveTarget, type Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
@@ -105,7 +105,8 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     const targets = await Promise.all(paths.map((p) => resolveTarget(ctx, p)));
     const names = targets.map((t) => t.located.display);
     const what = names.length === 1 ? names[0] : `${names.length} files`;
-    return { invocationMessage: invocationMessage(ctx, targets, `Patching ${what}`) };
+    const confirmation = await matchingQuestion(ctx, targets, 'fs_apply_patch', 'change');
+    return { invocationMessage: invocationMessage(ctx, targets, `Patching ${what}`), ...(confirmation ? { confirmation } : {}) };
   },
 
   async invoke(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolResult> {
@@ -133,6 +134,12 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
           const f = loaded.get(t.real);
           return f ? { kind: 'file', text: f.text, key: t.real } : { kind: 'missing', key: t.real };
         };
+        // one question at a time, before any file's content is matched
+        for (const t of targets.values()) {
+          if ((await ctx.ws.stat(t.real)) !== undefined) {
+            await authorizeMatching(ctx, t, 'fs_apply_patch', 'change');
+          }
+        }
         let plan;
         try {
           plan = await planPatch(patch, probe, ctx.signal);

@@ -6,7 +6,7 @@ import { boolField, boundedJson, contentField, textField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
-import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
+import { authorizeMatching, invocationMessage, matchingQuestion, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
 import { textResult, type ToolResult } from './result';
 import { suggestPaths } from './suggest';
 import { readDecision, resolveTarget, type Target } from './target';
@@ -176,7 +176,8 @@ export const editTool: ToolSpec<typeof editSchema> = {
 
   async prepare(input, ctx) {
     const t = await resolveTarget(ctx, input.path);
-    return { invocationMessage: invocationMessage(ctx, [t], `Editing ${t.located.display}`) };
+    const confirmation = await matchingQuestion(ctx, [t], 'fs_edit', 'edit');
+    return { invocationMessage: invocationMessage(ctx, [t], `Editing ${t.located.display}`), ...(confirmation ? { confirmation } : {}) };
   },
 
   async invoke(input: EditInput, ctx: ToolContext): Promise<ToolResult> {
@@ -200,6 +201,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
           `${t.located.display} already exists, and an empty old_string only creates a missing file. To replace its whole content use fs_write; to insert text, give the line next to the insertion point as old_string and that line plus the new text as new_string.`,
         );
       }
+      await authorizeMatching(ctx, t, 'fs_edit', 'edit');
       const seen = ctx.ledger.get(t.real)?.version;
       const stale = seen !== undefined && seen !== before.version;
       const plan = planEdits(before.text, reqs, ctx.signal);

@@ -8,9 +8,9 @@ import { globSet, type GlobSet } from '../core/policy';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
-import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
+import { ApprovalDenied, type ChangeProposal, type Confirmation, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
-import type { Target } from './target';
+import { authorize, readDecision, type Target } from './target';
 import type { ToolContext } from './types';
 
 /** One file of a change, as a tool computed it. */
@@ -112,6 +112,33 @@ export function refuseForbidden(ctx: ToolContext, targets: readonly Target[]): v
       throw new ToolError('invalid-input', d.message);
     }
   }
+}
+
+/**
+ * Before a change is matched against a file the model may not read unasked (a secret, a
+ * file outside the workspace): whether old text fits, and where, says what the file holds,
+ * so the person answers the question fs_read would ask first. A file the model has read or
+ * changed already (its version is in the ledger) was allowed then, and is not asked again.
+ */
+/**
+ * The question `authorizeMatching` will ask for the first of `targets` that needs it, for
+ * the chat's confirmation card before the call (inside the call it is then not asked again).
+ */
+export async function matchingQuestion(ctx: ToolContext, targets: readonly Target[], tool: string, verb: string): Promise<Confirmation | undefined> {
+  for (const t of targets) {
+    const d = readDecision(ctx, t, tool, verb);
+    if (d.kind === 'confirm' && ctx.ledger.get(t.real) === undefined && (await ctx.ws.stat(t.real)) !== undefined) {
+      return { reasons: d.reasons, title: d.title, message: d.message };
+    }
+  }
+  return undefined;
+}
+
+export async function authorizeMatching(ctx: ToolContext, t: Target, tool: string, verb: string): Promise<void> {
+  if (readDecision(ctx, t, tool, verb).kind === 'allow' || ctx.ledger.get(t.real) !== undefined) {
+    return;
+  }
+  await authorize(ctx, t, tool, verb);
 }
 
 /** Converts a text's line endings to CRLF (or back) when a file or the workspace says so. */

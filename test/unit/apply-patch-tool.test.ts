@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encodeText } from '../../src/core/text/encoding';
+import { cliApprover } from '../../src/tools/cliApprover';
 import { call, context, makeReadOnly, scriptedApprover, tempTree } from './helpers';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
@@ -132,6 +133,19 @@ describe('fs_apply_patch', () => {
     // a plain file keeps the full explanation
     const plain = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '@@', ' a1', '-a9', '+x') });
     assert.match(plain.text, /Closest region of a\.txt/);
+  });
+
+  it('asks before matching a chunk against a secret the model has not read, so a right guess reads exactly like a wrong one', async () => {
+    const secret = 'API_KEY=sk-live-123456\n';
+    fs.writeFileSync(p('.env'), secret);
+    const ctx = await context(tree.root, {}, cliApprover({ yes: false, allowOutside: false }));
+    const right = await call(ctx, 'fs_apply_patch', { patch: patch('*** Update File: .env', '@@', '-API_KEY=sk-live-123456', '+API_KEY=x') });
+    const wrong = await call(ctx, 'fs_apply_patch', { patch: patch('*** Update File: .env', '@@', '-API_KEY=sk-live-000000', '+API_KEY=x') });
+    assert.equal(right.needsApproval, true, right.text);
+    assert.equal(wrong.text, right.text);
+    assert.match(right.text, /`fs_apply_patch` wants to change `\.env`, which may hold secrets/);
+    assert.doesNotMatch(right.text, /sk-live/);
+    assert.equal(read('.env'), secret);
   });
 
   it('keeps BOM, encoding and CRLF of an updated file, and names a chunk that matched loosely', async () => {

@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encodeText, type Encoding } from '../../src/core/text/encoding';
-import type { Review } from '../../src/tools/approval';
-import { call, context, scriptedApprover, tempTree } from './helpers';
+import type { Approver, Confirmation, Review } from '../../src/tools/approval';
+import { cliApprover } from '../../src/tools/cliApprover';
+import { call, context, prepare, scriptedApprover, tempTree } from './helpers';
 
 describe('fs_edit', () => {
   let tree: { root: string; cleanup(): void };
@@ -46,6 +47,51 @@ describe('fs_edit', () => {
       assert.match(r.text, /old_string does not fit \.env in exactly one place, and nothing was changed\. \.env may hold secrets or lies outside the workspace, so nothing of its content is shown here\./);
     }
     assert.equal(fs.readFileSync(p('.env'), 'utf8'), 'API_KEY=sk-live-123456\nDB_PASS=hunter2\nDB_PASS=hunter2\n');
+  });
+
+  it('asks before matching against a secret the model has not read, so a right guess reads exactly like a wrong one', async () => {
+    const secret = 'API_KEY=sk-live-123456\n';
+    fs.writeFileSync(p('.env'), secret);
+    const ctx = await context(tree.root, {}, cliApprover({ yes: false, allowOutside: false }));
+    const right = await call(ctx, 'fs_edit', { path: '.env', old_string: 'API_KEY=sk', new_string: 'API_KEY=xx' });
+    const wrong = await call(ctx, 'fs_edit', { path: '.env', old_string: 'API_KEY=zz', new_string: 'API_KEY=xx' });
+    const same = await call(ctx, 'fs_edit', { path: '.env', old_string: 'API_KEY=sk-live-123456', new_string: 'API_KEY=sk-live-123456\n' });
+    for (const r of [right, wrong, same]) {
+      assert.equal(r.needsApproval, true, r.text);
+      assert.equal(r.text, right.text);
+    }
+    assert.match(right.text, /`fs_edit` wants to edit `\.env`, which may hold secrets/);
+    assert.doesNotMatch(right.text, /sk-live/);
+    assert.equal(fs.readFileSync(p('.env'), 'utf8'), secret);
+  });
+
+  it('asks that question once: not after the model read the file with approval', async () => {
+    fs.writeFileSync(p('.env'), 'API_KEY=sk-live-123456\n');
+    const asked: Confirmation[] = [];
+    const yes = cliApprover({ yes: true, allowOutside: true });
+    const counting: Approver = { ...yes, confirm: (q, s) => (asked.push(q), yes.confirm(q, s)), review: (pr, s) => yes.review(pr, s), showApplied: () => {} };
+    const ctx = await context(tree.root, {}, counting);
+    await call(ctx, 'fs_read', { path: '.env' });
+    assert.equal(asked.length, 1);
+    const r = await call(ctx, 'fs_edit', { path: '.env', old_string: 'sk-live', new_string: 'sk-test' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(asked.length, 1, 'no second question after an approved read');
+    // a fresh context (no read yet) asks before it matches
+    const fresh = await context(tree.root, {}, counting);
+    await call(fresh, 'fs_edit', { path: '.env', old_string: 'sk-test', new_string: 'sk-prod' });
+    assert.equal(asked.length, 2);
+    assert.equal(asked[1].title, 'Allow Agent File Tools to edit a sensitive file?');
+  });
+
+  it('puts that question on the chat card before the call, and only while the model has not read the file', async () => {
+    fs.writeFileSync(p('.env'), 'API_KEY=sk-live-123456\n');
+    const ctx = await context(tree.root);
+    const input = { path: '.env', old_string: 'sk-live', new_string: 'sk-test' };
+    const before = await prepare(ctx, 'fs_edit', input);
+    assert.equal(before?.confirmation?.title, 'Allow Agent File Tools to edit a sensitive file?');
+    assert.equal((await prepare(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'a', new_string: 'b' }))?.confirmation, undefined);
+    await call(ctx, 'fs_read', { path: '.env' });
+    assert.equal((await prepare(ctx, 'fs_edit', input))?.confirmation, undefined);
   });
 
   it('tells not found from several places, and changes nothing', async () => {
