@@ -91,7 +91,8 @@ describe('the CLI (dist/cli.js)', () => {
       for (const [tool, input] of calls) {
         const r = run([tool, '--root', tree.root, '--yes', '--input', JSON.stringify(input)]);
         assert.equal(r.code, 1, `${tool}: ${r.out}`);
-        assert.match(r.out, /outside the workspace folders; nothing was written\. .*--allow-outside/);
+        // an edit is asked about before its old text is matched (the read question), a write or a move when it lands
+        assert.match(r.out, /outside the workspace folders(; nothing was written)?\. .*--allow-outside/);
         assert.equal(fs.existsSync(target), false);
         assert.equal(fs.readFileSync(path.join(away.root, 'old.txt'), 'utf8'), 'a\n');
         assert.equal(fs.readFileSync(path.join(tree.root, 'file.txt'), 'utf8'), 'one\ntwo\n');
