@@ -9,6 +9,7 @@ import { MAX_INSTRUCTION_FILE_BYTES } from '../../src/core/limits';
 import type { Approver, Confirmation } from '../../src/tools/approval';
 import { cliApprover } from '../../src/tools/cliApprover';
 import { LineSplitter } from '../../src/host/process';
+import { findProgram } from '../../src/core/process';
 import { call, context, prepare, rgOnPath, tempTree, withEngine } from './helpers';
 import { makeInflatingPdf } from './pdfFixture';
 
@@ -21,9 +22,9 @@ import { makeInflatingPdf } from './pdfFixture';
 const repoRoot = path.resolve(__dirname, '../../..');
 const cli = path.join(repoRoot, 'dist/cli.js');
 
-function runCli(args: string[], opts: { timeoutMs?: number } = {}): { code: number | null; out: string; err: string; ms: number } {
+function runCli(args: string[], opts: { timeoutMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): { code: number | null; out: string; err: string; ms: number } {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [cli, ...args], { input: '', encoding: 'utf8', timeout: opts.timeoutMs ?? 30000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [cli, ...args], { input: '', encoding: 'utf8', timeout: opts.timeoutMs ?? 30000, maxBuffer: 64 * 1024 * 1024, cwd: opts.cwd, env: opts.env });
   return { code: r.status, out: r.stdout, err: r.stderr, ms: Date.now() - t0 };
 }
 
@@ -740,5 +741,72 @@ describe('hostile input: a clear, bounded answer', () => {
       assert.equal(r.err, '');
       assert.ok(r.out.length < 2000);
     }
+  });
+});
+
+describe('hostile workspace: nothing in the workspace runs', () => {
+  let t: ReturnType<typeof tempTree>;
+  let marker: string;
+  const pathWithRelative = () => ['.', 'bin', process.env.PATH ?? ''].join(path.delimiter);
+  before(function () {
+    this.timeout(20000);
+    t = tempTree({ 'a.txt': 'needle\n' });
+    marker = `${t.root}.ran`;
+    // A repository's own `git` and `rg`, where a PATH entry of "." or "bin" would find them.
+    for (const dir of ['', 'bin']) {
+      for (const name of ['git', 'rg']) {
+        const p = path.join(t.root, dir, name);
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        fs.writeFileSync(p, `#!/bin/sh\necho ${name} >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+      }
+    }
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=n', ...args], { cwd: t.root });
+    git('init', '-q');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'a');
+    // A split index is the one the tools leave to git to read.
+    git('update-index', '--split-index');
+  });
+  after(() => {
+    t.cleanup();
+    fs.rmSync(marker, { force: true });
+  });
+
+  it('a program is looked up only in the absolute folders of PATH', () => {
+    const proc = { env: { PATH: ['.', 'bin', '', '/usr/local/bin', '/opt/bin'].join(':') }, isExecutable: (p: string) => p.endsWith('/git') };
+    assert.equal(findProgram('git', proc, path.posix), '/usr/local/bin/git');
+    assert.equal(findProgram('git', { ...proc, env: { PATH: '.:bin' } }, path.posix), undefined);
+    const win = { env: { PATH: 'tools;C:\\Git\\cmd', PATHEXT: '.COM;.EXE' }, isExecutable: (p: string) => p.endsWith('git.exe') };
+    assert.equal(findProgram('git', win, path.win32), 'C:\\Git\\cmd\\git.exe');
+  });
+
+  it('fs_grep and fs_list source="git" never run the repository\'s git or rg, whatever PATH holds', async function () {
+    this.timeout(30000);
+    const saved = { path: process.env.PATH, cwd: process.cwd() };
+    process.env.PATH = pathWithRelative();
+    process.chdir(t.root);
+    try {
+      const ctx = await context(t.root);
+      const g = await withEngine('', () => call(ctx, 'fs_grep', { pattern: 'needle' }));
+      assert.match(g.text, /^a\.txt\n {2}L1: needle$/m, g.text);
+      const l = await call(ctx, 'fs_list', { source: 'git' });
+      assert.match(l.text, /^a\.txt$/m, l.text);
+    } finally {
+      process.env.PATH = saved.path;
+      process.chdir(saved.cwd);
+    }
+    assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+  });
+
+  it('through the CLI, run from the workspace with "." on PATH', function () {
+    this.timeout(30000);
+    const env = { ...process.env, PATH: pathWithRelative(), AGENT_FILE_TOOLS_RG: '' };
+    const g = runCli(['fs_grep', '--root', t.root, '--input', JSON.stringify({ pattern: 'needle' })], { cwd: t.root, env });
+    assert.equal(g.code, 0, g.out + g.err);
+    assert.match(g.out, /L1: needle/);
+    const l = runCli(['fs_list', '--root', t.root, '--input', JSON.stringify({ source: 'git' })], { cwd: t.root, env });
+    assert.equal(l.code, 0, l.out + l.err);
+    assert.match(l.out, /^a\.txt$/m);
+    assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
   });
 });
