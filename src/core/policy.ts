@@ -135,10 +135,29 @@ export function sensitiveSet(globs: readonly string[]): GlobSet {
  * Whether a path lies inside a `.git` folder (or is one): git's own data, which no tool
  * lists, walks, searches, reads or writes. Nested repositories' `.git` too; any "/" or
  * "\\" separated path, relative or absolute; case is ignored, as file systems that fold
- * it would.
+ * it would, and the other names Windows gives the folder count as it.
  */
 export function isGitInternal(path: string): boolean {
-  return path.split(/[\\/]/).some((seg) => seg.length === 4 && seg.toLowerCase() === '.git');
+  return path.split(/[\\/]/).some((seg) => isGitName(seg) || isNtfsGitAlias(seg));
+}
+
+/**
+ * Names Windows resolves to `.git`: trailing dots and spaces are dropped (`.git.`,
+ * `.git `), `:` names a stream of it (`.git::$INDEX_ALLOCATION`), and `git~1` is its
+ * short name. git refuses to check such names out on every system; a path holding one
+ * is git's own data on Windows, and nothing a project needs elsewhere.
+ */
+function isNtfsGitAlias(seg: string): boolean {
+  return /^(\.git|git~1)[. ]*(:.*)?$/i.test(seg);
+}
+
+/**
+ * Whether a file or folder name is `.git`, in any case: on macOS and Windows `.GIT` is
+ * the folder git uses, and elsewhere hiding a folder so named is the safe side. Walks
+ * never enter one, and reads refuse what is below one (see {@link isGitInternal}).
+ */
+export function isGitName(name: string): boolean {
+  return name.length === 4 && name.toLowerCase() === '.git';
 }
 
 /** Why a read needs a yes: a path outside the workspace folders, a file that may hold secrets. */

@@ -345,6 +345,9 @@ for (const [engineName, engine] of [
         '.git/HEAD': 'ref: refs/heads/main\n',
         'nested/repo/.git/config': `token = ${SECRET}\n`,
         'nested/repo/file.txt': 'tracked\n',
+        // git's folder as macOS and Windows name it when an archive spelled it so
+        'Upper/.GIT/config': `token = ${SECRET}\n`,
+        'lower/.Git/HEAD': `ref: ${SECRET}\n`,
       });
       fs.symlinkSync('.git', path.join(tree.root, 'gitlink'));
     });
@@ -399,6 +402,15 @@ for (const [engineName, engine] of [
         ['fs_read', { path: 'nested/repo/.git/config' }],
         ['fs_read', { path: 'gitlink/config' }],
         ['fs_read', { path: '.git' }],
+        ['fs_grep', { pattern: 'hunter2', path: 'Upper/.GIT' }],
+        ['fs_list', { path: 'lower/.Git' }],
+        ['fs_glob', { pattern: '*', path: 'Upper/.GIT' }],
+        ['fs_read', { path: 'Upper/.GIT/config' }],
+        // names Windows resolves to .git
+        ['fs_read', { path: '.git./config' }],
+        ['fs_read', { path: '.git /config' }],
+        ['fs_read', { path: 'GIT~1/config' }],
+        ['fs_list', { path: '.git::$INDEX_ALLOCATION' }],
       ] as const) {
         const r = await withEngine(engine(), () => call(ctx, tool, input));
         assert.equal(r.isError, true, `${tool} ${JSON.stringify(input)}: ${r.text}`);
@@ -415,10 +427,18 @@ for (const [engineName, engine] of [
         ['fs_glob', { pattern: '**/.git/**', respect_ignore: false }],
         ['fs_glob', { pattern: '**/config' }],
         ['fs_list', { depth: 10, respect_ignore: false }],
+        ['fs_grep', { pattern: 'hunter2', path: 'Upper', respect_ignore: false }],
+        ['fs_grep', { pattern: 'ref', include: '**/.Git/*', respect_ignore: false }],
+        ['fs_glob', { pattern: '**/.GIT/**', respect_ignore: false }],
+        ['fs_glob', { pattern: '**/HEAD', respect_ignore: false }],
+        ['fs_list', { path: 'Upper', depth: 5, respect_ignore: false }],
       ] as const) {
         const r = await withEngine(engine(), () => call(ctx, tool, input));
-        assert.ok(!r.text.includes(SECRET) && !/\.git\/(config|HEAD)/.test(r.text), `${tool} ${JSON.stringify(input)}: ${r.text}`);
+        assert.ok(!r.text.includes(SECRET) && !/\.git\/(config|HEAD)/i.test(r.text), `${tool} ${JSON.stringify(input)}: ${r.text}`);
       }
+      const listed = await withEngine(engine(), () => call(ctx, 'fs_list', { depth: 3 }));
+      assert.match(listed.text, /^ {2}\.GIT\/ \(not listed\)$/m, listed.text);
+      assert.match(listed.text, /^ {2}\.Git\/ \(not listed\)$/m, listed.text);
     });
 
     it('through the CLI: fs_grep on .git exits 1 with the reason, and prints no token', () => {
@@ -426,6 +446,11 @@ for (const [engineName, engine] of [
       assert.equal(r.code, 1, r.out);
       assert.match(r.out, /^\.git is a \.git folder: fs_grep never searches git's own data/);
       assert.ok(!r.out.includes(SECRET));
+      for (const input of [{ pattern: 'hunter2', respect_ignore: false }, { pattern: 'hunter2', path: 'Upper', include: '**/.GIT/**' }]) {
+        const all = withEngineSync(engine(), () => runCli(['fs_grep', '--root', tree.root, '--input', JSON.stringify(input)]));
+        assert.equal(all.code, 0, all.out);
+        assert.ok(!all.out.includes(SECRET), all.out);
+      }
     });
   });
 }

@@ -100,10 +100,12 @@ export class IgnorePolicy {
    * ripgrep's `--glob` list, in order (the last match wins): the exclusions, then the
    * whitelist of a search's pattern, which so brings back excluded files it names just
    * as it does files the ignore files leave out, for the search to report them as hidden
-   * rather than lose count of them; `.git` is never brought back; `trailingKeeps` last.
+   * rather than lose count of them; `trailingKeeps` last. `.git` in any case is left out
+   * after all of them (ripgrep: a final `--iglob=!.git`; the JavaScript walks: the
+   * {@link Matcher} before any rule), so nothing brings it back.
    */
   private overrideGlobs(keeps: readonly string[], trailingKeeps: readonly string[]): string[] {
-    return [...this.excludeGlobs, ...keeps, '!.git', ...trailingKeeps];
+    return [...this.excludeGlobs, ...keeps, ...trailingKeeps];
   }
 
   /**
@@ -126,6 +128,8 @@ export class IgnorePolicy {
     for (const g of this.overrideGlobs(keeps, trailingKeeps)) {
       args.push(`--glob=${g}`);
     }
+    // ripgrep adds every --iglob after every --glob: this one is the last word.
+    args.push('--iglob=!.git');
     return args;
   }
 

@@ -1,4 +1,5 @@
 import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/matcher';
+import { isGitName } from '../policy';
 
 /** What a rule set says of a path: left out, explicitly kept (a `!` rule), or nothing. */
 export type Verdict = 'ignore' | 'keep' | undefined;
@@ -137,6 +138,10 @@ export class Matcher {
   ) {}
 
   match(frame: Frame | undefined, rel: string, isDir: boolean): MatchResult {
+    if (isGitName(rel.slice(rel.lastIndexOf('/') + 1))) {
+      // `.git` in any case: never walked, whatever the globs say (ripgrep's final --iglob=!.git)
+      return { verdict: 'ignore', by: 'override' };
+    }
     // One subject for the rules anchored at the root: the path is split at most once.
     const path = new PathSubject(rel);
     const o = this.overrides.test(path, isDir);
