@@ -9,8 +9,11 @@ import { MAX_INSTRUCTION_FILE_BYTES } from '../../src/core/limits';
 import type { Approver, Confirmation } from '../../src/tools/approval';
 import { cliApprover } from '../../src/tools/cliApprover';
 import { LineSplitter } from '../../src/host/process';
+import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { findProgram } from '../../src/core/process';
-import { call, context, prepare, rgOnPath, tempTree, withEngine } from './helpers';
+import { acceptAsProposed } from '../../src/tools/approval';
+import type { FileChange } from '../../src/host/workspace';
+import { call, context, prepare, rgOnPath, scriptedApprover, tempTree, TestWorkspace, withEngine } from './helpers';
 import { makeInflatingPdf } from './pdfFixture';
 
 /**
@@ -833,5 +836,95 @@ describe('hostile workspace: nothing in the workspace runs', () => {
     assert.equal(l.code, 0, l.out + l.err);
     assert.match(l.out, /^a\.txt$/m);
     assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+  });
+});
+
+describe('hostile workspace: a change lands only where it was decided', () => {
+  let t: ReturnType<typeof tempTree>;
+  let outside: ReturnType<typeof tempTree>;
+  beforeEach(() => {
+    t = tempTree({ 'dir/a.txt': 'one\n', 'other.txt': 'other\n' });
+    outside = tempTree({ 'a.txt': 'one\n' });
+  });
+  afterEach(() => {
+    t.cleanup();
+    outside.cleanup();
+  });
+  /** Swaps `dir` for a link to the outside folder, which holds a file of the same text. */
+  const swap = () => {
+    fs.renameSync(path.join(t.root, 'dir'), path.join(t.root, 'dir.old'));
+    fs.symlinkSync(outside.root, path.join(t.root, 'dir'));
+  };
+  const outsideState = () => fs.readdirSync(outside.root).map((f) => `${f}=${fs.readFileSync(path.join(outside.root, f), 'utf8')}`);
+
+  for (const [tool, input] of [
+    ['fs_write', { path: 'dir/a.txt', content: 'written\n' }],
+    ['fs_edit', { path: 'dir/a.txt', old_string: 'one', new_string: 'edited' }],
+    ['fs_write', { path: 'dir/new.txt', content: 'created\n' }],
+    ['fs_edit', { path: 'dir/sub/new.txt', old_string: '', new_string: 'created\n' }],
+    ['fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: other.txt\n@@\n-other\n+patched\n*** Update File: dir/a.txt\n@@\n-one\n+patched\n*** End Patch' }],
+    ['fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: other.txt\n*** Move to: dir/moved.txt\n@@\n-other\n+moved\n*** End Patch' }],
+  ] as const) {
+    it(`${tool} ${JSON.stringify(input).slice(0, 60)}: a folder swapped for a link while the person reviews is refused, nothing written`, async () => {
+      const { approver } = scriptedApprover((p) => {
+        swap();
+        return acceptAsProposed(p);
+      });
+      const r = await call(await context(t.root, {}, approver), tool, input);
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /changed while the change waited \(it, or a folder on its path, became a link or stopped being one\), so nothing was written/);
+      assert.deepEqual(outsideState(), ['a.txt=one\n']);
+      assert.equal(fs.readFileSync(path.join(t.root, 'other.txt'), 'utf8'), 'other\n');
+    });
+  }
+
+  it('the apply itself writes nothing through a folder that became a link after the last check', async () => {
+    const ws = await TestWorkspace.create([t.root]);
+    const p = (rel: string) => path.join(t.root, rel);
+    const opts = { signal: NEVER_CANCELLED, saveIfClean: true, label: 'test' };
+    swap();
+    for (const change of [
+      { kind: 'edit', path: p('dir/a.txt'), base: 'one\n', edits: [{ start: 0, end: 3, text: 'x' }] },
+      { kind: 'create', path: p('dir/a.txt'), bytes: Buffer.from('x'), overwrite: true },
+      { kind: 'create', path: p('dir/deeper/n.txt'), bytes: Buffer.from('x'), overwrite: false },
+      { kind: 'delete', path: p('dir/a.txt') },
+      { kind: 'rename', from: p('other.txt'), to: p('dir/o.txt'), overwrite: false },
+    ] as FileChange[]) {
+      await assert.rejects(ws.applyChanges([{ kind: 'create', path: p('first.txt'), bytes: Buffer.from('1'), overwrite: false }, change], opts), /changed while the change was applied/, change.kind);
+      assert.deepEqual(outsideState(), ['a.txt=one\n'], change.kind);
+      assert.equal(fs.existsSync(p('first.txt')), false, 'what was written first is taken back');
+      assert.equal(fs.readFileSync(p('other.txt'), 'utf8'), 'other\n');
+    }
+  });
+
+  it('asks before writing a secret of a workspace opened on its folder, whatever the policy', async () => {
+    const home = tempTree({ '.docker/config.json': '{}\n' });
+    try {
+      const s = scriptedApprover();
+      const ctx = await context(path.join(home.root, '.docker'), { approvalPolicy: 'never' }, s.approver);
+      const r = await call(ctx, 'fs_write', { path: 'config.json', content: '{"auths": {}}\n' });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(s.reviews.length, 1, 'the change waited for the person');
+      const plain = await call(ctx, 'fs_write', { path: 'notes.txt', content: 'x\n' });
+      assert.equal(plain.isError, false, plain.text);
+      assert.equal(s.reviews.length, 1, 'an ordinary file lands as the policy says');
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('never writes through the names Windows gives .git, nor a .GIT folder', async () => {
+    fs.mkdirSync(path.join(t.root, '.git', 'hooks'), { recursive: true });
+    const ctx = await context(t.root);
+    for (const p of ['.git./hooks/pre-commit', '.git /hooks/pre-commit', 'GIT~1/hooks/pre-commit', '.GIT/hooks/pre-commit', 'sub/../.Git/config']) {
+      const r = await call(ctx, 'fs_write', { path: p, content: '#!/bin/sh\n' });
+      assert.equal(r.isError, true, p);
+      assert.match(r.text, /is inside a \.git folder: git's own files are never written/, p);
+    }
+    assert.deepEqual(fs.readdirSync(path.join(t.root, '.git', 'hooks')), []);
+    const cli = runCli(['fs_write', '--root', t.root, '--yes', '--input', JSON.stringify({ path: '.git./hooks/post-checkout', content: 'x' })]);
+    assert.equal(cli.code, 1, cli.out);
+    assert.match(cli.out, /is inside a \.git folder/);
+    assert.equal(fs.existsSync(path.join(t.root, '.git.')), false);
   });
 });
