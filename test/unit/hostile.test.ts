@@ -300,6 +300,29 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
       '.pgpass',
       '.my.cnf',
       '.vault-token',
+      '.env-production',
+      '.env_local',
+      '.aws/cli/cache/0123abcd.json',
+      '.aws/sso/cache/token.json',
+      '.kube/config-prod',
+      '.kube/cache/discovery/x.json',
+      '.ssh/known_hosts',
+      'deploy/github_ed25519',
+      'keys/ci_rsa',
+      '.putty/sessions/prod',
+      '.yarnrc',
+      '.config/pip/pip.conf',
+      'pip.ini',
+      '.config/pypoetry/auth.toml',
+      '.local/share/gem/credentials',
+      '.bundle/config',
+      'auth.json',
+      '.sbt/.credentials',
+      '.mylogin.cnf',
+      'AppData/Roaming/gcloud/credentials.db',
+      'vpn/office.ovpn',
+      'config/secrets.yml',
+      '.streamlit/secrets.toml',
     ];
     for (const p of secret) {
       it(`asks before reading ${p}`, () => {
@@ -307,7 +330,7 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
         assert.ok(set.test(`home/me/${p}`), `home/me/${p}`);
       });
     }
-    for (const p of ['.env.example', '.env.sample', '.env.template', 'src/.env.example', 'README.md', 'src/env.ts', 'package.json', 'config.json', 'main.tf', 'docs/keys.md', '.gitignore']) {
+    for (const p of ['.env.example', '.env.sample', '.env.template', 'src/.env.example', '.env-example', '.env_sample', '.ENV.EXAMPLE', '.env.local.example', '.env.production.template', 'README.md', 'src/env.ts', 'package.json', 'config.json', 'main.tf', 'docs/keys.md', '.gitignore', '.ssh.md', 'id_rsa.pub', 'keys/ci_rsa.pub', 'src/rsa.ts']) {
       it(`reads ${p} without asking`, () => assert.ok(!set.test(p), p));
     }
     it('decides for a search\'s many files as for one read', () => {
