@@ -10,6 +10,9 @@ import type { Approver, Confirmation } from '../../src/tools/approval';
 import { cliApprover } from '../../src/tools/cliApprover';
 import { LineSplitter } from '../../src/host/process';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { ToolError } from '../../src/core/errors';
+import { boundedRules } from '../../src/core/ignore/policy';
+import { MatchClock, Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
 import { findProgram } from '../../src/core/process';
 import { acceptAsProposed } from '../../src/tools/approval';
 import type { FileChange } from '../../src/host/workspace';
@@ -569,6 +572,97 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
       assert.equal(l.code, 0, l.out);
       assert.match(l.out, /\.gitignore@ -> \/dev\/zero/);
     });
+  });
+
+  describe('ignore files of a great many rules, or rules built to backtrack', () => {
+    let t: ReturnType<typeof tempTree>;
+    let slow: ReturnType<typeof tempTree>;
+    const rules = (make: (i: number) => string) => {
+      const out: string[] = [];
+      for (let i = 0, n = 0; n < 4 * 1024 * 1024 - 100; i++) {
+        out.push(make(i));
+        n += out[out.length - 1].length + 1;
+      }
+      return `${out.join('\n')}\n`;
+    };
+    before(function () {
+      this.timeout(30000);
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 2000; i++) {
+        files[`src/file_${'a'.repeat(32)}_${i}.txt`] = `line ${i}\n`;
+      }
+      // 150,000 rules that each cost a walk of the name (stars and texts only).
+      t = tempTree({ ...files, '.gitignore': rules((i) => `**/*a*a*a*a*a*a*a*a*b${i}`) });
+      // Rules whose texts every name holds, so only the full match can say no, and it backtracks.
+      const names: Record<string, string> = {};
+      for (let i = 0; i < 2000; i++) {
+        names[`src/${'a'.repeat(200)}${i}.x`] = 'x\n';
+      }
+      slow = tempTree({ ...names, '.gitignore': rules(() => '**/*a?*a?*a?*a?*a?*a?*a?*a?*.x?') });
+    });
+    after(() => {
+      t.cleanup();
+      slow.cleanup();
+    });
+
+    it('applies at most the first 10,000 rules of a file, no line past 4096 characters', () => {
+      const text = boundedRules(['# comment', 'a', `${'b'.repeat(5000)}`, ...Array.from({ length: 20_000 }, (_, i) => `r${i}`)].join('\n'));
+      const lines = text.split('\n');
+      assert.equal(lines.length, 1 + 1 + 9_999);
+      assert.equal(lines[lines.length - 1], 'r9998');
+      assert.ok(!text.includes('bbbb'));
+    });
+
+    for (const tool of ['fs_list', 'fs_glob', 'fs_grep'] as const) {
+      it(`JavaScript walk: ${tool} over 2000 files under 150,000 rules ends within seconds`, async function () {
+        this.timeout(60000);
+        const input = tool === 'fs_list' ? { path: 'src', limit: 1000 } : tool === 'fs_glob' ? { pattern: '**/*.txt' } : { pattern: 'line 1' };
+        const t0 = Date.now();
+        const r = await withEngine('none', async () => call(await context(t.root), tool, input));
+        const ms = Date.now() - t0;
+        assert.equal(r.isError, false, r.text);
+        assert.ok(ms < 10000, `${tool} took ${ms} ms`);
+      });
+    }
+
+    it('stops matching once the call has spent its time on it, saying why', function () {
+      this.timeout(30000);
+      const matcher = new Matcher(new Overrides([]), new RuleFile('.gitignore', Array(10_000).fill('*a?*a?*a?*a?*a?*a?*a?*a?*.x?')), true, new MatchClock(200));
+      const t0 = Date.now();
+      assert.throws(
+        () => {
+          for (let i = 0; i < 1_000_000; i++) {
+            matcher.match(undefined, `src/${'a'.repeat(200)}${i}.x`, false);
+          }
+        },
+        (e: unknown) => e instanceof ToolError && e.code === 'too-large' && /ignore rules here took more than 0\.2 seconds to apply[^]*"respect_ignore": false/.test(e.message),
+      );
+      assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
+    });
+
+    for (const tool of ['fs_list', 'fs_glob', 'fs_grep'] as const) {
+      it(`JavaScript walk: ${tool} under rules that backtrack stops at once when cancelled, the thread never held long`, async function () {
+        this.timeout(60000);
+        const input = tool === 'fs_list' ? { path: 'src', limit: 1000 } : tool === 'fs_glob' ? { pattern: '**/*.x' } : { pattern: 'x' };
+        const ctx = { ...(await context(slow.root)), signal: cancelAfter(500) };
+        let longest = 0;
+        let last = Date.now();
+        const beat = setInterval(() => {
+          longest = Math.max(longest, Date.now() - last);
+          last = Date.now();
+        }, 5);
+        const t0 = Date.now();
+        try {
+          const r = await withEngine('none', () => call(ctx, tool, input));
+          assert.equal(r.isError, true, r.text.slice(0, 300));
+          assert.match(r.text, /cancelled/);
+        } finally {
+          clearInterval(beat);
+        }
+        assert.ok(Date.now() - t0 < 3000, `${tool} took ${Date.now() - t0} ms to stop`);
+        assert.ok(longest < 500, `the thread was held for ${longest} ms at once`);
+      });
+    }
   });
 
   describe('the JavaScript search on a pattern that backtracks', () => {

@@ -1,10 +1,10 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { completeUtf8, readRegularFile, type FileOpener } from '../file';
-import { MAX_IGNORE_FILE_BYTES } from '../limits';
+import { MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_RULES, MAX_IGNORE_RULE_CHARS } from '../limits';
 import { decodeText } from '../text/encoding';
 import { editorGlobToLines, rebaseLines } from './globs';
-import { childFrame, IGNORE_FILE_NAMES, Matcher, Overrides, RuleFile, type Frame, type IgnoreFileName } from './rules';
+import { childFrame, IGNORE_FILE_NAMES, MatchClock, Matcher, Overrides, RuleFile, type Frame, type IgnoreFileName } from './rules';
 
 /** The part of the workspace seam the ignore policy reads through. */
 export type RuleReader = FileOpener;
@@ -46,6 +46,8 @@ export class IgnorePolicy {
   readonly excludeGlobs: readonly string[];
   readonly sources: RuleSources;
   private readonly explicit: RuleFile | undefined;
+  /** One budget of matching time for every matcher of the call (see MatchClock). */
+  private readonly clock = new MatchClock();
 
   private constructor(
     readonly spec: IgnoreSpec,
@@ -114,7 +116,7 @@ export class IgnorePolicy {
    */
   matcher(keeps: readonly string[] = [], trailingKeeps: readonly string[] = [], opts: { ignoreFiles?: boolean } = {}): Matcher {
     const files = this.spec.respectIgnore && opts.ignoreFiles !== false;
-    return new Matcher(new Overrides(this.overrideGlobs(keeps, trailingKeeps)), files ? this.explicit : undefined, files);
+    return new Matcher(new Overrides(this.overrideGlobs(keeps, trailingKeeps)), files ? this.explicit : undefined, files, this.clock);
   }
 
   /** The same policy as ripgrep flags; `explicitFile` is where {@link ancestorLines} were written, if any. */
@@ -282,5 +284,26 @@ export function relPosix(from: string, to: string): string {
  */
 async function readText(reader: RuleReader, path: string): Promise<string | undefined> {
   const r = await readRegularFile(reader, path, MAX_IGNORE_FILE_BYTES);
-  return r && decodeText(completeUtf8(r.bytes)).text;
+  return r && boundedRules(decodeText(completeUtf8(r.bytes)).text);
+}
+
+/**
+ * The lines of an ignore file the walks apply: up to MAX_IGNORE_FILE_RULES rules, none
+ * longer than MAX_IGNORE_RULE_CHARS. Matching tests every path against every rule, so
+ * these bound what a repository's ignore files cost each path, whatever they hold.
+ */
+export function boundedRules(text: string): string {
+  const out: string[] = [];
+  let rules = 0;
+  for (const line of text.split('\n')) {
+    if (line.length > MAX_IGNORE_RULE_CHARS) {
+      continue;
+    }
+    const t = line.trim();
+    if (t && !t.startsWith('#') && ++rules > MAX_IGNORE_FILE_RULES) {
+      break;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
 }

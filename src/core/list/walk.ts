@@ -1,4 +1,5 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { Pacer } from '../pace';
 import type { Frame, Matcher } from '../ignore/rules';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { comparePaths, LazySorted } from './order';
@@ -171,7 +172,11 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
     page.first = req.skip;
   }
 
+  const pacer = new Pacer(req.signal);
   while (stack.length) {
+    if (pacer.due()) {
+      await pacer.pause();
+    }
     const folder = stack[stack.length - 1];
     const item = folder.iter.next();
     if (!item) {
