@@ -126,6 +126,13 @@ export const MAX_PDF_EXTRACT_MS = 5000;
 export const CANCEL_POLL_MS = 25;
 /** Bytes of a .ipynb file fs_read parses at most (its JSON is read whole). */
 export const MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;
+/**
+ * Nesting of a notebook's JSON fs_read parses at most: nbformat needs about ten levels,
+ * and each level parsed is an array or object in memory (32 MiB of "[" are 16 million).
+ */
+export const MAX_NOTEBOOK_JSON_DEPTH = 256;
+/** Arrays and objects of a notebook's JSON fs_read parses at most (a few hundred bytes of memory each). */
+export const MAX_NOTEBOOK_JSON_CONTAINERS = 1_000_000;
 
 // Tool input: every string field has a maximum length (also in package.json's inputSchema).
 

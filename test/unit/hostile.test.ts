@@ -781,6 +781,50 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
     });
   });
 
+  describe('notebooks whose outputs hold huge structures', () => {
+    let t: ReturnType<typeof tempTree>;
+    const nb = (data: string) =>
+      `{"cells":[{"cell_type":"code","source":["x = 1"],"outputs":[{"output_type":"execute_result","data":{"text/plain":["1"],"application/json":${data}},"metadata":{}}]}],"metadata":{},"nbformat":4,"nbformat_minor":5}`;
+    before(() => {
+      t = tempTree({
+        // 30 MiB of brackets, under the size cap: 15 million nested arrays once parsed
+        'deep.ipynb': nb(`${'['.repeat(15_000_000)}${']'.repeat(15_000_000)}`),
+        'wide.ipynb': nb(`[${Array(3_000_000).fill('{}').join(',')}]`),
+        'fine.ipynb': nb(`{"a":[[1,2],{"b":"[[[[[[ not nesting \\" ]]]]"}]}`),
+      });
+    });
+    after(() => t.cleanup());
+
+    it('are refused before parsing, at once, saying why; a notebook with brackets in its strings is read', async function () {
+      this.timeout(30000);
+      const ctx = await context(t.root);
+      for (const [name, why] of [
+        ['deep.ipynb', /nests more than 256 levels deep/],
+        ['wide.ipynb', /holds more than 1,000,000 arrays and objects/],
+      ] as const) {
+        const before = process.memoryUsage().rss;
+        const t0 = Date.now();
+        const r = await call(ctx, 'fs_read', { path: name });
+        assert.equal(r.isError, true, r.text);
+        assert.match(r.text, why);
+        assert.match(r.text, /Use fs_grep on it/);
+        assert.ok(Date.now() - t0 < 2000, `${name}: ${Date.now() - t0} ms`);
+        assert.ok(process.memoryUsage().rss - before < 300 * 1024 * 1024, `${name}: ${(process.memoryUsage().rss - before) >> 20} MiB more`);
+      }
+      const fine = await call(ctx, 'fs_read', { path: 'fine.ipynb' });
+      assert.equal(fine.isError, false, fine.text);
+      assert.match(fine.text, /x = 1/);
+    });
+
+    it('through the CLI', function () {
+      this.timeout(30000);
+      const r = runCli(['fs_read', '--root', t.root, '--input', JSON.stringify({ path: 'deep.ipynb' })]);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /nests more than 256 levels deep/);
+      assert.ok(r.ms < 5000, `${r.ms} ms`);
+    });
+  });
+
   describe('fs_glob sorted by modification time', () => {
     it('stats the matches in bulk, not one await per file, and pages them', async function () {
       this.timeout(60000);
