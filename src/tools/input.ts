@@ -51,9 +51,13 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
     const field = issue.path.length ? issue.path.join('.') : '(input)';
     if (issue.code === 'unrecognized_keys') {
       const where = issue.path.length ? ` in \`${field}\`` : '';
-      for (const k of issue.keys) {
+      // A hundred thousand unknown keys are named (and matched to a field) a few at most.
+      for (const k of issue.keys.slice(0, MAX_INPUT_ISSUES)) {
         const name = k.length > 64 ? `${k.slice(0, 40)}...\` (${k.length} characters)` : `${k}\``;
         lines.push(`- unknown field \`${name}${where}${unknownField ? `: ${unknownField(k, issue.path)}` : ''}`);
+      }
+      if (issue.keys.length > MAX_INPUT_ISSUES) {
+        lines.push(`- and ${issue.keys.length - MAX_INPUT_ISSUES} more unknown fields`);
       }
       continue;
     }
@@ -77,16 +81,23 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
 export function textField(maxChars: number, what: string) {
   return z
     .string({ error: `expected ${what} (string)` })
-    .min(1, { error: 'must not be empty' })
-    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted` });
+    .min(1, { error: 'must not be empty', ...textOnly })
+    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly });
 }
+
+/**
+ * Length checks apply to text only: a list given for a string is answered as the wrong
+ * type alone, not as "100000 characters long". (zod runs checks whose `when` holds; its
+ * parameter types do not name `when` for every check.)
+ */
+const textOnly: object = { when: (p: { value: unknown }): boolean => typeof p.value === 'string' };
 
 /**
  * Text that may be empty (file content, a replacement) of at most `maxChars` characters,
  * refused like `textField` beyond that.
  */
 export function contentField(maxChars: number, what: string) {
-  return z.string({ error: `expected ${what} (string)` }).max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted` });
+  return z.string({ error: `expected ${what} (string)` }).max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly });
 }
 
 /** The first field of `input` nesting arrays or objects deeper than `maxDepth`, if any: checked before validation, iteratively. */

@@ -901,6 +901,29 @@ describe('hostile input: a clear, bounded answer', () => {
     });
   }
 
+  it('200,000 unknown fields: a few named, the rest counted, at once', async function () {
+    this.timeout(20000);
+    const input: Record<string, unknown> = { path: 'a.txt' };
+    for (let i = 0; i < 200_000; i++) {
+      input[`k${i}`] = i;
+    }
+    const t0 = Date.now();
+    const r = await call(await context(t.root), 'fs_read', input);
+    const ms = Date.now() - t0;
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Invalid input for fs_read:\n- unknown field `k0`: the fields are `path`/);
+    assert.match(r.text, /\n- and 199992 more unknown fields\n/);
+    assert.ok(r.text.length < 2000, `${r.text.length} characters of error`);
+    assert.ok(ms < 3000, `${ms} ms`);
+  });
+
+  it('a list where a string belongs: the wrong type, never its length as characters', async () => {
+    const r = await call(await context(t.root), 'fs_grep', { pattern: 'x', include: Array(100_000).fill('*') });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Invalid input for fs_grep:\n- `include`: expected a glob, e\.g\. "\*\.ts" \(string\) \(got \["\*"/);
+    assert.doesNotMatch(r.text, /characters long/);
+  });
+
   it('caps any error text', async () => {
     const dir = `${'d'.repeat(250)}/`.repeat(15);
     const deepTree = tempTree({ [`${dir}notes-1.txt`]: '', [`${dir}notes-2.txt`]: '', [`${dir}notes-3.txt`]: '' });
