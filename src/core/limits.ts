@@ -80,6 +80,22 @@ export const MAX_RG_COLUMN_BYTES = 4 * MAX_LINE_CHARS;
 export const MAX_RG_PATH_ARG_CHARS = 16 * 1024;
 /** Bytes of one ignore file (.gitignore, .ignore, .rgignore) read at most; the rest is not read. */
 export const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
+/**
+ * Rules of one ignore file the JavaScript walks apply, the first ones; the rest are not.
+ * Each path is tested against every rule, so a file of 150,000 rules would cost minutes
+ * of matching; the largest hand-written files hold a few thousand.
+ */
+export const MAX_IGNORE_FILE_RULES = 10_000;
+/** Characters of one ignore rule; a longer line is not applied (no path is that long). */
+export const MAX_IGNORE_RULE_CHARS = 4096;
+/**
+ * Milliseconds the ignore rules of one call may spend matching paths, in all. Rules a
+ * person writes match a path in well under a microsecond; a repository's file of rules
+ * built to backtrack meets this, and the call says so.
+ */
+export const MAX_IGNORE_MATCH_MS = 15_000;
+/** Milliseconds a loop of the calling thread runs before it lets other work run (and sees a cancellation). */
+export const PACE_SLICE_MS = 20;
 /** Ignored paths a footer names as examples. */
 export const MAX_IGNORED_EXAMPLES = 5;
 /** Bytes of `git ls-files` output fs_list accepts (about 2 million paths). */
@@ -110,6 +126,13 @@ export const MAX_PDF_EXTRACT_MS = 5000;
 export const CANCEL_POLL_MS = 25;
 /** Bytes of a .ipynb file fs_read parses at most (its JSON is read whole). */
 export const MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;
+/**
+ * Nesting of a notebook's JSON fs_read parses at most: nbformat needs about ten levels,
+ * and each level parsed is an array or object in memory (32 MiB of "[" are 16 million).
+ */
+export const MAX_NOTEBOOK_JSON_DEPTH = 256;
+/** Arrays and objects of a notebook's JSON fs_read parses at most (a few hundred bytes of memory each). */
+export const MAX_NOTEBOOK_JSON_CONTAINERS = 1_000_000;
 
 // Tool input: every string field has a maximum length (also in package.json's inputSchema).
 

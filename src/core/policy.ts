@@ -14,11 +14,10 @@ export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = [
   '**/.env',
   '**/.env.*',
   '**/*.env',
-  '!**/.env.example',
-  '!**/.env.sample',
-  '!**/.env.template',
-  '!**/.env.defaults',
-  '!**/.env.dist',
+  '**/.env-*',
+  '**/.env_*',
+  '!**/.env[._-]{example,sample,template,defaults,dist}',
+  '!**/.env.*.{example,sample,template}',
   '**/.envrc',
   // private keys, certificates, key stores
   '**/*.pem',
@@ -42,7 +41,12 @@ export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = [
   '**/id_ecdsa_sk',
   '**/id_ed25519_sk',
   '**/ssh_host_*_key',
+  '**/*_rsa',
+  '**/*_dsa',
+  '**/*_ecdsa',
+  '**/*_ed25519',
   '**/*.ppk',
+  '**/.putty/**',
   // GPG
   '**/.gnupg/**',
   '**/*.gpg',
@@ -57,21 +61,27 @@ export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = [
   '**/.config/hub',
   // package registries
   '**/.npmrc',
+  '**/.yarnrc',
   '**/.yarnrc.yml',
   '**/.pypirc',
+  '**/pip.conf',
+  '**/pip.ini',
+  '**/pypoetry/auth.toml',
   '**/.gem/credentials',
+  '**/.local/share/gem/credentials',
+  '**/.bundle/config',
   '**/.cargo/credentials',
   '**/.cargo/credentials.toml',
   '**/.m2/settings.xml',
   '**/.m2/settings-security.xml',
   '**/.gradle/gradle.properties',
-  '**/.composer/auth.json',
+  '**/auth.json',
+  '**/.credentials',
   '**/.nuget/NuGet/NuGet.Config',
   // cloud: AWS, Google Cloud, Azure, and service-account and OAuth client files
-  '**/.aws/credentials',
-  '**/.aws/config',
-  '**/.aws/sso/cache/**',
+  '**/.aws/**',
   '**/.config/gcloud/**',
+  '**/AppData/Roaming/gcloud/**',
   '**/application_default_credentials.json',
   '**/*service*account*.json',
   '**/client_secret*.json',
@@ -83,7 +93,7 @@ export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = [
   // containers: Docker and Kubernetes
   '**/.docker/config.json',
   '**/.dockercfg',
-  '**/.kube/config',
+  '**/.kube/**',
   '**/kubeconfig',
   '**/*.kubeconfig',
   // Terraform state and variables
@@ -99,9 +109,12 @@ export const DEFAULT_SENSITIVE_GLOBS: readonly string[] = [
   '**/_netrc',
   '**/.pgpass',
   '**/.my.cnf',
+  '**/.mylogin.cnf',
   '**/.htpasswd',
   '**/.vault-token',
   '**/.password-store/**',
+  '**/*.ovpn',
+  '**/secrets.{json,toml,yaml,yml}',
 ];
 
 export interface GlobSet {
@@ -135,10 +148,29 @@ export function sensitiveSet(globs: readonly string[]): GlobSet {
  * Whether a path lies inside a `.git` folder (or is one): git's own data, which no tool
  * lists, walks, searches, reads or writes. Nested repositories' `.git` too; any "/" or
  * "\\" separated path, relative or absolute; case is ignored, as file systems that fold
- * it would.
+ * it would, and the other names Windows gives the folder count as it.
  */
 export function isGitInternal(path: string): boolean {
-  return path.split(/[\\/]/).some((seg) => seg.length === 4 && seg.toLowerCase() === '.git');
+  return path.split(/[\\/]/).some((seg) => isGitName(seg) || isNtfsGitAlias(seg));
+}
+
+/**
+ * Names Windows resolves to `.git`: trailing dots and spaces are dropped (`.git.`,
+ * `.git `), `:` names a stream of it (`.git::$INDEX_ALLOCATION`), and `git~1` is its
+ * short name. git refuses to check such names out on every system; a path holding one
+ * is git's own data on Windows, and nothing a project needs elsewhere.
+ */
+function isNtfsGitAlias(seg: string): boolean {
+  return /^(\.git|git~1)[. ]*(:.*)?$/i.test(seg);
+}
+
+/**
+ * Whether a file or folder name is `.git`, in any case: on macOS and Windows `.GIT` is
+ * the folder git uses, and elsewhere hiding a folder so named is the safe side. Walks
+ * never enter one, and reads refuse what is below one (see {@link isGitInternal}).
+ */
+export function isGitName(name: string): boolean {
+  return name.length === 4 && name.toLowerCase() === '.git';
 }
 
 /** Why a read needs a yes: a path outside the workspace folders, a file that may hold secrets. */

@@ -1,3 +1,4 @@
+import * as nodePath from 'node:path';
 import type { CancelSignal } from './cancel';
 
 /**
@@ -125,4 +126,30 @@ export interface ProcessHost {
   isExecutable(path: string): boolean;
   /** The environment programs are looked up in (PATH, PATHEXT, overrides). */
   readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Where a program named without a folder (`git`, `rg`) is: the first executable of that
+ * name in a folder of PATH that is absolute. A relative entry (`.`, `bin`,
+ * `node_modules/.bin`) names a folder of whatever folder the program runs in, and the
+ * tools run programs in the workspace: a repository would put its own `git` first. The
+ * current folder itself is never searched either, as Windows' own lookup would. On
+ * Windows the extensions of PATHEXT are tried.
+ */
+export function findProgram(name: string, proc: Pick<ProcessHost, 'env' | 'isExecutable'>, path: Pick<typeof nodePath, 'isAbsolute' | 'join' | 'delimiter'> = nodePath): string | undefined {
+  const env = proc.env;
+  const windows = path.delimiter === ';';
+  const exts = windows ? (env.PATHEXT ?? '.EXE').split(';').filter(Boolean).map((e) => e.toLowerCase()) : [''];
+  for (const dir of (env.PATH ?? (windows ? env.Path : undefined) ?? '').split(path.delimiter)) {
+    if (!dir || !path.isAbsolute(dir)) {
+      continue;
+    }
+    for (const ext of exts) {
+      const p = path.join(dir, `${name}${ext}`);
+      if (proc.isExecutable(p)) {
+        return p;
+      }
+    }
+  }
+  return undefined;
 }

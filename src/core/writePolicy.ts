@@ -1,4 +1,4 @@
-import { globSet, isGitInternal, type GlobSet } from './policy';
+import { globSet, isGitInternal, isSensitive, type GlobSet } from './policy';
 import type { Located } from './paths';
 
 /**
@@ -100,13 +100,14 @@ export function decideChange(i: ChangePolicyInput): ChangeDecision {
   if (isGitInternal(i.real)) {
     return { kind: 'refuse', message: `${i.located.display} is inside a .git folder: git's own files are never written by these tools. Use git itself (ask the user) to change a repository's state.` };
   }
-  if (!i.located.root) {
-    return { kind: 'ask', why: 'it is outside the workspace folders' };
+  // Secrets are matched on the workspace-relative and the absolute path, as for reads: a
+  // workspace opened on ~/.aws holds `credentials`. Protected files are the project's own.
+  const outside = !i.located.root;
+  const secret = isSensitive(i.sensitive, i.located.relative, i.real);
+  if (outside || secret) {
+    return { kind: 'ask', why: [outside && 'it is outside the workspace folders', secret && 'it may hold secrets'].filter(Boolean).join(' and ') };
   }
   const rel = i.located.relative ?? '';
-  if (rel && i.sensitive.test(rel)) {
-    return { kind: 'ask', why: 'it may hold secrets' };
-  }
   if (rel && i.protectedFiles.test(rel)) {
     return { kind: 'ask', why: 'a change to it can make something run code or steer an agent' };
   }

@@ -1,12 +1,101 @@
+import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { throwIfCancelled } from '../core/cancel';
+import { ToolError } from '../core/errors';
 import { applyTextEdits } from '../core/diff';
 import { decodeTextExact, encodeText } from '../core/text/encoding';
 import { StaleError, type ApplyOptions, type ApplyReport, type FileChange } from './workspace';
 
 /** What a path held before the changes: its bytes and mode, or nothing. */
 type Snapshot = { path: string; bytes: Uint8Array; mode: number } | { path: string; bytes: undefined };
+
+function changedFolder(dir: string): ToolError {
+  return new ToolError('changed', `${dir} changed while the change was applied (it, or a folder on its path, became a link), so nothing was written there. Read the files again, then redo the change.`);
+}
+
+/**
+ * Runs `use` with a path that names the folder `dir` (a real path, as the policy decided
+ * on it) and nothing else, whatever happens to `dir` meanwhile: on Linux the folder is
+ * held open, its descriptor's path must be `dir`, and `use` works through
+ * `/proc/self/fd/N`, so a folder swapped for a link (to outside the workspace, into
+ * `.git`) after the decision is never written through. Elsewhere `dir` must still resolve
+ * to itself just before `use`. Undefined (and `use` not run) when `dir` does not exist.
+ */
+async function inFolder<T>(dir: string, use: (held: string) => Promise<T>): Promise<T | undefined> {
+  if (process.platform === 'linux') {
+    let fh: fs.FileHandle | undefined;
+    try {
+      fh = await fs.open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        return undefined;
+      }
+      if (code === 'ELOOP' || code === 'ENOTDIR') {
+        throw changedFolder(dir);
+      }
+      throw e;
+    }
+    try {
+      const held = `/proc/self/fd/${fh.fd}`;
+      const real = await fs.readlink(held).catch(() => undefined);
+      if (real !== undefined) {
+        if (real !== dir) {
+          throw changedFolder(dir);
+        }
+        return await use(held);
+      }
+    } finally {
+      await fh.close();
+    }
+  }
+  let real: string;
+  try {
+    real = await fs.realpath(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw e;
+  }
+  if (real !== dir) {
+    throw changedFolder(dir);
+  }
+  return use(dir);
+}
+
+/** Runs `use` on the file `p` through its held folder (see inFolder): the folder's path and the name in it. */
+function atPath<T>(p: string, use: (file: string, held: string) => Promise<T>): Promise<T | undefined> {
+  const name = path.basename(p);
+  return inFolder(path.dirname(p), (held) => use(path.join(held, name), held));
+}
+
+/** A regular file's bytes and mode, read through a descriptor that follows no final link and never waits on a FIFO. */
+async function readRegular(file: string, display: string): Promise<{ bytes: Uint8Array; mode: number } | undefined> {
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      return undefined;
+    }
+    if (code === 'ELOOP') {
+      throw new Error(`${display} is not a regular file`);
+    }
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) {
+      throw new Error(`${display} is not a regular file`);
+    }
+    return { bytes: await fh.readFile(), mode: st.mode & 0o7777 };
+  } finally {
+    await fh.close();
+  }
+}
 
 async function snapshot(p: string): Promise<Snapshot> {
   let st;
@@ -18,37 +107,50 @@ async function snapshot(p: string): Promise<Snapshot> {
   if (!st.isFile()) {
     throw new Error(`${p} is not a regular file`);
   }
-  return { path: p, bytes: await fs.readFile(p), mode: st.mode & 0o7777 };
+  const got = await atPath(p, (file) => readRegular(file, p));
+  return got ? { path: p, ...got } : { path: p, bytes: undefined };
 }
 
 /**
  * Writes a file so that a reader sees the old bytes or the new ones, never a part: a
- * temporary file beside it, then a rename over it. The file keeps its permissions.
+ * temporary file beside it, then a rename over it (which replaces a link rather than
+ * writing through it). The file keeps its permissions. `p` is written in its held
+ * folder (see inFolder).
  */
 async function writeAtomic(p: string, bytes: Uint8Array, mode: number | undefined): Promise<void> {
-  const tmp = path.join(path.dirname(p), `.${path.basename(p)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  try {
-    await fs.writeFile(tmp, bytes, { flag: 'wx', mode: mode ?? 0o666 });
-    if (mode !== undefined) {
-      await fs.chmod(tmp, mode);
+  const done = await atPath(p, async (file, held) => {
+    const tmp = path.join(held, `.${path.basename(p)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+    try {
+      await fs.writeFile(tmp, bytes, { flag: 'wx', mode: mode ?? 0o666 });
+      if (mode !== undefined) {
+        await fs.chmod(tmp, mode);
+      }
+      await fs.rename(tmp, file);
+    } catch (e) {
+      await fs.rm(tmp, { force: true });
+      throw e;
     }
-    await fs.rename(tmp, p);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
+    return true;
+  });
+  if (!done) {
+    throw Object.assign(new Error(`ENOENT: no such folder, ${path.dirname(p)}`), { code: 'ENOENT' });
   }
 }
 
-/** Creates the missing folders above `p`, deepest last; returns those it created. */
+/**
+ * Creates the missing folders above `p`, deepest last, each in its held parent; returns
+ * those it created. A link on the way is not a folder: the paths are real, so one that
+ * is a link now was swapped after the decision.
+ */
 async function makeParents(p: string): Promise<string[]> {
   const made: string[] = [];
   let dir = path.dirname(p);
   const missing: string[] = [];
   for (;;) {
     try {
-      const st = await fs.stat(dir);
+      const st = await fs.lstat(dir);
       if (!st.isDirectory()) {
-        throw new Error(`${dir} is not a folder`);
+        throw st.isSymbolicLink() ? changedFolder(dir) : new Error(`${dir} is not a folder`);
       }
       break;
     } catch (e) {
@@ -64,7 +166,10 @@ async function makeParents(p: string): Promise<string[]> {
     }
   }
   for (const d of missing.reverse()) {
-    await fs.mkdir(d);
+    const done = await atPath(d, (folder) => fs.mkdir(folder).then(() => true));
+    if (!done) {
+      throw Object.assign(new Error(`ENOENT: no such folder, ${path.dirname(d)}`), { code: 'ENOENT' });
+    }
     made.push(d);
   }
   return made;
@@ -101,7 +206,7 @@ export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOpt
       switch (c.kind) {
         case 'edit': {
           const snap = snaps.get(c.path)!;
-          const current = snap.bytes && (await fs.readFile(c.path));
+          const current = snap.bytes && (await atPath(c.path, (file) => readRegular(file, c.path)))?.bytes;
           if (!current) {
             throw new StaleError(c.path);
           }
@@ -122,14 +227,19 @@ export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOpt
           break;
         }
         case 'delete':
-          await fs.unlink(c.path);
+          if (!(await atPath(c.path, (file) => fs.unlink(file).then(() => true)))) {
+            throw Object.assign(new Error(`ENOENT: no such file, ${c.path}`), { code: 'ENOENT' });
+          }
           break;
         case 'rename': {
           if (!c.overwrite && (await exists(c.to))) {
             throw new Error(`${c.to} already exists`);
           }
           madeDirs.push(...(await makeParents(c.to)));
-          await fs.rename(c.from, c.to);
+          const moved = await atPath(c.from, (from) => atPath(c.to, (to) => fs.rename(from, to).then(() => true)));
+          if (!moved) {
+            throw Object.assign(new Error(`ENOENT: no such file, ${c.from}`), { code: 'ENOENT' });
+          }
           break;
         }
       }
@@ -150,13 +260,13 @@ async function restore(snaps: readonly Snapshot[], madeDirs: readonly string[]):
         await makeParents(s.path);
         await writeAtomic(s.path, s.bytes, s.mode);
       } else {
-        await fs.rm(s.path, { force: true });
+        await atPath(s.path, (file) => fs.rm(file, { force: true }));
       }
     } catch {
       // keep restoring the others
     }
   }
   for (const d of [...madeDirs].reverse()) {
-    await fs.rmdir(d).catch(() => undefined);
+    await atPath(d, (folder) => fs.rmdir(folder)).catch(() => undefined);
   }
 }

@@ -7,7 +7,7 @@ import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { CancelledError } from '../core/errors';
 import { CANCEL_POLL_MS, CHILD_WATCH_MS, MAX_OUTPUT_LINE_CHARS } from '../core/limits';
 import { startTask } from './tasks';
-import { ProcessStopped, SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
+import { findProgram, ProcessStopped, SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
 
 /**
  * Splits a stream of text into lines, each chunk scanned once: a gigabyte-long line
@@ -95,7 +95,12 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
   throwIfCancelled(opts.signal);
   return new Promise((resolve, reject) => {
     const env = opts.env ? withEnv(process.env, opts.env) : process.env;
-    const child = spawn(command, args as string[], { cwd: opts.cwd, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], windowsHide: true });
+    const program = programPath(command, env);
+    if (!program) {
+      reject(new SpawnError(command, 'ENOENT', `${command} was not found in a folder of PATH given as an absolute path`));
+      return;
+    }
+    const child = spawn(program, args as string[], { cwd: opts.cwd, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], windowsHide: true });
     const sep = opts.separator ?? '\n';
     const maxLine = opts.maxLineChars ?? MAX_OUTPUT_LINE_CHARS;
     let cancelled = false;
@@ -217,6 +222,22 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       resolve({ code, stdout: outChunks.join(''), stderr, overflow });
     });
   });
+}
+
+/**
+ * The file a command runs, decided here rather than by the system: a bare name is looked
+ * up in PATH's absolute folders only (see findProgram), a relative path is taken from
+ * this process's folder. Left to the system, both would resolve in the child's folder,
+ * the workspace, where a repository can put a program of its own.
+ */
+function programPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (nodePath.isAbsolute(command)) {
+    return command;
+  }
+  if (/[\\/]/.test(command)) {
+    return nodePath.resolve(command);
+  }
+  return findProgram(command, { env, isExecutable });
 }
 
 function withEnv(base: NodeJS.ProcessEnv, changes: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {

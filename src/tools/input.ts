@@ -62,7 +62,8 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
     if (issue.code === 'unrecognized_keys') {
       const where = issue.path.length ? ` in \`${field}\`` : '';
       const unmatched: string[] = [];
-      for (const k of issue.keys) {
+      // a hundred thousand unknown keys are named (and matched to a field) a few at most
+      for (const k of issue.keys.slice(0, MAX_INPUT_ISSUES)) {
         const meant = unknownField?.meant(k, issue.path);
         if (meant) {
           lines.push(`- unknown field ${unknownName(k)}${where}: did you mean \`${meant}\`?`);
@@ -74,6 +75,9 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
         const fields = unknownField?.fields(issue.path) ?? [];
         const list = fields.length ? `: the fields are ${fields.map((f) => `\`${f}\``).join(', ')}` : '';
         lines.push(`- unknown field${unmatched.length > 1 ? 's' : ''} ${unmatched.map(unknownName).join(', ')}${where}${list}`);
+      }
+      if (issue.keys.length > MAX_INPUT_ISSUES) {
+        lines.push(`- and ${issue.keys.length - MAX_INPUT_ISSUES} more unknown fields`);
       }
       continue;
     }
@@ -97,16 +101,23 @@ export function formatInputError(tool: string, error: z.ZodError, input: unknown
 export function textField(maxChars: number, what: string) {
   return z
     .string({ error: `expected ${what} (string)` })
-    .min(1, { error: 'must not be empty' })
-    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted` });
+    .min(1, { error: 'must not be empty', ...textOnly })
+    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly });
 }
+
+/**
+ * Length checks apply to text only: a list given for a string is answered as the wrong
+ * type alone, not as "100000 characters long". (zod runs checks whose `when` holds; its
+ * parameter types do not name `when` for every check.)
+ */
+const textOnly: object = { when: (p: { value: unknown }): boolean => typeof p.value === 'string' };
 
 /**
  * Text that may be empty (file content, a replacement) of at most `maxChars` characters,
  * refused like `textField` beyond that.
  */
 export function contentField(maxChars: number, what: string) {
-  return z.string({ error: `expected ${what} (string)` }).max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted` });
+  return z.string({ error: `expected ${what} (string)` }).max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly });
 }
 
 /** The first field of `input` nesting arrays or objects deeper than `maxDepth`, if any: checked before validation, iteratively. */

@@ -73,8 +73,8 @@ function continuation(input: ListInput, cursor: string): string {
 }
 
 /**
- * The repository of a listed folder. A `.git` file (linked work tree, submodule) may
- * point anywhere, and what its index names is shown as this folder's files: when it
+ * The repository of a listed folder. A `.git` file (linked work tree, submodule) or a
+ * `.git` link may point anywhere, and what its index names is shown as this folder's files: when it
  * points outside the workspace, the person is asked first, as for any outside read.
  */
 async function repositoryOf(ctx: ToolContext, folder: string): Promise<Repository | undefined> {

@@ -223,6 +223,23 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
   }
 }
 
+/**
+ * Every path of the change must still resolve where the decision was made: a folder on
+ * its path swapped for a link while the person looked (to outside the workspace, to a
+ * secret, into `.git`) would send the write there. The workspace's apply holds the
+ * folders it writes in for the rest of the way (see applyOnDisk).
+ */
+async function checkResolved(ctx: ToolContext, plan: ChangePlan): Promise<void> {
+  for (const t of plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])])) {
+    if ((await ctx.ws.realpath(t.abs)) !== t.real) {
+      throw new ToolError(
+        'changed',
+        `${t.located.display} changed while the change waited (it, or a folder on its path, became a link or stopped being one), so nothing was written. Read it again, then redo the change.`,
+      );
+    }
+  }
+}
+
 function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
   // a moved file keeps its encoding; a new one is UTF-8
   const encoding: Encoding = f.before && isOurEncoding(f.before.encoding) ? f.before.encoding : 'utf-8';
@@ -333,6 +350,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
       await reverify(ctx, f);
     }
   }
+  await checkResolved(ctx, plan);
   throwIfCancelled(ctx.signal);
 
   const paths = plan.files.map((f) => f.target.real);

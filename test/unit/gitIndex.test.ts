@@ -108,6 +108,32 @@ describe('the git index, read without git', () => {
       plain.cleanup();
     }
   });
+
+  it('fs_list source=git asks before reading the index of a .git that is a link out of the workspace', async () => {
+    const other = repo(FILES);
+    const ws = tempTree({ 'mine.txt': 'x' });
+    try {
+      fs.symlinkSync(path.join(other.root, '.git'), path.join(ws.root, '.git'));
+      const asked = await call(await context(ws.root, {}, cliApprover({ yes: false, allowOutside: false })), 'fs_list', { source: 'git' });
+      assert.equal(asked.isError, true, asked.text);
+      assert.match(asked.text, /read the git index in `[^`]*\.git`, which is outside the workspace folders/);
+      assert.doesNotMatch(asked.text, /README|app\.ts/);
+      const cli = spawnSync(process.execPath, [path.resolve(__dirname, '../../../dist/cli.js'), 'fs_list', '--root', ws.root, '--input', '{"source":"git"}'], { encoding: 'utf8' });
+      assert.equal(cli.status, 1, cli.stdout);
+      assert.match(cli.stdout, /read the git index in .*which is outside the workspace folders/);
+      assert.doesNotMatch(cli.stdout, /README|app\.ts/);
+      // a .git link that stays inside the workspace asks nothing
+      fs.unlinkSync(path.join(ws.root, '.git'));
+      fs.renameSync(path.join(other.root, '.git'), path.join(ws.root, 'store.git'));
+      fs.symlinkSync('store.git', path.join(ws.root, '.git'));
+      const inside = await call(await context(ws.root, {}, cliApprover({ yes: false, allowOutside: false })), 'fs_list', { source: 'git' });
+      assert.equal(inside.isError, false, inside.text);
+      assert.match(inside.text, /^README\.md$/m);
+    } finally {
+      other.cleanup();
+      ws.cleanup();
+    }
+  });
 });
 
 describe('hostile workspace: nothing in the workspace can run code', () => {

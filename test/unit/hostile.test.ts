@@ -9,7 +9,14 @@ import { MAX_INSTRUCTION_FILE_BYTES } from '../../src/core/limits';
 import type { Approver, Confirmation } from '../../src/tools/approval';
 import { cliApprover } from '../../src/tools/cliApprover';
 import { LineSplitter } from '../../src/host/process';
-import { call, context, prepare, rgOnPath, tempTree, withEngine } from './helpers';
+import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { ToolError } from '../../src/core/errors';
+import { boundedRules } from '../../src/core/ignore/policy';
+import { MatchClock, Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
+import { findProgram } from '../../src/core/process';
+import { acceptAsProposed } from '../../src/tools/approval';
+import type { FileChange } from '../../src/host/workspace';
+import { call, context, prepare, rgOnPath, scriptedApprover, tempTree, TestWorkspace, withEngine } from './helpers';
 import { makeInflatingPdf } from './pdfFixture';
 
 /**
@@ -21,9 +28,9 @@ import { makeInflatingPdf } from './pdfFixture';
 const repoRoot = path.resolve(__dirname, '../../..');
 const cli = path.join(repoRoot, 'dist/cli.js');
 
-function runCli(args: string[], opts: { timeoutMs?: number } = {}): { code: number | null; out: string; err: string; ms: number } {
+function runCli(args: string[], opts: { timeoutMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): { code: number | null; out: string; err: string; ms: number } {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [cli, ...args], { input: '', encoding: 'utf8', timeout: opts.timeoutMs ?? 30000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [cli, ...args], { input: '', encoding: 'utf8', timeout: opts.timeoutMs ?? 30000, maxBuffer: 64 * 1024 * 1024, cwd: opts.cwd, env: opts.env });
   return { code: r.status, out: r.stdout, err: r.stderr, ms: Date.now() - t0 };
 }
 
@@ -301,6 +308,29 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
       '.pgpass',
       '.my.cnf',
       '.vault-token',
+      '.env-production',
+      '.env_local',
+      '.aws/cli/cache/0123abcd.json',
+      '.aws/sso/cache/token.json',
+      '.kube/config-prod',
+      '.kube/cache/discovery/x.json',
+      '.ssh/known_hosts',
+      'deploy/github_ed25519',
+      'keys/ci_rsa',
+      '.putty/sessions/prod',
+      '.yarnrc',
+      '.config/pip/pip.conf',
+      'pip.ini',
+      '.config/pypoetry/auth.toml',
+      '.local/share/gem/credentials',
+      '.bundle/config',
+      'auth.json',
+      '.sbt/.credentials',
+      '.mylogin.cnf',
+      'AppData/Roaming/gcloud/credentials.db',
+      'vpn/office.ovpn',
+      'config/secrets.yml',
+      '.streamlit/secrets.toml',
     ];
     for (const p of secret) {
       it(`asks before reading ${p}`, () => {
@@ -308,7 +338,7 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
         assert.ok(set.test(`home/me/${p}`), `home/me/${p}`);
       });
     }
-    for (const p of ['.env.example', '.env.sample', '.env.template', 'src/.env.example', 'README.md', 'src/env.ts', 'package.json', 'config.json', 'main.tf', 'docs/keys.md', '.gitignore']) {
+    for (const p of ['.env.example', '.env.sample', '.env.template', 'src/.env.example', '.env-example', '.env_sample', '.ENV.EXAMPLE', '.env.local.example', '.env.production.template', 'README.md', 'src/env.ts', 'package.json', 'config.json', 'main.tf', 'docs/keys.md', '.gitignore', '.ssh.md', 'id_rsa.pub', 'keys/ci_rsa.pub', 'src/rsa.ts']) {
       it(`reads ${p} without asking`, () => assert.ok(!set.test(p), p));
     }
     it('decides for a search\'s many files as for one read', () => {
@@ -349,6 +379,9 @@ for (const [engineName, engine] of [
         '.git/HEAD': 'ref: refs/heads/main\n',
         'nested/repo/.git/config': `token = ${SECRET}\n`,
         'nested/repo/file.txt': 'tracked\n',
+        // git's folder as macOS and Windows name it when an archive spelled it so
+        'Upper/.GIT/config': `token = ${SECRET}\n`,
+        'lower/.Git/HEAD': `ref: ${SECRET}\n`,
       });
       fs.symlinkSync('.git', path.join(tree.root, 'gitlink'));
     });
@@ -403,6 +436,15 @@ for (const [engineName, engine] of [
         ['fs_read', { path: 'nested/repo/.git/config' }],
         ['fs_read', { path: 'gitlink/config' }],
         ['fs_read', { path: '.git' }],
+        ['fs_grep', { pattern: 'hunter2', path: 'Upper/.GIT' }],
+        ['fs_list', { path: 'lower/.Git' }],
+        ['fs_glob', { pattern: '*', path: 'Upper/.GIT' }],
+        ['fs_read', { path: 'Upper/.GIT/config' }],
+        // names Windows resolves to .git
+        ['fs_read', { path: '.git./config' }],
+        ['fs_read', { path: '.git /config' }],
+        ['fs_read', { path: 'GIT~1/config' }],
+        ['fs_list', { path: '.git::$INDEX_ALLOCATION' }],
       ] as const) {
         const r = await withEngine(engine(), () => call(ctx, tool, input));
         assert.equal(r.isError, true, `${tool} ${JSON.stringify(input)}: ${r.text}`);
@@ -419,10 +461,18 @@ for (const [engineName, engine] of [
         ['fs_glob', { pattern: '**/.git/**', respect_ignore: false }],
         ['fs_glob', { pattern: '**/config' }],
         ['fs_list', { depth: 10, respect_ignore: false }],
+        ['fs_grep', { pattern: 'hunter2', path: 'Upper', respect_ignore: false }],
+        ['fs_grep', { pattern: 'ref', include: '**/.Git/*', respect_ignore: false }],
+        ['fs_glob', { pattern: '**/.GIT/**', respect_ignore: false }],
+        ['fs_glob', { pattern: '**/HEAD', respect_ignore: false }],
+        ['fs_list', { path: 'Upper', depth: 5, respect_ignore: false }],
       ] as const) {
         const r = await withEngine(engine(), () => call(ctx, tool, input));
-        assert.ok(!r.text.includes(SECRET) && !/\.git\/(config|HEAD)/.test(r.text), `${tool} ${JSON.stringify(input)}: ${r.text}`);
+        assert.ok(!r.text.includes(SECRET) && !/\.git\/(config|HEAD)/i.test(r.text), `${tool} ${JSON.stringify(input)}: ${r.text}`);
       }
+      const listed = await withEngine(engine(), () => call(ctx, 'fs_list', { depth: 3 }));
+      assert.match(listed.text, /^ {2}\.GIT\/ \(not listed\)$/m, listed.text);
+      assert.match(listed.text, /^ {2}\.Git\/ \(not listed\)$/m, listed.text);
     });
 
     it('through the CLI: fs_grep on .git exits 1 with the reason, and prints no token', () => {
@@ -430,6 +480,11 @@ for (const [engineName, engine] of [
       assert.equal(r.code, 1, r.out);
       assert.match(r.out, /^\.git is a \.git folder: fs_grep never searches git's own data/);
       assert.ok(!r.out.includes(SECRET));
+      for (const input of [{ pattern: 'hunter2', respect_ignore: false }, { pattern: 'hunter2', path: 'Upper', include: '**/.GIT/**' }]) {
+        const all = withEngineSync(engine(), () => runCli(['fs_grep', '--root', tree.root, '--input', JSON.stringify(input)]));
+        assert.equal(all.code, 0, all.out);
+        assert.ok(!all.out.includes(SECRET), all.out);
+      }
     });
   });
 }
@@ -522,6 +577,97 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
       assert.equal(l.code, 0, l.out);
       assert.match(l.out, /\.gitignore@ -> \/dev\/zero/);
     });
+  });
+
+  describe('ignore files of a great many rules, or rules built to backtrack', () => {
+    let t: ReturnType<typeof tempTree>;
+    let slow: ReturnType<typeof tempTree>;
+    const rules = (make: (i: number) => string) => {
+      const out: string[] = [];
+      for (let i = 0, n = 0; n < 4 * 1024 * 1024 - 100; i++) {
+        out.push(make(i));
+        n += out[out.length - 1].length + 1;
+      }
+      return `${out.join('\n')}\n`;
+    };
+    before(function () {
+      this.timeout(30000);
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 2000; i++) {
+        files[`src/file_${'a'.repeat(32)}_${i}.txt`] = `line ${i}\n`;
+      }
+      // 150,000 rules that each cost a walk of the name (stars and texts only).
+      t = tempTree({ ...files, '.gitignore': rules((i) => `**/*a*a*a*a*a*a*a*a*b${i}`) });
+      // Rules whose texts every name holds, so only the full match can say no, and it backtracks.
+      const names: Record<string, string> = {};
+      for (let i = 0; i < 2000; i++) {
+        names[`src/${'a'.repeat(200)}${i}.x`] = 'x\n';
+      }
+      slow = tempTree({ ...names, '.gitignore': rules(() => '**/*a?*a?*a?*a?*a?*a?*a?*a?*.x?') });
+    });
+    after(() => {
+      t.cleanup();
+      slow.cleanup();
+    });
+
+    it('applies at most the first 10,000 rules of a file, no line past 4096 characters', () => {
+      const text = boundedRules(['# comment', 'a', `${'b'.repeat(5000)}`, ...Array.from({ length: 20_000 }, (_, i) => `r${i}`)].join('\n'));
+      const lines = text.split('\n');
+      assert.equal(lines.length, 1 + 1 + 9_999);
+      assert.equal(lines[lines.length - 1], 'r9998');
+      assert.ok(!text.includes('bbbb'));
+    });
+
+    for (const tool of ['fs_list', 'fs_glob', 'fs_grep'] as const) {
+      it(`JavaScript walk: ${tool} over 2000 files under 150,000 rules ends within seconds`, async function () {
+        this.timeout(60000);
+        const input = tool === 'fs_list' ? { path: 'src', limit: 1000 } : tool === 'fs_glob' ? { pattern: '**/*.txt' } : { pattern: 'line 1' };
+        const t0 = Date.now();
+        const r = await withEngine('none', async () => call(await context(t.root), tool, input));
+        const ms = Date.now() - t0;
+        assert.equal(r.isError, false, r.text);
+        assert.ok(ms < 10000, `${tool} took ${ms} ms`);
+      });
+    }
+
+    it('stops matching once the call has spent its time on it, saying why', function () {
+      this.timeout(30000);
+      const matcher = new Matcher(new Overrides([]), new RuleFile('.gitignore', Array(10_000).fill('*a?*a?*a?*a?*a?*a?*a?*a?*.x?')), true, new MatchClock(200));
+      const t0 = Date.now();
+      assert.throws(
+        () => {
+          for (let i = 0; i < 1_000_000; i++) {
+            matcher.match(undefined, `src/${'a'.repeat(200)}${i}.x`, false);
+          }
+        },
+        (e: unknown) => e instanceof ToolError && e.code === 'too-large' && /ignore rules here took more than 0\.2 seconds to apply[^]*"respect_ignore": false/.test(e.message),
+      );
+      assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
+    });
+
+    for (const tool of ['fs_list', 'fs_glob', 'fs_grep'] as const) {
+      it(`JavaScript walk: ${tool} under rules that backtrack stops at once when cancelled, the thread never held long`, async function () {
+        this.timeout(60000);
+        const input = tool === 'fs_list' ? { path: 'src', limit: 1000 } : tool === 'fs_glob' ? { pattern: '**/*.x' } : { pattern: 'x' };
+        const ctx = { ...(await context(slow.root)), signal: cancelAfter(500) };
+        let longest = 0;
+        let last = Date.now();
+        const beat = setInterval(() => {
+          longest = Math.max(longest, Date.now() - last);
+          last = Date.now();
+        }, 5);
+        const t0 = Date.now();
+        try {
+          const r = await withEngine('none', () => call(ctx, tool, input));
+          assert.equal(r.isError, true, r.text.slice(0, 300));
+          assert.match(r.text, /cancelled/);
+        } finally {
+          clearInterval(beat);
+        }
+        assert.ok(Date.now() - t0 < 3000, `${tool} took ${Date.now() - t0} ms to stop`);
+        assert.ok(longest < 500, `the thread was held for ${longest} ms at once`);
+      });
+    }
   });
 
   describe('the JavaScript search on a pattern that backtracks', () => {
@@ -640,6 +786,50 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
     });
   });
 
+  describe('notebooks whose outputs hold huge structures', () => {
+    let t: ReturnType<typeof tempTree>;
+    const nb = (data: string) =>
+      `{"cells":[{"cell_type":"code","source":["x = 1"],"outputs":[{"output_type":"execute_result","data":{"text/plain":["1"],"application/json":${data}},"metadata":{}}]}],"metadata":{},"nbformat":4,"nbformat_minor":5}`;
+    before(() => {
+      t = tempTree({
+        // 30 MiB of brackets, under the size cap: 15 million nested arrays once parsed
+        'deep.ipynb': nb(`${'['.repeat(15_000_000)}${']'.repeat(15_000_000)}`),
+        'wide.ipynb': nb(`[${Array(3_000_000).fill('{}').join(',')}]`),
+        'fine.ipynb': nb(`{"a":[[1,2],{"b":"[[[[[[ not nesting \\" ]]]]"}]}`),
+      });
+    });
+    after(() => t.cleanup());
+
+    it('are refused before parsing, at once, saying why; a notebook with brackets in its strings is read', async function () {
+      this.timeout(30000);
+      const ctx = await context(t.root);
+      for (const [name, why] of [
+        ['deep.ipynb', /nests more than 256 levels deep/],
+        ['wide.ipynb', /holds more than 1,000,000 arrays and objects/],
+      ] as const) {
+        const before = process.memoryUsage().rss;
+        const t0 = Date.now();
+        const r = await call(ctx, 'fs_read', { path: name });
+        assert.equal(r.isError, true, r.text);
+        assert.match(r.text, why);
+        assert.match(r.text, /Use fs_grep on it/);
+        assert.ok(Date.now() - t0 < 2000, `${name}: ${Date.now() - t0} ms`);
+        assert.ok(process.memoryUsage().rss - before < 300 * 1024 * 1024, `${name}: ${(process.memoryUsage().rss - before) >> 20} MiB more`);
+      }
+      const fine = await call(ctx, 'fs_read', { path: 'fine.ipynb' });
+      assert.equal(fine.isError, false, fine.text);
+      assert.match(fine.text, /x = 1/);
+    });
+
+    it('through the CLI', function () {
+      this.timeout(30000);
+      const r = runCli(['fs_read', '--root', t.root, '--input', JSON.stringify({ path: 'deep.ipynb' })]);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /nests more than 256 levels deep/);
+      assert.ok(r.ms < 5000, `${r.ms} ms`);
+    });
+  });
+
   describe('fs_glob sorted by modification time', () => {
     it('stats the matches in bulk, not one await per file, and pages them', async function () {
       this.timeout(60000);
@@ -716,6 +906,29 @@ describe('hostile input: a clear, bounded answer', () => {
     });
   }
 
+  it('200,000 unknown fields: a few named, the rest counted, at once', async function () {
+    this.timeout(20000);
+    const input: Record<string, unknown> = { path: 'a.txt' };
+    for (let i = 0; i < 200_000; i++) {
+      input[`k${i}`] = i;
+    }
+    const t0 = Date.now();
+    const r = await call(await context(t.root), 'fs_read', input);
+    const ms = Date.now() - t0;
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Invalid input for fs_read:\n- unknown field `k0`: the fields are `path`/);
+    assert.match(r.text, /\n- and 199992 more unknown fields\n/);
+    assert.ok(r.text.length < 2000, `${r.text.length} characters of error`);
+    assert.ok(ms < 3000, `${ms} ms`);
+  });
+
+  it('a list where a string belongs: the wrong type, never its length as characters', async () => {
+    const r = await call(await context(t.root), 'fs_grep', { pattern: 'x', include: Array(100_000).fill('*') });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Invalid input for fs_grep:\n- `include`: expected a glob, e\.g\. "\*\.ts" \(string\) \(got \["\*"/);
+    assert.doesNotMatch(r.text, /characters long/);
+  });
+
   it('caps any error text', async () => {
     const dir = `${'d'.repeat(250)}/`.repeat(15);
     const deepTree = tempTree({ [`${dir}notes-1.txt`]: '', [`${dir}notes-2.txt`]: '', [`${dir}notes-3.txt`]: '' });
@@ -745,5 +958,162 @@ describe('hostile input: a clear, bounded answer', () => {
       assert.equal(r.err, '');
       assert.ok(r.out.length < 2000);
     }
+  });
+});
+
+describe('hostile workspace: nothing in the workspace runs', () => {
+  let t: ReturnType<typeof tempTree>;
+  let marker: string;
+  const pathWithRelative = () => ['.', 'bin', process.env.PATH ?? ''].join(path.delimiter);
+  before(function () {
+    this.timeout(20000);
+    t = tempTree({ 'a.txt': 'needle\n' });
+    marker = `${t.root}.ran`;
+    // A repository's own `git` and `rg`, where a PATH entry of "." or "bin" would find them.
+    for (const dir of ['', 'bin']) {
+      for (const name of ['git', 'rg']) {
+        const p = path.join(t.root, dir, name);
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        fs.writeFileSync(p, `#!/bin/sh\necho ${name} >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+      }
+    }
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=n', ...args], { cwd: t.root });
+    git('init', '-q');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'a');
+    // A split index is the one the tools leave to git to read.
+    git('update-index', '--split-index');
+  });
+  after(() => {
+    t.cleanup();
+    fs.rmSync(marker, { force: true });
+  });
+
+  it('a program is looked up only in the absolute folders of PATH', () => {
+    const proc = { env: { PATH: ['.', 'bin', '', '/usr/local/bin', '/opt/bin'].join(':') }, isExecutable: (p: string) => p.endsWith('/git') };
+    assert.equal(findProgram('git', proc, path.posix), '/usr/local/bin/git');
+    assert.equal(findProgram('git', { ...proc, env: { PATH: '.:bin' } }, path.posix), undefined);
+    const win = { env: { PATH: 'tools;C:\\Git\\cmd', PATHEXT: '.COM;.EXE' }, isExecutable: (p: string) => p.endsWith('git.exe') };
+    assert.equal(findProgram('git', win, path.win32), 'C:\\Git\\cmd\\git.exe');
+  });
+
+  it('fs_grep and fs_list source="git" never run the repository\'s git or rg, whatever PATH holds', async function () {
+    this.timeout(30000);
+    const saved = { path: process.env.PATH, cwd: process.cwd() };
+    process.env.PATH = pathWithRelative();
+    process.chdir(t.root);
+    try {
+      const ctx = await context(t.root);
+      const g = await withEngine('', () => call(ctx, 'fs_grep', { pattern: 'needle' }));
+      assert.match(g.text, /^a\.txt\n {2}L1: needle$/m, g.text);
+      const l = await call(ctx, 'fs_list', { source: 'git' });
+      assert.match(l.text, /^a\.txt$/m, l.text);
+    } finally {
+      process.env.PATH = saved.path;
+      process.chdir(saved.cwd);
+    }
+    assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+  });
+
+  it('through the CLI, run from the workspace with "." on PATH', function () {
+    this.timeout(30000);
+    const env = { ...process.env, PATH: pathWithRelative(), AGENT_FILE_TOOLS_RG: '' };
+    const g = runCli(['fs_grep', '--root', t.root, '--input', JSON.stringify({ pattern: 'needle' })], { cwd: t.root, env });
+    assert.equal(g.code, 0, g.out + g.err);
+    assert.match(g.out, /L1: needle/);
+    const l = runCli(['fs_list', '--root', t.root, '--input', JSON.stringify({ source: 'git' })], { cwd: t.root, env });
+    assert.equal(l.code, 0, l.out + l.err);
+    assert.match(l.out, /^a\.txt$/m);
+    assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+  });
+});
+
+describe('hostile workspace: a change lands only where it was decided', () => {
+  let t: ReturnType<typeof tempTree>;
+  let outside: ReturnType<typeof tempTree>;
+  beforeEach(() => {
+    t = tempTree({ 'dir/a.txt': 'one\n', 'other.txt': 'other\n' });
+    outside = tempTree({ 'a.txt': 'one\n' });
+  });
+  afterEach(() => {
+    t.cleanup();
+    outside.cleanup();
+  });
+  /** Swaps `dir` for a link to the outside folder, which holds a file of the same text. */
+  const swap = () => {
+    fs.renameSync(path.join(t.root, 'dir'), path.join(t.root, 'dir.old'));
+    fs.symlinkSync(outside.root, path.join(t.root, 'dir'));
+  };
+  const outsideState = () => fs.readdirSync(outside.root).map((f) => `${f}=${fs.readFileSync(path.join(outside.root, f), 'utf8')}`);
+
+  for (const [tool, input] of [
+    ['fs_write', { path: 'dir/a.txt', content: 'written\n' }],
+    ['fs_edit', { path: 'dir/a.txt', old_string: 'one', new_string: 'edited' }],
+    ['fs_write', { path: 'dir/new.txt', content: 'created\n' }],
+    ['fs_edit', { path: 'dir/sub/new.txt', old_string: '', new_string: 'created\n' }],
+    ['fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: other.txt\n@@\n-other\n+patched\n*** Update File: dir/a.txt\n@@\n-one\n+patched\n*** End Patch' }],
+    ['fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: other.txt\n*** Move to: dir/moved.txt\n@@\n-other\n+moved\n*** End Patch' }],
+  ] as const) {
+    it(`${tool} ${JSON.stringify(input).slice(0, 60)}: a folder swapped for a link while the person reviews is refused, nothing written`, async () => {
+      const { approver } = scriptedApprover((p) => {
+        swap();
+        return acceptAsProposed(p);
+      });
+      const r = await call(await context(t.root, {}, approver), tool, input);
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /changed while the change waited \(it, or a folder on its path, became a link or stopped being one\), so nothing was written/);
+      assert.deepEqual(outsideState(), ['a.txt=one\n']);
+      assert.equal(fs.readFileSync(path.join(t.root, 'other.txt'), 'utf8'), 'other\n');
+    });
+  }
+
+  it('the apply itself writes nothing through a folder that became a link after the last check', async () => {
+    const ws = await TestWorkspace.create([t.root]);
+    const p = (rel: string) => path.join(t.root, rel);
+    const opts = { signal: NEVER_CANCELLED, saveIfClean: true, label: 'test' };
+    swap();
+    for (const change of [
+      { kind: 'edit', path: p('dir/a.txt'), base: 'one\n', edits: [{ start: 0, end: 3, text: 'x' }] },
+      { kind: 'create', path: p('dir/a.txt'), bytes: Buffer.from('x'), overwrite: true },
+      { kind: 'create', path: p('dir/deeper/n.txt'), bytes: Buffer.from('x'), overwrite: false },
+      { kind: 'delete', path: p('dir/a.txt') },
+      { kind: 'rename', from: p('other.txt'), to: p('dir/o.txt'), overwrite: false },
+    ] as FileChange[]) {
+      await assert.rejects(ws.applyChanges([{ kind: 'create', path: p('first.txt'), bytes: Buffer.from('1'), overwrite: false }, change], opts), /changed while the change was applied/, change.kind);
+      assert.deepEqual(outsideState(), ['a.txt=one\n'], change.kind);
+      assert.equal(fs.existsSync(p('first.txt')), false, 'what was written first is taken back');
+      assert.equal(fs.readFileSync(p('other.txt'), 'utf8'), 'other\n');
+    }
+  });
+
+  it('asks before writing a secret of a workspace opened on its folder, whatever the policy', async () => {
+    const home = tempTree({ '.docker/config.json': '{}\n' });
+    try {
+      const s = scriptedApprover();
+      const ctx = await context(path.join(home.root, '.docker'), { approvalPolicy: 'never' }, s.approver);
+      const r = await call(ctx, 'fs_write', { path: 'config.json', content: '{"auths": {}}\n' });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(s.reviews.length, 1, 'the change waited for the person');
+      const plain = await call(ctx, 'fs_write', { path: 'notes.txt', content: 'x\n' });
+      assert.equal(plain.isError, false, plain.text);
+      assert.equal(s.reviews.length, 1, 'an ordinary file lands as the policy says');
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('never writes through the names Windows gives .git, nor a .GIT folder', async () => {
+    fs.mkdirSync(path.join(t.root, '.git', 'hooks'), { recursive: true });
+    const ctx = await context(t.root);
+    for (const p of ['.git./hooks/pre-commit', '.git /hooks/pre-commit', 'GIT~1/hooks/pre-commit', '.GIT/hooks/pre-commit', 'sub/../.Git/config']) {
+      const r = await call(ctx, 'fs_write', { path: p, content: '#!/bin/sh\n' });
+      assert.equal(r.isError, true, p);
+      assert.match(r.text, /is inside a \.git folder: git's own files are never written/, p);
+    }
+    assert.deepEqual(fs.readdirSync(path.join(t.root, '.git', 'hooks')), []);
+    const cli = runCli(['fs_write', '--root', t.root, '--yes', '--input', JSON.stringify({ path: '.git./hooks/post-checkout', content: 'x' })]);
+    assert.equal(cli.code, 1, cli.out);
+    assert.match(cli.out, /is inside a \.git folder/);
+    assert.equal(fs.existsSync(path.join(t.root, '.git.')), false);
   });
 });

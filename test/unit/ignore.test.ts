@@ -81,7 +81,7 @@ describe('ignore policy', () => {
       assert.equal(await c.isIgnored('sub/y.o'), true);
       assert.equal(await c.isIgnored('sub/x.o'), false, "sub's own .ignore re-includes it");
       const args = p.ripgrepArgs([], [], '/tmp/parents.ignore');
-      assert.ok(args.includes('--ignore-file=/tmp/parents.ignore') && args.includes('--no-ignore-parent') && args.includes('--glob=!.git'));
+      assert.ok(args.includes('--ignore-file=/tmp/parents.ignore') && args.includes('--no-ignore-parent') && args[args.length - 1] === '--iglob=!.git');
       const none = await IgnorePolicy.load({ root: t.root, base: t.root, respectIgnore: false, editorExcludes: ['**/x'], settingGlobs: ['y'], callGlobs: ['z'] }, reader);
       assert.deepEqual(none.excludeGlobs, ['!z'], 'without ignore rules only the call\'s own globs apply');
       assert.ok(none.ripgrepArgs().includes('--no-ignore'));

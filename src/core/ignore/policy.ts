@@ -1,10 +1,10 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { completeUtf8, readRegularFile, type FileOpener } from '../file';
-import { MAX_IGNORE_FILE_BYTES } from '../limits';
+import { MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_RULES, MAX_IGNORE_RULE_CHARS } from '../limits';
 import { decodeText } from '../text/encoding';
 import { editorGlobToLines, rebaseLines } from './globs';
-import { childFrame, IGNORE_FILE_NAMES, Matcher, Overrides, RuleFile, type Frame, type IgnoreFileName } from './rules';
+import { childFrame, IGNORE_FILE_NAMES, MatchClock, Matcher, Overrides, RuleFile, type Frame, type IgnoreFileName } from './rules';
 
 /** The part of the workspace seam the ignore policy reads through. */
 export type RuleReader = FileOpener;
@@ -46,6 +46,8 @@ export class IgnorePolicy {
   readonly excludeGlobs: readonly string[];
   readonly sources: RuleSources;
   private readonly explicit: RuleFile | undefined;
+  /** One budget of matching time for every matcher of the call (see MatchClock). */
+  private readonly clock = new MatchClock();
 
   private constructor(
     readonly spec: IgnoreSpec,
@@ -100,10 +102,12 @@ export class IgnorePolicy {
    * ripgrep's `--glob` list, in order (the last match wins): the exclusions, then the
    * whitelist of a search's pattern, which so brings back excluded files it names just
    * as it does files the ignore files leave out, for the search to report them as hidden
-   * rather than lose count of them; `.git` is never brought back; `trailingKeeps` last.
+   * rather than lose count of them; `trailingKeeps` last. `.git` in any case is left out
+   * after all of them (ripgrep: a final `--iglob=!.git`; the JavaScript walks: the
+   * {@link Matcher} before any rule), so nothing brings it back.
    */
   private overrideGlobs(keeps: readonly string[], trailingKeeps: readonly string[]): string[] {
-    return [...this.excludeGlobs, ...keeps, '!.git', ...trailingKeeps];
+    return [...this.excludeGlobs, ...keeps, ...trailingKeeps];
   }
 
   /**
@@ -112,7 +116,7 @@ export class IgnorePolicy {
    */
   matcher(keeps: readonly string[] = [], trailingKeeps: readonly string[] = [], opts: { ignoreFiles?: boolean } = {}): Matcher {
     const files = this.spec.respectIgnore && opts.ignoreFiles !== false;
-    return new Matcher(new Overrides(this.overrideGlobs(keeps, trailingKeeps)), files ? this.explicit : undefined, files);
+    return new Matcher(new Overrides(this.overrideGlobs(keeps, trailingKeeps)), files ? this.explicit : undefined, files, this.clock);
   }
 
   /** The same policy as ripgrep flags; `explicitFile` is where {@link ancestorLines} were written, if any. */
@@ -126,6 +130,8 @@ export class IgnorePolicy {
     for (const g of this.overrideGlobs(keeps, trailingKeeps)) {
       args.push(`--glob=${g}`);
     }
+    // ripgrep adds every --iglob after every --glob: this one is the last word.
+    args.push('--iglob=!.git');
     return args;
   }
 
@@ -278,5 +284,26 @@ export function relPosix(from: string, to: string): string {
  */
 async function readText(reader: RuleReader, path: string): Promise<string | undefined> {
   const r = await readRegularFile(reader, path, MAX_IGNORE_FILE_BYTES);
-  return r && decodeText(completeUtf8(r.bytes)).text;
+  return r && boundedRules(decodeText(completeUtf8(r.bytes)).text);
+}
+
+/**
+ * The lines of an ignore file the walks apply: up to MAX_IGNORE_FILE_RULES rules, none
+ * longer than MAX_IGNORE_RULE_CHARS. Matching tests every path against every rule, so
+ * these bound what a repository's ignore files cost each path, whatever they hold.
+ */
+export function boundedRules(text: string): string {
+  const out: string[] = [];
+  let rules = 0;
+  for (const line of text.split('\n')) {
+    if (line.length > MAX_IGNORE_RULE_CHARS) {
+      continue;
+    }
+    const t = line.trim();
+    if (t && !t.startsWith('#') && ++rules > MAX_IGNORE_FILE_RULES) {
+      break;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
 }

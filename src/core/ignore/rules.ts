@@ -1,4 +1,7 @@
 import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/matcher';
+import { ToolError } from '../errors';
+import { MAX_IGNORE_MATCH_MS } from '../limits';
+import { isGitName } from '../policy';
 
 /** What a rule set says of a path: left out, explicitly kept (a `!` rule), or nothing. */
 export type Verdict = 'ignore' | 'keep' | undefined;
@@ -114,6 +117,23 @@ export class Overrides {
   }
 }
 
+/** Matching time spent by one call's matchers, and its limit. */
+export class MatchClock {
+  private spent = 0;
+
+  constructor(readonly limitMs: number = MAX_IGNORE_MATCH_MS) {}
+
+  spend(ms: number): void {
+    this.spent += ms;
+    if (this.spent > this.limitMs) {
+      throw new ToolError(
+        'too-large',
+        `The ignore rules here took more than ${this.limitMs / 1000} seconds to apply, so the call stopped: a .gitignore, .ignore or .rgignore in the workspace holds rules that are slow to match (thousands of patterns with wildcards). Call again with "respect_ignore": false, or with a narrower path.`,
+      );
+    }
+  }
+}
+
 export interface MatchResult {
   verdict: Verdict;
   /** Which rules decided: "override" for `--glob`s, else the ignore file's source. */
@@ -134,9 +154,27 @@ export class Matcher {
     readonly explicit: RuleFile | undefined,
     /** Whether ignore files count at all (`respect_ignore`). */
     readonly useIgnoreFiles: boolean,
+    /** The time matching may take, shared by the matchers of one call. */
+    readonly clock: MatchClock = new MatchClock(),
   ) {}
 
+  /**
+   * The decision for one path. Throws a ToolError once the call's matching time is spent:
+   * each rule is linear-bounded, but a repository chooses how many there are and how
+   * slow each is on its own names.
+   */
   match(frame: Frame | undefined, rel: string, isDir: boolean): MatchResult {
+    const t0 = performance.now();
+    const r = this.decide(frame, rel, isDir);
+    this.clock.spend(performance.now() - t0);
+    return r;
+  }
+
+  private decide(frame: Frame | undefined, rel: string, isDir: boolean): MatchResult {
+    if (isGitName(rel.slice(rel.lastIndexOf('/') + 1))) {
+      // `.git` in any case: never walked, whatever the globs say (ripgrep's final --iglob=!.git)
+      return { verdict: 'ignore', by: 'override' };
+    }
     // One subject for the rules anchored at the root: the path is split at most once.
     const path = new PathSubject(rel);
     const o = this.overrides.test(path, isDir);

@@ -128,7 +128,7 @@ export interface Repository {
   worktree: string;
   /** Real path of the git folder (where the index is). */
   gitDir: string;
-  /** Reached through a `.git` file (a linked work tree, a submodule), which may point anywhere. */
+  /** Reached through a `.git` file (a linked work tree, a submodule) or a `.git` link, which may point anywhere. */
   linked: boolean;
 }
 
@@ -141,7 +141,9 @@ export async function findRepository(host: RepoHost, folder: string): Promise<Re
     const dotGit = nodePath.join(dir, '.git');
     const st = await host.stat(dotGit);
     if (st?.type === 'directory') {
-      return { worktree: dir, gitDir: await host.realpath(dotGit), linked: false };
+      // A `.git` that is a link may lead anywhere, as a `.git` file may.
+      const gitDir = await host.realpath(dotGit);
+      return { worktree: dir, gitDir, linked: gitDir !== dotGit };
     }
     if (st?.type === 'file') {
       const f = await readRegularFile(host, dotGit, SMALL_GIT_FILE_BYTES);

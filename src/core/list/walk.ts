@@ -1,7 +1,9 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { Pacer } from '../pace';
 import type { Frame, Matcher } from '../ignore/rules';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { comparePaths, LazySorted } from './order';
+import { isGitName } from '../policy';
 
 export type ListEntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -170,7 +172,11 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
     page.first = req.skip;
   }
 
+  const pacer = new Pacer(req.signal);
   while (stack.length) {
+    if (pacer.due()) {
+      await pacer.pause();
+    }
     const folder = stack[stack.length - 1];
     const item = folder.iter.next();
     if (!item) {
@@ -183,7 +189,7 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
       const c = comparePaths(rel, after);
       if (c <= 0) {
         // at or before the cursor: nothing to show, but the cursor may lie inside it
-        if (expandable && (c === 0 || after.startsWith(`${rel}/`)) && item.name !== '.git') {
+        if (expandable && (c === 0 || after.startsWith(`${rel}/`)) && !isGitName(item.name)) {
           const v = matcher.match(folder.frame, toRoot(rel), true).verdict;
           if (v !== 'ignore') {
             const sub = await open(rel, folder.depth + 1, folder.frame, undefined);
@@ -206,7 +212,7 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
       continue;
     }
     const entry: ListEntry = { rel, name: item.name, depth: folder.depth, type: item.type, submodule: item.submodule };
-    if (item.type === 'directory' && item.name === '.git') {
+    if (item.type === 'directory' && isGitName(item.name)) {
       entry.gitDir = true;
     } else if (matcher.match(folder.frame, toRoot(rel), item.type === 'directory').verdict === 'ignore') {
       if (item.type !== 'directory') {

@@ -2,7 +2,7 @@ import { ToolError } from '../errors';
 import { readPageCall } from './render';
 import { continueLine, END_OF_FILE, span } from '../contract';
 import { formatBytes, plural } from '../format';
-import { MAX_NOTEBOOK_OUTPUT_LINE_CHARS, MAX_NOTEBOOK_OUTPUT_LINES, MAX_READ_BYTES } from '../limits';
+import { MAX_NOTEBOOK_JSON_CONTAINERS, MAX_NOTEBOOK_JSON_DEPTH, MAX_NOTEBOOK_OUTPUT_LINE_CHARS, MAX_NOTEBOOK_OUTPUT_LINES, MAX_READ_BYTES } from '../limits';
 import { cutLine, splitLines } from '../text/lines';
 import { renderLine } from './page';
 
@@ -60,6 +60,44 @@ export interface ParsedNotebook {
 export const STDOUT_MIME = 'application/vnd.code.notebook.stdout';
 export const STDERR_MIME = 'application/vnd.code.notebook.stderr';
 export const ERROR_MIME = 'application/vnd.code.notebook.error';
+
+/**
+ * Refuses, before JSON.parse builds it, a notebook whose JSON nests deeper than
+ * MAX_NOTEBOOK_JSON_DEPTH or holds more than MAX_NOTEBOOK_JSON_CONTAINERS arrays and
+ * objects: a file within the size cap built of brackets would take gigabytes of memory
+ * and seconds of the calling thread to parse. One pass, strings skipped whole.
+ */
+function checkJsonShape(json: string, where: string): void {
+  let depth = 0;
+  let containers = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: to its closing quote, escapes skipped
+      for (i = json.indexOf('"', i + 1); i > 0; i = json.indexOf('"', i + 1)) {
+        let slashes = 0;
+        while (json.charCodeAt(i - 1 - slashes) === 0x5c) {
+          slashes++;
+        }
+        if (slashes % 2 === 0) {
+          break;
+        }
+      }
+      if (i < 0) {
+        return; // unterminated: JSON.parse says so
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_NOTEBOOK_JSON_DEPTH || ++containers > MAX_NOTEBOOK_JSON_CONTAINERS) {
+        throw new ToolError(
+          'too-large',
+          `${where} is a notebook whose JSON ${depth > MAX_NOTEBOOK_JSON_DEPTH ? `nests more than ${MAX_NOTEBOOK_JSON_DEPTH} levels deep` : `holds more than ${MAX_NOTEBOOK_JSON_CONTAINERS.toLocaleString('en-US')} arrays and objects`}, more than fs_read parses (an output holds a huge structure). Use fs_grep on it to find the cells you need.`,
+        );
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+}
 
 function invalid(where: string, why: string): ToolError {
   return new ToolError(
@@ -152,6 +190,7 @@ function parseOutput(o: unknown): NotebookOutputItem[] {
  * not JSON or not an nbformat 4 notebook.
  */
 export function parseNotebook(json: string, displayPath = 'the notebook'): ParsedNotebook {
+  checkJsonShape(json, displayPath);
   let doc: unknown;
   try {
     doc = JSON.parse(json);

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { Pacer } from '../pace';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { ToolError } from '../errors';
 import { MAX_MTIME_SORT_FILES } from '../limits';
@@ -70,7 +71,11 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     if (check) {
       await checker.preload();
     }
+    const pacer = new Pacer(env.signal);
     for (const rel of files) {
+      if (pacer.due()) {
+        await pacer.pause();
+      }
       const relToBase = baseRel ? rel.slice(baseRel.length + 1) : rel;
       if (!test(relToBase)) {
         continue;

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { Pacer } from '../pace';
 import { callText, span } from '../contract';
 import { plural } from '../format';
 import { relPosix } from '../ignore/policy';
@@ -91,7 +92,11 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     const found = new Map<string, Found>();
     // ripgrep cannot say which files its whitelist brought back past ignore rules, so with a
     // whitelist every matching file is checked; each folder is probed for ignore files once.
+    const pacer = new Pacer(env.signal);
     for (const [rel, n] of counts) {
+      if (pacer.due()) {
+        await pacer.pause();
+      }
       if ((inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) || secret(scope, rel)) {
         continue;
       }

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
+import { Pacer } from '../pace';
 import type { IgnorePolicy } from '../ignore/policy';
 import { IGNORE_FILE_NAMES, type Frame } from '../ignore/rules';
 import { ToolError } from '../errors';
@@ -77,6 +78,7 @@ export async function jsFiles(s: JsScope, keeps: readonly string[], trailingKeep
   const matcher = s.policy.matcher(keeps, trailingKeeps);
   const collect = keeps.length === 0 && trailingKeeps.length === 0 ? boundary : undefined;
   const files: string[] = [];
+  const pacer = new Pacer(s.signal);
   const queue: { rel: string; frame: Frame | undefined }[] = [{ rel: s.policy.baseRel, frame: undefined }];
   while (queue.length) {
     throwIfCancelled(s.signal);
@@ -91,6 +93,9 @@ export async function jsFiles(s: JsScope, keeps: readonly string[], trailingKeep
     const present = entries.filter((e) => e.type !== 'directory' && (IGNORE_FILE_NAMES as readonly string[]).includes(e.name)).map((e) => e.name);
     const frame = await s.policy.frame(parentFrame, rel, present);
     for (const e of entries) {
+      if (pacer.due()) {
+        await pacer.pause();
+      }
       const child = rel ? `${rel}/${e.name}` : e.name;
       const isDir = e.type === 'directory';
       if (matcher.match(frame, child, isDir).verdict === 'ignore') {

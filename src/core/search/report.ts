@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { PathChecker } from '../ignore/policy';
 import { MAX_IGNORED_EXAMPLES } from '../limits';
 import { comparePaths } from '../list/order';
+import { isGitName } from '../policy';
 import type { Scope } from './scope';
 
 /** The part of the workspace seam the ignore reports need. */
@@ -31,7 +32,7 @@ export function emptyReport(whitelisted: boolean): IgnoreReport {
 
 /** Paths named `.git` are never walked and not worth reporting. */
 export function reportable(rel: string): boolean {
-  return rel !== '.git' && !rel.endsWith('/.git');
+  return !isGitName(rel.slice(rel.lastIndexOf('/') + 1));
 }
 
 /**
@@ -54,7 +55,7 @@ export async function prunedTopFolders(host: StatHost, scope: Scope): Promise<st
   const matcher = scope.policy.matcher();
   const out: string[] = [];
   for (const e of entries) {
-    if (e.type !== 'directory' || e.name === '.git') {
+    if (e.type !== 'directory' || isGitName(e.name)) {
       continue;
     }
     const rel = scope.policy.baseRel ? `${scope.policy.baseRel}/${e.name}` : e.name;

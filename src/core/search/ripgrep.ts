@@ -1,9 +1,8 @@
-import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
 import { formatBytes } from '../format';
-import { ProcessStopped, SpawnError, type ProcessHost, type RunResult } from '../process';
+import { findProgram, ProcessStopped, SpawnError, type ProcessHost, type RunResult } from '../process';
 import type { Query } from './regex';
 import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_RG_COLUMN_BYTES } from '../limits';
 import type { FileHits } from './textSearch';
@@ -30,19 +29,8 @@ export function findRipgrep(bundled: string | undefined, proc: Pick<ProcessHost,
   if (bundled && proc.isExecutable(bundled)) {
     return { path: bundled, origin: 'editor' };
   }
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE').split(';').filter(Boolean) : [''];
-  for (const dir of (env.PATH ?? '').split(nodePath.delimiter)) {
-    if (!dir) {
-      continue;
-    }
-    for (const ext of exts) {
-      const p = nodePath.join(dir, `rg${ext.toLowerCase()}`);
-      if (proc.isExecutable(p)) {
-        return { path: p, origin: 'PATH' };
-      }
-    }
-  }
-  return undefined;
+  const onPath = findProgram('rg', proc);
+  return onPath ? { path: onPath, origin: 'PATH' } : undefined;
 }
 
 /** Where ripgrep runs and what it walks: cwd is the rules' root, so its paths come out root-relative. */
