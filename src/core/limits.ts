@@ -89,6 +89,12 @@ export const MAX_IGNORE_FILE_RULES = 10_000;
 /** Characters of one ignore rule; a longer line is not applied (no path is that long). */
 export const MAX_IGNORE_RULE_CHARS = 4096;
 /**
+ * Characters of ignore rules that mix a star with `?` or a set (`*.py[cod]`, `*a?*b`) one
+ * call applies, over all its ignore files: each costs a path's name length times its own
+ * length to match, the others a native search. People write a few dozen.
+ */
+export const MAX_IGNORE_WILDCARD_CHARS = 8 * 1024;
+/**
  * Milliseconds the ignore rules of one call may spend matching paths, in all. Rules a
  * person writes match a path in well under a microsecond; a repository's file of rules
  * built to backtrack meets this, and the call says so.

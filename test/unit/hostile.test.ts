@@ -11,7 +11,7 @@ import { cliApprover } from '../../src/tools/cliApprover';
 import { LineSplitter } from '../../src/host/process';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { ToolError } from '../../src/core/errors';
-import { boundedRules } from '../../src/core/ignore/policy';
+import { boundedRules, ruleBudget } from '../../src/core/ignore/policy';
 import { MatchClock, Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
 import { findProgram } from '../../src/core/process';
 import { acceptAsProposed } from '../../src/tools/approval';
@@ -616,6 +616,13 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
       assert.equal(lines.length, 1 + 1 + 9_999);
       assert.equal(lines[lines.length - 1], 'r9998');
       assert.ok(!text.includes('bbbb'));
+      // rules matched by the general walk (a star with ? or a set) share 8 KiB per call
+      const budget = ruleBudget();
+      const wild = boundedRules(Array.from({ length: 1000 }, (_, i) => `*a?*b[0-9]*${i}`).join('\n'), budget);
+      const kept = wild.split('\n');
+      assert.ok(kept.length > 400 && kept.length < 1000, `${kept.length} kept`);
+      assert.equal(kept.join('').length, 8 * 1024 - budget.wildcardChars);
+      assert.equal(boundedRules('*a?*b\n*.py[cod]\n*.log\nbuild/', budget), '*.log\nbuild/', 'the budget is the call\'s, not each file\'s');
     });
 
     for (const tool of ['fs_list', 'fs_glob', 'fs_grep'] as const) {
@@ -645,27 +652,42 @@ describe('hostile workspace: every call is bounded in time and memory, and cance
       assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
     });
 
+    /** Runs a call while a timer measures the longest time the thread was held at once. */
+    const held = async <T>(run: () => Promise<T>): Promise<{ value: T; longest: number; ms: number }> => {
+      let longest = 0;
+      let last = Date.now();
+      const beat = setInterval(() => {
+        longest = Math.max(longest, Date.now() - last);
+        last = Date.now();
+      }, 5);
+      const t0 = Date.now();
+      try {
+        const value = await run();
+        return { value, longest: Math.max(longest, Date.now() - last), ms: Date.now() - t0 };
+      } finally {
+        clearInterval(beat);
+      }
+    };
+    const inputOf = (tool: string, ext: string) => (tool === 'fs_list' ? { path: 'src', limit: 1000 } : tool === 'fs_glob' ? { pattern: `**/*.${ext}` } : { pattern: 'x' });
+
     for (const tool of ['fs_list', 'fs_glob', 'fs_grep'] as const) {
-      it(`JavaScript walk: ${tool} under rules that backtrack stops at once when cancelled, the thread never held long`, async function () {
+      it(`JavaScript walk: ${tool} under rules built to backtrack ends within seconds, the thread never held long`, async function () {
         this.timeout(60000);
-        const input = tool === 'fs_list' ? { path: 'src', limit: 1000 } : tool === 'fs_glob' ? { pattern: '**/*.x' } : { pattern: 'x' };
-        const ctx = { ...(await context(slow.root)), signal: cancelAfter(500) };
-        let longest = 0;
-        let last = Date.now();
-        const beat = setInterval(() => {
-          longest = Math.max(longest, Date.now() - last);
-          last = Date.now();
-        }, 5);
-        const t0 = Date.now();
-        try {
-          const r = await withEngine('none', () => call(ctx, tool, input));
-          assert.equal(r.isError, true, r.text.slice(0, 300));
-          assert.match(r.text, /cancelled/);
-        } finally {
-          clearInterval(beat);
-        }
-        assert.ok(Date.now() - t0 < 3000, `${tool} took ${Date.now() - t0} ms to stop`);
-        assert.ok(longest < 500, `the thread was held for ${longest} ms at once`);
+        const ctx = await context(slow.root);
+        const r = await held(() => withEngine('none', () => call(ctx, tool, inputOf(tool, 'x'))));
+        assert.equal(r.value.isError, false, r.value.text.slice(0, 300));
+        assert.ok(r.ms < 5000, `${tool} took ${r.ms} ms`);
+        assert.ok(r.longest < 500, `the thread was held for ${r.longest} ms at once`);
+      });
+
+      it(`JavaScript walk: ${tool} under 150,000 rules stops at once when cancelled`, async function () {
+        this.timeout(60000);
+        const ctx = { ...(await context(t.root)), signal: cancelAfter(100) };
+        const r = await held(() => withEngine('none', () => call(ctx, tool, inputOf(tool, 'txt'))));
+        assert.equal(r.value.isError, true, r.value.text.slice(0, 300));
+        assert.match(r.value.text, /cancelled/);
+        assert.ok(r.ms < 1500, `${tool} took ${r.ms} ms to stop`);
+        assert.ok(r.longest < 500, `the thread was held for ${r.longest} ms at once`);
       });
     }
   });

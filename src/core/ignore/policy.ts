@@ -1,10 +1,11 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { completeUtf8, readRegularFile, type FileOpener } from '../file';
-import { MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_RULES, MAX_IGNORE_RULE_CHARS } from '../limits';
+import { MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_RULES, MAX_IGNORE_RULE_CHARS, MAX_IGNORE_WILDCARD_CHARS } from '../limits';
 import { decodeText } from '../text/encoding';
 import { editorGlobToLines, rebaseLines } from './globs';
-import { childFrame, IGNORE_FILE_NAMES, MatchClock, Matcher, Overrides, RuleFile, type Frame, type IgnoreFileName } from './rules';
+import { Pacer } from '../pace';
+import { childFrame, compileRules, IGNORE_FILE_NAMES, MatchClock, Matcher, Overrides, RuleFile, type CompiledRules, type Frame, type IgnoreFileName } from './rules';
 
 /** The part of the workspace seam the ignore policy reads through. */
 export type RuleReader = FileOpener;
@@ -48,15 +49,23 @@ export class IgnorePolicy {
   private readonly explicit: RuleFile | undefined;
   /** One budget of matching time for every matcher of the call (see MatchClock). */
   private readonly clock = new MatchClock();
+  /**
+   * Each ignore file read once per call, by its root-relative path: the walk and the
+   * checks after it decide by the same rules (the wildcard budget is spent once).
+   */
+  private readonly ruleFiles = new Map<string, RuleFile | undefined>();
 
   private constructor(
     readonly spec: IgnoreSpec,
     ancestorLines: string[],
+    explicit: CompiledRules | undefined,
     private readonly reader: RuleReader,
+    private readonly signal: CancelSignal | undefined,
+    private readonly budget: RuleBudget,
   ) {
     this.baseRel = relPosix(spec.root, spec.base);
     this.ancestorLines = ancestorLines;
-    this.explicit = ancestorLines.length ? new RuleFile('ignore files of the folders above', ancestorLines) : undefined;
+    this.explicit = explicit ? new RuleFile('ignore files of the folders above', explicit) : undefined;
     const lines: string[] = [];
     if (spec.respectIgnore) {
       for (const g of spec.editorExcludes) {
@@ -77,6 +86,7 @@ export class IgnorePolicy {
   /** Reads the ignore files of the folders between root and base (the walk reads the rest). */
   static async load(spec: IgnoreSpec, reader: RuleReader, signal?: CancelSignal): Promise<IgnorePolicy> {
     const lines: string[] = [];
+    const budget = ruleBudget();
     if (spec.respectIgnore) {
       const rel = relPosix(spec.root, spec.base);
       const parts = rel ? rel.split('/') : [];
@@ -86,7 +96,7 @@ export class IgnorePolicy {
         const dirRel = parts.slice(0, i).join('/');
         for (const name of [...IGNORE_FILE_NAMES].reverse()) {
           throwIfCancelled(signal);
-          const text = await readText(reader, nodePath.join(spec.root, ...parts.slice(0, i), name));
+          const text = await readText(reader, nodePath.join(spec.root, ...parts.slice(0, i), name), budget);
           if (text !== undefined) {
             for (const l of rebaseLines(text.split('\n'), dirRel)) {
               lines.push(l);
@@ -95,7 +105,8 @@ export class IgnorePolicy {
         }
       }
     }
-    return new IgnorePolicy(spec, lines, reader);
+    const explicit = lines.length ? await compileRules(lines, new Pacer(signal)) : undefined;
+    return new IgnorePolicy(spec, lines, explicit, reader, signal, budget);
   }
 
   /**
@@ -146,9 +157,15 @@ export class IgnorePolicy {
       if (!names.has(name)) {
         continue;
       }
-      const text = await readText(this.reader, nodePath.join(this.spec.root, ...(dirRel ? dirRel.split('/') : []), name));
-      if (text !== undefined) {
-        files[name] = new RuleFile(dirRel ? `${dirRel}/${name}` : name, text.split('\n'));
+      const source = dirRel ? `${dirRel}/${name}` : name;
+      let file = this.ruleFiles.get(source);
+      if (!this.ruleFiles.has(source)) {
+        const text = await readText(this.reader, nodePath.join(this.spec.root, ...(dirRel ? dirRel.split('/') : []), name), this.budget);
+        file = text === undefined ? undefined : new RuleFile(source, await compileRules(text.split('\n'), new Pacer(this.signal)));
+        this.ruleFiles.set(source, file);
+      }
+      if (file) {
+        files[name] = file;
       }
     }
     return childFrame(parent, dirRel, files);
@@ -282,17 +299,31 @@ export function relPosix(from: string, to: string): string {
  * An ignore file's text: only a regular file is read (the workspace may have made it a
  * link to /dev/zero or a FIFO), and only its first MAX_IGNORE_FILE_BYTES.
  */
-async function readText(reader: RuleReader, path: string): Promise<string | undefined> {
+async function readText(reader: RuleReader, path: string, budget: RuleBudget): Promise<string | undefined> {
   const r = await readRegularFile(reader, path, MAX_IGNORE_FILE_BYTES);
-  return r && boundedRules(decodeText(completeUtf8(r.bytes)).text);
+  return r && boundedRules(decodeText(completeUtf8(r.bytes)).text, budget);
+}
+
+/**
+ * Characters of wildcard rules (see {@link boundedRules}) a call's ignore files may still
+ * add, shared by every file the call reads.
+ */
+export interface RuleBudget {
+  wildcardChars: number;
+}
+
+export function ruleBudget(): RuleBudget {
+  return { wildcardChars: MAX_IGNORE_WILDCARD_CHARS };
 }
 
 /**
  * The lines of an ignore file the walks apply: up to MAX_IGNORE_FILE_RULES rules, none
- * longer than MAX_IGNORE_RULE_CHARS. Matching tests every path against every rule, so
- * these bound what a repository's ignore files cost each path, whatever they hold.
+ * longer than MAX_IGNORE_RULE_CHARS, and rules that mix a star with `?` or a set only
+ * while the call's `budget` of their characters lasts. Matching tests every path against
+ * every rule, so these bound what a repository's ignore files cost each path (a few
+ * milliseconds), whatever they hold.
  */
-export function boundedRules(text: string): string {
+export function boundedRules(text: string, budget: RuleBudget = ruleBudget()): string {
   const out: string[] = [];
   let rules = 0;
   for (const line of text.split('\n')) {
@@ -300,8 +331,19 @@ export function boundedRules(text: string): string {
       continue;
     }
     const t = line.trim();
-    if (t && !t.startsWith('#') && ++rules > MAX_IGNORE_FILE_RULES) {
+    if (!t || t.startsWith('#')) {
+      out.push(line);
+      continue;
+    }
+    if (++rules > MAX_IGNORE_FILE_RULES) {
       break;
+    }
+    // A star with `?` or a set: matched by the general walk, name length times pattern length.
+    if (t.includes('*') && /[?[]/.test(t)) {
+      if (t.length > budget.wildcardChars) {
+        continue;
+      }
+      budget.wildcardChars -= t.length;
     }
     out.push(line);
   }

@@ -1,6 +1,7 @@
 import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/matcher';
 import { ToolError } from '../errors';
 import { MAX_IGNORE_MATCH_MS } from '../limits';
+import type { Pacer } from '../pace';
 import { isGitName } from '../policy';
 
 /** What a rule set says of a path: left out, explicitly kept (a `!` rule), or nothing. */
@@ -19,16 +20,16 @@ export type IgnoreFileName = (typeof IGNORE_FILE_NAMES)[number];
  * the lines come from the workspace and the paths too.
  */
 class RuleList {
-  private readonly rules: GitignoreRule[];
+  constructor(private readonly rules: readonly GitignoreRule[]) {}
 
-  constructor(lines: readonly string[]) {
-    this.rules = [];
-    for (const l of lines) {
-      const r = compileGitignoreRule(l);
+  static of(lines: readonly string[]): RuleList {
+    const rules: GitignoreRule[] = [];
+    for (const r of compiling(lines)) {
       if (r) {
-        this.rules.push(r);
+        rules.push(r);
       }
     }
+    return new RuleList(rules);
   }
 
   get size(): number {
@@ -49,6 +50,39 @@ class RuleList {
   }
 }
 
+/** Each line compiled in turn (undefined for a blank line or comment); a line seen before reuses its rule. */
+function* compiling(lines: readonly string[]): Generator<GitignoreRule | undefined> {
+  const seen = new Map<string, GitignoreRule | undefined>();
+  for (const l of lines) {
+    let r = seen.get(l);
+    if (r === undefined && !seen.has(l)) {
+      r = compileGitignoreRule(l);
+      seen.set(l, r);
+    }
+    yield r;
+  }
+}
+
+/** Gitignore lines compiled for a {@link RuleFile}. */
+export type CompiledRules = RuleList;
+
+/**
+ * Compiles an ignore file's lines, giving the thread back while it works: a repository's
+ * file of 10,000 rules takes a few hundred milliseconds to compile.
+ */
+export async function compileRules(lines: readonly string[], pacer: Pacer): Promise<CompiledRules> {
+  const rules: GitignoreRule[] = [];
+  for (const r of compiling(lines)) {
+    if (r) {
+      rules.push(r);
+    }
+    if (pacer.due()) {
+      await pacer.pause();
+    }
+  }
+  return new RuleList(rules);
+}
+
 /** Rules in gitignore syntax anchored at one folder. */
 export class RuleFile {
   private readonly list: RuleList;
@@ -57,9 +91,10 @@ export class RuleFile {
   constructor(
     /** Where the rules come from, for messages: ".gitignore", "src/.ignore", "files.exclude". */
     readonly source: string,
-    lines: readonly string[],
+    /** The lines, or the rules {@link compileRules} made of them. */
+    lines: readonly string[] | CompiledRules,
   ) {
-    this.list = new RuleList(lines);
+    this.list = lines instanceof RuleList ? lines : RuleList.of(lines);
     this.size = this.list.size;
   }
 
@@ -96,7 +131,7 @@ export class Overrides {
 
   constructor(readonly globs: readonly string[]) {
     this.keeps = globs.filter((g) => !g.startsWith('!')).length;
-    this.list = globs.length ? new RuleList(globs) : undefined;
+    this.list = globs.length ? RuleList.of(globs) : undefined;
   }
 
   get empty(): boolean {
