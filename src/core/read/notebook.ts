@@ -90,7 +90,7 @@ function checkJsonShape(json: string, where: string): void {
       if (++depth > MAX_NOTEBOOK_JSON_DEPTH || ++containers > MAX_NOTEBOOK_JSON_CONTAINERS) {
         throw new ToolError(
           'too-large',
-          `${where} is a notebook whose JSON ${depth > MAX_NOTEBOOK_JSON_DEPTH ? `nests more than ${MAX_NOTEBOOK_JSON_DEPTH} levels deep` : `holds more than ${MAX_NOTEBOOK_JSON_CONTAINERS.toLocaleString('en-US')} arrays and objects`}, more than fs_read parses (an output holds a huge structure). Use fs_grep on it to find the cells you need.`,
+          `${where} is a notebook whose JSON ${depth > MAX_NOTEBOOK_JSON_DEPTH ? `nests more than ${MAX_NOTEBOOK_JSON_DEPTH} levels deep` : `holds more than ${MAX_NOTEBOOK_JSON_CONTAINERS} arrays and objects`}, more than fs_read parses (an output holds a huge structure). Use fs_grep on it to find the cells you need.`,
         );
       }
     } else if (c === 0x5d || c === 0x7d) {
