@@ -25,8 +25,8 @@ export function firstAtLeast(sorted: readonly number[], min: number): number {
   return lo < sorted.length ? sorted[lo] : -1;
 }
 
-/** The last element of an ascending list that is <= `max`, or -1. */
-export function lastAtMost(sorted: readonly number[], max: number): number {
+/** Index of the last element of an ascending list that is <= `max`, or -1. */
+export function indexAtMost(sorted: readonly number[], max: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -37,7 +37,13 @@ export function lastAtMost(sorted: readonly number[], max: number): number {
       hi = mid;
     }
   }
-  return lo > 0 ? sorted[lo - 1] : -1;
+  return lo - 1;
+}
+
+/** The last element of an ascending list that is <= `max`, or -1. */
+export function lastAtMost(sorted: readonly number[], max: number): number {
+  const i = indexAtMost(sorted, max);
+  return i >= 0 ? sorted[i] : -1;
 }
 
 /** Fits known as a list. */

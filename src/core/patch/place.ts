@@ -1,7 +1,7 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_CLOSEST_LINE_OCCURRENCES, MAX_PATCH_CLOSEST_PATTERN_LINES, MAX_PATCH_SCOPE_STEPS, MAX_PATCH_SCOPE_WINDOW_LINES } from '../limits';
 import { PatchVerifyError, somePlaces, type ChunkRef, type FileRegion, type HunkRef } from './errors';
-import { ListFits, type Fits } from './fits';
+import { indexAtMost, ListFits, type Fits } from './fits';
 import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
 import { Scopes } from './scope';
 import { FileText } from './text';
@@ -217,21 +217,6 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
 
 /** The scoped search ran out of steps: the chunk stays refused. */
 class OutOfSteps extends Error {}
-
-/** Index of the last element of an ascending list that is <= `max`, or -1. */
-function indexAtMost(sorted: readonly number[], max: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= max) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo - 1;
-}
 
 /** One chunk of a hunk as the scoped reading sees it. */
 interface ScopeWindow {
