@@ -136,9 +136,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
         };
         // one question at a time, before any file's content is matched
         for (const t of targets.values()) {
-          if ((await ctx.ws.stat(t.real)) !== undefined) {
-            await authorizeMatching(ctx, t, 'fs_apply_patch', 'change');
-          }
+          await authorizeMatching(ctx, t, 'fs_apply_patch', 'change');
         }
         let plan;
         try {

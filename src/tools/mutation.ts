@@ -11,6 +11,7 @@ import { StaleError, type Diagnostic, type FileChange } from '../host/workspace'
 import { ApprovalDenied, type ChangeProposal, type Confirmation, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
 import { authorize, readDecision, type Target } from './target';
+import type { ReadDecision } from '../core/policy';
 import type { ToolContext } from './types';
 
 /** One file of a change, as a tool computed it. */
@@ -118,27 +119,33 @@ export function refuseForbidden(ctx: ToolContext, targets: readonly Target[]): v
  * Before a change is matched against a file the model may not read unasked (a secret, a
  * file outside the workspace): whether old text fits, and where, says what the file holds,
  * so the person answers the question fs_read would ask first. A file the model has read or
- * changed already (its version is in the ledger) was allowed then, and is not asked again.
+ * changed already (its version is in the ledger) was allowed then, and is not asked again;
+ * a file that does not exist holds nothing to reveal. The decision, or undefined when none is needed.
  */
-/**
- * The question `authorizeMatching` will ask for the first of `targets` that needs it, for
- * the chat's confirmation card before the call (inside the call it is then not asked again).
- */
+async function matchingDecision(ctx: ToolContext, t: Target, tool: string, verb: string): Promise<ReadDecision | undefined> {
+  const d = readDecision(ctx, t, tool, verb);
+  if (d.kind === 'allow' || ctx.ledger.get(t.real) !== undefined || (await ctx.ws.stat(t.real)) === undefined) {
+    return undefined;
+  }
+  return d;
+}
+
+/** The question `authorizeMatching` asks for the first of `targets` that needs one, for the chat's card before the call (the call then does not ask it again). */
 export async function matchingQuestion(ctx: ToolContext, targets: readonly Target[], tool: string, verb: string): Promise<Confirmation | undefined> {
   for (const t of targets) {
-    const d = readDecision(ctx, t, tool, verb);
-    if (d.kind === 'confirm' && ctx.ledger.get(t.real) === undefined && (await ctx.ws.stat(t.real)) !== undefined) {
+    const d = await matchingDecision(ctx, t, tool, verb);
+    if (d?.kind === 'confirm') {
       return { reasons: d.reasons, title: d.title, message: d.message };
     }
   }
   return undefined;
 }
 
+/** Asks (or refuses) as `matchingDecision` says, before a change is matched against `t`. */
 export async function authorizeMatching(ctx: ToolContext, t: Target, tool: string, verb: string): Promise<void> {
-  if (readDecision(ctx, t, tool, verb).kind === 'allow' || ctx.ledger.get(t.real) !== undefined) {
-    return;
+  if ((await matchingDecision(ctx, t, tool, verb)) !== undefined) {
+    await authorize(ctx, t, tool, verb);
   }
-  await authorize(ctx, t, tool, verb);
 }
 
 /** Converts a text's line endings to CRLF (or back) when a file or the workspace says so. */
