@@ -9,6 +9,16 @@ NODE24_VERSION="${NODE24_VERSION:-24.14.1}"
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 # npm running under Node 24 would otherwise leave a compile cache in /tmp
 export NODE_DISABLE_COMPILE_CACHE=1
+# Called from `npm start` or `npm test`, this script inherits what the outer npm exports: its
+# whole configuration as npm_config_* variables, which the nested installs below would read as
+# their own (npm_config_user_agent names the outer Node, 20, and code-server's postinstall then
+# refuses to build under Node 24), its npm_package_* and npm_lifecycle_* variables, and NODE.
+# The nested installs must see only their own npm: the user's .npmrc files still apply.
+while IFS= read -r var; do
+  case "$var" in
+    npm_config_* | npm_package_* | npm_lifecycle_* | npm_execpath | npm_node_execpath | npm_command | NODE) unset "$var" ;;
+  esac
+done < <(compgen -e)
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
 
 # 1. Debian packages: chromium opens the workbench (which starts the extension host);
