@@ -62,8 +62,19 @@ export function shownPhrase(first: number, last: number, more: boolean, of?: num
 /** Characters of a long input (a pattern) a result's first line repeats: the call that continues holds it whole. */
 export const SHOWN_INPUT_CHARS = 120;
 
+/**
+ * Quoted as the model wrote it: a pattern's backslashes stay single (`"\$Zod\b"`, not the
+ * JSON form with each doubled, which reads as another pattern). Only control characters
+ * are escaped, so a line feed in a multiline pattern cannot break the line it stands on.
+ */
+function quoted(text: string): string {
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  // eslint-disable-next-line no-control-regex
+  return `"${text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
 /** An input as a result repeats it: whole when short, else its start and its length. */
 export function shownInput(text: string, quote = false): string {
-  const show = (t: string) => (quote ? JSON.stringify(t) : t);
+  const show = (t: string) => (quote ? quoted(t) : t);
   return text.length <= SHOWN_INPUT_CHARS ? show(text) : `${show(text.slice(0, SHOWN_INPUT_CHARS))}... (${text.length} characters)`;
 }

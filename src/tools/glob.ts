@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
-import { callText, continueLine, nextInput, shownInput, shownPhrase } from '../core/contract';
+import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GLOB_RESULTS, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { engineFor } from './engine';
 import { normalizeGlob } from '../core/search/glob';
@@ -10,6 +10,7 @@ import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
 import { checkScopes, scopesFor } from './grep';
 import { fitToBudget } from './budget';
+import { newInChat } from './once';
 import { boolField, intField, textField } from './input';
 import { negate, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
@@ -45,6 +46,28 @@ function continuation(input: GlobInput, offset: number): string {
   return callText('fs_glob', nextInput(input, ['pattern', 'path', 'limit', 'sort', 'respect_ignore'], { offset }));
 }
 
+/**
+ * Nothing matched a pattern with a "/": it is anchored at the searched folder, which models
+ * often forget (`src/**\/errors.ts` where the file is `packages/x/src/core/errors.ts`). When the
+ * same pattern at any depth matches, say so and give that call.
+ */
+async function anchorHint(ctx: ToolContext, input: GlobInput, on: { engine: ReturnType<typeof engineFor>; scopes: Awaited<ReturnType<typeof scopesFor>>; where: string }): Promise<string[]> {
+  const norm = normalizeGlob(input.pattern);
+  if (norm.startsWith('**/')) {
+    return [];
+  }
+  const anywhere = `**/${norm}`;
+  const r = await globSearch({ pattern: anywhere, sort: 'path', skip: 0, limit: 1 }, { engine: on.engine, scopes: on.scopes, host: ctx.ws, signal: ctx.signal });
+  if (r.total === 0) {
+    return [];
+  }
+  const top = norm.slice(0, norm.indexOf('/') + 1);
+  return [
+    `The pattern is anchored at ${on.where}: it matches only paths that start with ${shownInput(top)}. At any depth, ${shownInput(anywhere)} matches ${plural(r.total, 'file')}.`,
+    tryLine(callText('fs_glob', { pattern: anywhere, ...nextInput(input, ['path', 'limit', 'sort', 'respect_ignore'], {}) })),
+  ];
+}
+
 export const globTool: ToolSpec<typeof globSchema> = {
   name: 'fs_glob',
   mutates: false,
@@ -78,7 +101,10 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const where = scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown;
     const norm = shownInput(normalizeGlob(input.pattern));
     const order = sort === 'mtime' ? ', newest first' : '';
-    const notes = await ignoreNotes(ctx.ws, r.reports, { one: 'matching file', many: 'matching files' }, 'searched');
+    const notes = newInChat(ctx, await ignoreNotes(ctx.ws, r.reports, { one: 'matching file', many: 'matching files' }, 'searched'));
+    if (total === 0) {
+      notes.push(...(await anchorHint(ctx, input, { engine, scopes, where })));
+    }
     const render = (k: number): string => {
       const more = skip + k < total;
       const out =
@@ -90,7 +116,7 @@ export const globTool: ToolSpec<typeof globSchema> = {
         out.push(...notes);
       }
       if (more) {
-        out.push(continueLine(continuation(input, skip + k + 1)));
+        out.push(continueLine(continuation({ ...input, limit: input.limit && limit }, skip + k + 1)));
       }
       return out.join('\n');
     };

@@ -11,6 +11,7 @@ import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUni
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
 import { openScope, type Scope } from '../core/search/scope';
 import { fitToBudget } from './budget';
+import { newInChat } from './once';
 import { boolField, boundedJson, intField, textField } from './input';
 import { AliasError, negate, wholeNumber, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
@@ -147,6 +148,23 @@ function smartCaseHint(input: GrepInput): string[] {
   ];
 }
 
+/** A first page that shows under a fifth of more than this many hits: the search is wider than the question. */
+const FLOOD_FACTOR = 5;
+const FLOOD_MIN_ITEMS = 100;
+
+/** On a flooded first page, one line: the fields that would narrow the search, those not given yet. */
+function narrowAdvice(input: GrepInput, output: GrepOutput): string[] {
+  const ways: string[] = [];
+  if (input.include === undefined) {
+    ways.push('"include" (a glob such as "*.ts")');
+  }
+  ways.push(input.path === undefined ? '"path" (a folder)' : 'a narrower "path"');
+  if (output === 'content') {
+    ways.push('"output": "count" for the count in each file');
+  }
+  return [`To narrow the search, give ${ways.slice(0, -1).join(', ')}${ways.length > 1 ? ' or ' : ''}${ways[ways.length - 1]}.`];
+}
+
 export const grepTool: ToolSpec<typeof grepSchema> = {
   name: 'fs_grep',
   mutates: false,
@@ -199,7 +217,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     }
     const found = `${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${quotedPattern(input.pattern)} in ${where}`;
     const notes: string[] = [];
-    notes.push(...(await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
+    notes.push(...newInChat(ctx, await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
     // Whether anything matched in files that may hold secrets is never a condition here.
     if (files.length === 0) {
       notes.push(...smartCaseHint(input));
@@ -219,8 +237,11 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
       if (req.skip === 0 || !page) {
         out.push(...notes);
       }
+      if (more && req.skip === 0 && totalItems > FLOOD_MIN_ITEMS && totalItems > FLOOD_FACTOR * k) {
+        out.push(...narrowAdvice(input, output));
+      }
       if (more) {
-        out.push(continueLine(continuation(input, req.skip + k + 1)));
+        out.push(continueLine(continuation({ ...input, limit: input.limit && req.limit }, req.skip + k + 1)));
       }
       return out.join('\n');
     };

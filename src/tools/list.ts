@@ -168,7 +168,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
         shown,
         before,
         total: more ? undefined : after === undefined ? page.total : before + (page.total ?? 0),
-        continueCall: more && last ? continuation(input, encodeCursor({ after: last.rel, shown: before + shown, call: fingerprint })) : undefined,
+        continueCall: more && last ? continuation({ ...input, limit: input.limit && limit }, encodeCursor({ after: last.rel, shown: before + shown, call: fingerprint })) : undefined,
         respectIgnore,
         callGlobs: (input.ignore ?? []).length > 0,
       });

@@ -146,9 +146,12 @@ function refuseIndentation(input: ReadInput, t: Target, what: string, units: str
   }
 }
 
-/** The fs_read call that shows the page starting at `offset`, the caller's limit kept. */
-function nextCall(input: ReadInput): (offset: number) => string {
-  return (offset) => callText('fs_read', { path: input.path, offset, ...(input.limit !== undefined ? { limit: input.limit } : {}) });
+/**
+ * The fs_read call that shows the page starting at `offset`, the caller's limit kept as it
+ * was applied: a limit over `cap` read `cap` items, and the call says what it will do.
+ */
+function nextCall(input: ReadInput, cap: number): (offset: number) => string {
+  return (offset) => callText('fs_read', { path: input.path, offset, ...(input.limit !== undefined ? { limit: Math.min(input.limit, cap) } : {}) });
 }
 
 /**
@@ -165,7 +168,7 @@ async function readDirectory(ctx: ToolContext, t: Target, input: ReadInput): Pro
   refuseIndentation(input, t, 'a folder', 'entries (fs_list gives a tree)');
   const read = await readDirectoryBounded(ctx.ws.iterateDirectory(t.real), MAX_DIR_ENTRIES);
   await checkUnchanged(ctx, t.real, t.located.display);
-  const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1, nextCall: nextCall(input) };
+  const base = { displayPath: t.located.display, entries: read.entries, complete: read.complete, offset: input.offset ?? 1, nextCall: nextCall(input, MAX_READ_LINES) };
   const text = await fitItems(ctx, input.limit, (limit) => renderDirectory({ ...base, limit }));
   return { isError: false, parts: [{ kind: 'text', text }] };
 }
@@ -192,7 +195,7 @@ async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, file: Open
     const pages = extract.pages.slice(0, k);
     const cut = k < extract.pages.length;
     const part = cut ? { pageCount: extract.pageCount, pages, nextPage: extract.pages[k].n, stop: 'limit' as const } : extract;
-    return { text: renderPdfEnvelope({ displayPath: t.located.display, fileBytes: size, extract: part, version, nextCall: nextCall(input) }), pages };
+    return { text: renderPdfEnvelope({ displayPath: t.located.display, fileBytes: size, extract: part, version, nextCall: nextCall(input, MAX_PDF_PAGES_PER_READ) }), pages };
   };
   const fitted = await fitToBudget(ctx, Math.max(extract.pages.length, 1), (k) => render(k).text);
   const shown = render(fitted.k);
@@ -225,7 +228,7 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
     nbformat = parsed.nbformat;
     version = textVersion(json);
   }
-  const base = { displayPath: t.located.display, offset: input.offset ?? 1, version, dirty, nextCall: nextCall(input) };
+  const base = { displayPath: t.located.display, offset: input.offset ?? 1, version, dirty, nextCall: nextCall(input, Number.MAX_SAFE_INTEGER) };
   const nb = { cells, language, nbformat };
   const text = await fitItems(ctx, input.limit, (limit) => renderNotebook(nb, { ...base, limit }));
   ctx.ledger.record(t.real, { version });
@@ -238,7 +241,7 @@ function textRequest(input: ReadInput): TextRequest {
     offset,
     limit: Math.min(input.limit ?? MAX_READ_LINES, MAX_READ_LINES),
     column: input.column,
-    nextCall: nextCall(input),
+    nextCall: nextCall(input, MAX_READ_LINES),
     pieceCall: (line, column) => callText('fs_read', { path: input.path, offset: line, limit: 1, column }),
     rangeCall: (from, limit) => callText('fs_read', { path: input.path, offset: from, limit }),
   };

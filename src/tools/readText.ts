@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
-import { FULL_READ_MAX_BYTES, MAX_READ_LINES } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_READ_BYTES, MAX_READ_LINES } from '../core/limits';
 import { describeIndentationBlock, indentationBlock, type IndentationOptions } from '../core/read/indentation';
 import type { PageRequest, PieceCall } from '../core/read/page';
 import { renderFileEnvelope } from '../core/read/render';
@@ -119,6 +119,9 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
   return { page, encoding: src.encoding, dirty: src.dirty, bytes, wholeText: src.text };
 }
 
+/** Said when the byte cap, not the line limit, ended a page: the file is dense, and reading on page by page costs much. */
+const BYTE_CAP_ADVICE = `The page stopped at the ${formatBytes(MAX_READ_BYTES)} cap. To read less: fs_grep for what you need in this file, or mode "indentation" for the block around one line.`;
+
 /** Pages a text source into the envelope, sized to the token budget, and records what the model saw. */
 export async function readText(ctx: ToolContext, t: Target, src: TextSource, req: TextRequest): Promise<string> {
   let paged: Paged;
@@ -147,6 +150,7 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
       dirty: paged.dirty,
       continueCall: next === undefined ? undefined : paged.continueWith ? paged.continueWith(next) : req.nextCall(next),
       block: paged.block,
+      advice: page.builder.stop === 'bytes' && k === lines.length && next !== undefined ? BYTE_CAP_ADVICE : undefined,
     });
   };
   const fitted = await fitToBudget(ctx, Math.max(lines.length, 1), (k) => envelope(Math.min(k, lines.length)));

@@ -35,6 +35,15 @@ async function workspaceMatches(ctx: ToolContext, want: string): Promise<string[
   return [...found];
 }
 
+/** How many trailing path segments two paths share. */
+function sharedTail(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) {
+    n++;
+  }
+  return n;
+}
+
 /**
  * Up to {@link MAX_SUGGESTIONS} paths the model may have meant: similar names in the
  * same folder first, then files of that name elsewhere in the workspace.
@@ -54,10 +63,13 @@ export async function suggestPaths(ctx: ToolContext, t: Target): Promise<string[
     // the folder is missing too
   }
   if (out.length < MAX_SUGGESTIONS && t.located.root) {
+    const guess = t.located.display.split('/');
     const elsewhere = (await workspaceMatches(ctx, want).catch(() => []))
       .filter((p) => !out.includes(p))
-      .map((p) => ({ p, score: nameSimilarity(want, p.slice(p.lastIndexOf('/') + 1)) }))
-      .sort((a, b) => b.score - a.score || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+      .map((p) => ({ p, tail: sharedTail(guess, p.split('/')), score: nameSimilarity(want, p.slice(p.lastIndexOf('/') + 1)) }))
+      // A path that ends with the whole guess is what the model meant, from another folder
+      // (`src/v4/core/errors.ts` for `packages/zod/src/v4/core/errors.ts`); then the name, then the folders it shares.
+      .sort((a, b) => Number(b.tail === guess.length) - Number(a.tail === guess.length) || b.score - a.score || b.tail - a.tail || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
     out.push(...elsewhere.slice(0, MAX_SUGGESTIONS - out.length).map((e) => e.p));
   }
   return out;

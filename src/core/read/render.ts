@@ -26,6 +26,8 @@ export interface FileEnvelope {
   continueCall: string | undefined;
   /** Indentation mode: what the block is, for the meta line; the page then ends with the block. */
   block?: string;
+  /** One line before the closing line: how to ask for less, when the byte cap cut the page. */
+  advice?: string;
 }
 
 /** "lines 1-120 of 120", or without a total when the file was too large to count. */
@@ -59,6 +61,9 @@ export function renderFileEnvelope(e: FileEnvelope): string {
     meta.push('unsaved changes in editor');
   }
   const out = [`<path>${e.displayPath}</path>`, '<type>file</type>', `<meta>${meta.join(', ')}</meta>`, '<content>', ...e.rendered, '</content>'];
+  if (e.advice !== undefined) {
+    out.push(e.advice);
+  }
   out.push(e.continueCall !== undefined ? continueLine(e.continueCall) : e.block ? 'End of block.' : END_OF_FILE);
   return out.join('\n');
 }
