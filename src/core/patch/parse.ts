@@ -305,8 +305,9 @@ class PatchReader {
       }
       chunks.push(this.readChunk(chunks.length === 0, path));
     }
-    if (chunks.length === 0) {
-      fail(patchLine, `\`*** Update File: ${quoteLine(path)}\` has no changes. Follow it with a chunk: a \`@@\` line, then lines starting with ${LINE_FORMS}.`);
+    // A move with no chunk is a pure rename: the file's bytes go to the new path unchanged.
+    if (chunks.length === 0 && (movePath === undefined || movePath === path)) {
+      fail(patchLine, `\`*** Update File: ${quoteLine(path)}\` has no changes. Follow it with a chunk: a \`@@\` line, then lines starting with ${LINE_FORMS}${movePath === undefined ? ', or with `*** Move to: <path>` to rename it' : ''}.`);
     }
     return movePath === undefined ? { kind: 'update', path, chunks, patchLine } : { kind: 'update', path, movePath, chunks, patchLine };
   }
