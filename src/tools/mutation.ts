@@ -252,6 +252,8 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
   const decided = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map(of);
   decided.forEach((a) => a.refuseForbidden());
   const ask = decided.some((a) => a.reviewed);
+  // decided now: landing records each file in the ledger, which then allows its content
+  const showsOld = new Set(plan.files.filter((f) => of(f.from ?? f.target).mayShowContent));
   const proposal = proposalOf(plan);
   let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
   let edited: readonly string[] = [];
@@ -334,7 +336,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
       userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real)) : undefined,
       added: stats.added,
       removed: stats.removed,
-      diff: opts.diffs === false || !of(f.from ?? f.target).mayShowContent ? '' : cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
+      diff: opts.diffs === false || !showsOld.has(f) ? '' : cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
       version,
       unsaved: report.unsaved.includes(f.target.real),
       formatted: formatted.has(f.target.real),
