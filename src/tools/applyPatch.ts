@@ -119,7 +119,6 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     }
     access.forEach((a) => a.refuseForbidden());
     const targets = new Map([...access].map(([p, a]) => [p, a.target] as const));
-    await refuseLinksRemoved(ctx, patch, targets);
     return ctx.locks.withLocks(
       [...targets.values()].map((t) => t.real),
       async () => {
@@ -127,6 +126,8 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
         for (const a of access.values()) {
           await a.askFirst();
         }
+        // what a path is (a link, and to where) is an answer about it too
+        await refuseLinksRemoved(ctx, patch, targets);
         const loaded = new Map<string, FileText | undefined>();
         const probe = async (p: string): Promise<FileProbe> => {
           // the patch's paths are the ones decided on above

@@ -209,6 +209,20 @@ describe('a change is neither a window nor an oracle on what reading would ask a
     assert.equal(fs.existsSync(o('etc/missing.txt')), false);
   });
 
+  it('an outside link a patch would delete is asked about before it is called a link', async () => {
+    fs.symlinkSync(o('etc/notes.txt'), o('etc/link'));
+    const del = (q: string) => ({ patch: `*** Begin Patch\n*** Delete File: ${q}\n*** End Patch` });
+    const refused = await call(await context(tree.root, {}, cliApprover({ yes: true, allowOutside: false })), 'fs_apply_patch', del(o('etc/link')));
+    assert.equal(refused.isError, true);
+    assert.doesNotMatch(refused.text, /symbolic link/);
+    assert.match(refused.text, /outside the workspace folders.*--allow-outside/);
+    // once allowed, the link is refused for what it is, and nothing is deleted
+    const allowed = await call(await context(tree.root, {}, cliApprover({ yes: true, allowOutside: true })), 'fs_apply_patch', del(o('etc/link')));
+    assert.match(allowed.text, /is a symbolic link to/);
+    assert.equal(fs.readFileSync(o('etc/notes.txt'), 'utf8'), 'plain outside text\n');
+    assert.equal(fs.lstatSync(o('etc/link')).isSymbolicLink(), true);
+  });
+
   it('offers no names from an outside folder the model may not list: /etc/shado suggests nothing, even once allowed', async () => {
     const ctx = await context(tree.root, {}, cliApprover({ yes: true, allowOutside: true }));
     for (const [tool, input] of [
