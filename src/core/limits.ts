@@ -42,6 +42,8 @@ export const MAX_NOTEBOOK_OUTPUT_LINE_CHARS = 500;
 export const MAX_INSTRUCTION_FILE_BYTES = 16 * 1024;
 /** Bytes (UTF-8) of all instruction files shown after one read. */
 export const MAX_INSTRUCTIONS_TOTAL_BYTES = 32 * 1024;
+/** Compiled glob lists (the sensitive, protected and allowed-outside settings) kept for the process; the oldest are dropped first. */
+export const MAX_COMPILED_GLOB_SETS = 16;
 /** Chat requests whose instruction files given are remembered; the least recent are forgotten. */
 export const MAX_INSTRUCTION_REQUESTS = 64;
 

@@ -219,17 +219,40 @@ export function sensitiveForms(relative: string | undefined, real: string): stri
   return relative ? [relative, abs] : [abs];
 }
 
+/** Whether a file (root-relative, under a root that is a workspace folder or not) may hold secrets. */
+export type SensitiveFileTest = (rootPath: string, relative: string, inWorkspace: boolean) => boolean;
+
+/** The sensitive-file globs compiled once; each search takes a {@link SensitiveFiles.tester} of its own. */
+export interface SensitiveFiles {
+  /** A test whose memory of names and folders lives as long as the test: one search's worth. */
+  tester(): SensitiveFileTest;
+}
+
 /**
  * {@link isSensitive} for the many files a search returns, deciding alike: globs that
  * only name a file at any depth (`**\/.env`, most of them) are decided once per distinct
  * name; the others are tried only in folders whose path holds every literal folder name
  * they need (`.ssh`, `.aws`), decided once per folder. `rootPath` is the real path
  * `relative` is relative to; `inWorkspace` says whether that is a workspace folder.
+ * Compiling is the costly part, so it is done here once, and the memory of what was
+ * decided, which grows with the files seen, belongs to each tester.
  */
-export function sensitiveFileTester(globs: readonly string[]): (rootPath: string, relative: string, inWorkspace: boolean) => boolean {
+export function compileSensitiveFiles(globs: readonly string[]): SensitiveFiles {
   const byName = (g: string) => /^!?\*\*\/[^/]+$/.test(g);
-  const nameTest = (gs: string[]) => {
-    const t = gs.length ? compileGlobs(gs, { nocase: true }) : () => false;
+  const compileNames = (gs: string[]) => (gs.length ? compileGlobs(gs, { nocase: true }) : () => false);
+  const named = globs.filter(byName);
+  const nameIncTest = compileNames(named.filter((g) => !g.startsWith('!')).map((g) => g.slice(3)));
+  const nameExcTest = compileNames(named.filter((g) => g.startsWith('!')).map((g) => g.slice(4)));
+  // The other globs, with the folder names a match needs among the path's folders.
+  const rest = globs
+    .filter((g) => !byName(g))
+    .map((g) => {
+      const body = g.startsWith('!') ? g.slice(1) : g;
+      const segs = body.split('/');
+      const folders = segs.slice(0, -1).filter((x) => x !== '' && !/[*?[\]{}\\]/.test(x)).map((x) => x.toLowerCase());
+      return { exclude: g.startsWith('!'), folders, test: compileGlob(body, { nocase: true }) };
+    });
+  const memoized = (t: (name: string) => boolean) => {
     const memo = new Map<string, boolean>();
     return (name: string) => {
       let v = memo.get(name);
@@ -240,33 +263,32 @@ export function sensitiveFileTester(globs: readonly string[]): (rootPath: string
       return v;
     };
   };
-  const named = globs.filter(byName);
-  const nameInc = nameTest(named.filter((g) => !g.startsWith('!')).map((g) => g.slice(3)));
-  const nameExc = nameTest(named.filter((g) => g.startsWith('!')).map((g) => g.slice(4)));
-  // The other globs, with the folder names a match needs among the path's folders.
-  const rest = globs
-    .filter((g) => !byName(g))
-    .map((g) => {
-      const body = g.startsWith('!') ? g.slice(1) : g;
-      const segs = body.split('/');
-      const folders = segs.slice(0, -1).filter((x) => x !== '' && !/[*?[\]{}\\]/.test(x)).map((x) => x.toLowerCase());
-      return { exclude: g.startsWith('!'), folders, test: compileGlob(body, { nocase: true }) };
-    });
-  const byFolder = new Map<string, typeof rest>();
-  return (rootPath, relative, inWorkspace) => {
-    const cut = relative.lastIndexOf('/');
-    const name = relative.slice(cut + 1);
-    const dirKey = `${rootPath}\0${cut < 0 ? '' : relative.slice(0, cut)}`;
-    let candidates = byFolder.get(dirKey);
-    if (!candidates) {
-      const here = new Set(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`.toLowerCase().split('/'));
-      candidates = rest.filter((r) => r.folders.every((f) => here.has(f)));
-      byFolder.set(dirKey, candidates);
-    }
-    const forms = candidates.length ? sensitiveForms(inWorkspace ? relative : undefined, `${rootPath}/${relative}`) : [];
-    const hit = (exclude: boolean) => candidates!.some((r) => r.exclude === exclude && forms.some((f) => f !== '' && r.test(f)));
-    return (nameInc(name) || hit(false)) && !(nameExc(name) || hit(true));
+  return {
+    tester(): SensitiveFileTest {
+      const nameInc = memoized(nameIncTest);
+      const nameExc = memoized(nameExcTest);
+      const byFolder = new Map<string, typeof rest>();
+      return (rootPath, relative, inWorkspace) => {
+        const cut = relative.lastIndexOf('/');
+        const name = relative.slice(cut + 1);
+        const dirKey = `${rootPath}\0${cut < 0 ? '' : relative.slice(0, cut)}`;
+        let candidates = byFolder.get(dirKey);
+        if (!candidates) {
+          const here = new Set(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`.toLowerCase().split('/'));
+          candidates = rest.filter((r) => r.folders.every((f) => here.has(f)));
+          byFolder.set(dirKey, candidates);
+        }
+        const forms = candidates.length ? sensitiveForms(inWorkspace ? relative : undefined, `${rootPath}/${relative}`) : [];
+        const hit = (exclude: boolean) => candidates!.some((r) => r.exclude === exclude && forms.some((f) => f !== '' && r.test(f)));
+        return (nameInc(name) || hit(false)) && !(nameExc(name) || hit(true));
+      };
+    },
   };
+}
+
+/** {@link compileSensitiveFiles} and one tester of it. */
+export function sensitiveFileTester(globs: readonly string[]): SensitiveFileTest {
+  return compileSensitiveFiles(globs).tester();
 }
 
 /** Whether a path may hold secrets: one of its {@link sensitiveForms} matches. */

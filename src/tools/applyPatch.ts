@@ -5,10 +5,11 @@ import type { AliasTable } from './aliases';
 import { textField } from './input';
 import { MAX_PATCH_CHARS } from '../core/limits';
 import { renderPatchResult } from './changeResult';
-import { loadFileText, type FileText } from './fileText';
-import { authorizeMatching, invocationMessage, matchingQuestion, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
+import { Access, firstQuestion, invocationMessage, requireTrust } from './access';
+import type { FileText } from './fileText';
+import { landChange, withEol, type PlannedFile } from './mutation';
 import { textResult, type ToolResult } from './result';
-import { readDecision, resolveTarget, type Target } from './target';
+import type { Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 export const applyPatchSchema = z.strictObject({
@@ -102,50 +103,54 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     } catch {
       return { invocationMessage: 'Applying a patch' };
     }
-    const targets = await Promise.all(paths.map((p) => resolveTarget(ctx, p)));
-    const names = targets.map((t) => t.located.display);
+    const access = await Promise.all(paths.map((p) => Access.resolve(ctx, p, 'fs_apply_patch', 'change')));
+    const names = access.map((a) => a.target.located.display);
     const what = names.length === 1 ? names[0] : `${names.length} files`;
-    const confirmation = await matchingQuestion(ctx, targets, 'fs_apply_patch', 'change');
-    return { invocationMessage: invocationMessage(ctx, targets, `Patching ${what}`), ...(confirmation ? { confirmation } : {}) };
+    const confirmation = await firstQuestion(access);
+    return { invocationMessage: invocationMessage(access, `Patching ${what}`), ...(confirmation ? { confirmation } : {}) };
   },
 
   async invoke(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolResult> {
     requireTrust(ctx, 'fs_apply_patch');
     const patch = parse(input.patch);
-    const targets = new Map<string, Target>();
+    const access = new Map<string, Access>();
     for (const p of namedPaths(patch)) {
-      targets.set(p, await resolveTarget(ctx, p));
+      access.set(p, await Access.resolve(ctx, p, 'fs_apply_patch', 'change'));
     }
-    refuseForbidden(ctx, [...targets.values()]);
-    await refuseLinksRemoved(ctx, patch, targets);
+    access.forEach((a) => a.refuseForbidden());
+    const targets = new Map([...access].map(([p, a]) => [p, a.target] as const));
     return ctx.locks.withLocks(
       [...targets.values()].map((t) => t.real),
       async () => {
+        // one question at a time, before any file's content is loaded or matched
+        for (const a of access.values()) {
+          await a.askFirst();
+        }
+        // what a path is (a link, and to where) is an answer about it too
+        await refuseLinksRemoved(ctx, patch, targets);
         const loaded = new Map<string, FileText | undefined>();
         const probe = async (p: string): Promise<FileProbe> => {
-          const t = targets.get(p) ?? (await resolveTarget(ctx, p));
+          // the patch's paths are the ones decided on above
+          const a = access.get(p)!;
+          const t = a.target;
           if (!loaded.has(t.real)) {
             const st = await ctx.ws.stat(t.real);
             if (st?.type === 'directory') {
               return { kind: 'directory', key: t.real };
             }
-            loaded.set(t.real, await loadFileText(ctx, t));
+            loaded.set(t.real, await a.load());
           }
           const f = loaded.get(t.real);
           return f ? { kind: 'file', text: f.text, key: t.real } : { kind: 'missing', key: t.real };
         };
-        // one question at a time, before any file's content is matched
-        for (const t of targets.values()) {
-          await authorizeMatching(ctx, t, 'fs_apply_patch', 'change');
-        }
         let plan;
         try {
           plan = await planPatch(patch, probe, ctx.signal);
         } catch (e) {
           if (e instanceof PatchVerifyError) {
             // where a chunk does not fit says what the file holds: not for a file the model may not read unasked
-            const t = 'path' in e.detail ? targets.get(e.detail.path) : undefined;
-            const hidden = t !== undefined && readDecision(ctx, t, 'fs_apply_patch', 'read').kind !== 'allow';
+            const a = 'path' in e.detail ? access.get(e.detail.path) : undefined;
+            const hidden = a !== undefined && a.guarded;
             throw new ToolError('no-match', formatPatchError(e, (hidden && describeWithoutContent(e.detail)) || e.message));
           }
           throw e;
@@ -155,7 +160,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
           return textResult('The patch changes nothing: every file already reads as it would after the patch. No file was written.');
         }
         const summary = files.length === 1 ? `patch ${files[0].target.located.display}` : `patch ${files.length} files`;
-        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files }, { diffs: false });
+        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files }, [...access.values()], { diffs: false });
         return textResult(renderPatchResult(landed, matchNotes(plan.changes, targets)));
       },
       ctx.signal,

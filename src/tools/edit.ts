@@ -5,11 +5,12 @@ import { AliasError, snakeCase, wholeNumber, type AliasTable } from './aliases';
 import { boolField, boundedJson, contentField, textField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
-import { loadFileText, type FileText } from './fileText';
-import { authorizeMatching, invocationMessage, matchingQuestion, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
+import { Access, invocationMessage, requireTrust } from './access';
+import type { FileText } from './fileText';
+import { landChange, withEol } from './mutation';
 import { textResult, type ToolResult } from './result';
 import { suggestPaths } from './suggest';
-import { readDecision, resolveTarget, type Target } from './target';
+import type { Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 const oldField = contentField(MAX_EDIT_TEXT_CHARS, 'the exact text to replace');
@@ -175,22 +176,24 @@ export const editTool: ToolSpec<typeof editSchema> = {
   example: '{"path": "src/app.ts", "old_string": "return a;", "new_string": "return a + b;"}',
 
   async prepare(input, ctx) {
-    const t = await resolveTarget(ctx, input.path);
-    const confirmation = await matchingQuestion(ctx, [t], 'fs_edit', 'edit');
-    return { invocationMessage: invocationMessage(ctx, [t], `Editing ${t.located.display}`), ...(confirmation ? { confirmation } : {}) };
+    const access = await Access.resolve(ctx, input.path, 'fs_edit', 'edit');
+    const confirmation = await access.question();
+    return { invocationMessage: invocationMessage([access], `Editing ${access.target.located.display}`), ...(confirmation ? { confirmation } : {}) };
   },
 
   async invoke(input: EditInput, ctx: ToolContext): Promise<ToolResult> {
     requireTrust(ctx, 'fs_edit');
-    const t = await resolveTarget(ctx, input.path);
-    refuseForbidden(ctx, [t]);
+    const access = await Access.resolve(ctx, input.path, 'fs_edit', 'edit');
+    const t = access.target;
+    access.refuseForbidden();
     const reqs = requests(input);
     return ctx.locks.withLocks([t.real], async () => {
-      const before = await loadFileText(ctx, t);
+      // the read question, when reading would ask, comes before anything is said of the file
+      const before = await access.load();
       if (!before) {
         if (reqs.length === 1 && reqs[0].oldString === '') {
           const text = withEol(reqs[0].newString, ctx.ws.newFileEol(t.real));
-          const landed = await landChange(ctx, { tool: 'fs_edit', summary: `create ${t.located.display}`, files: [{ target: t, action: 'create', before: undefined, after: text }] });
+          const landed = await landChange(ctx, { tool: 'fs_edit', summary: `create ${t.located.display}`, files: [{ target: t, action: 'create', before: undefined, after: text }] }, [access]);
           return textResult(renderSingleChange(landed));
         }
         throw await missing(ctx, t);
@@ -201,7 +204,6 @@ export const editTool: ToolSpec<typeof editSchema> = {
           `${t.located.display} already exists, and an empty old_string only creates a missing file. To replace its whole content use fs_write; to insert text, give the line next to the insertion point as old_string and that line plus the new text as new_string.`,
         );
       }
-      await authorizeMatching(ctx, t, 'fs_edit', 'edit');
       const seen = ctx.ledger.get(t.real)?.version;
       const stale = seen !== undefined && seen !== before.version;
       const plan = planEdits(before.text, reqs, ctx.signal);
@@ -210,7 +212,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
           throw new ToolError('stale', staleMessage(t, seen, before));
         }
         const where = reqs.length > 1 ? { index: plan.index, count: reqs.length } : undefined;
-        if (plan.failure.reason !== 'invalid' && readDecision(ctx, t, 'fs_edit', 'read').kind !== 'allow') {
+        if (plan.failure.reason !== 'invalid' && access.guarded) {
           // where old_string is not, or is more than once, says what the file holds
           const head = where ? `Edit ${where.index + 1} of ${where.count}: ` : '';
           throw new ToolError(
@@ -226,7 +228,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
       if (plan.text === before.text) {
         return textResult(`${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed; version ${before.version}.`);
       }
-      const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }] });
+      const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }] }, [access]);
       return textResult(renderSingleChange(landed, { notes: matchNotes(plan.results) }));
     }, ctx.signal);
   },

@@ -14,7 +14,8 @@ import { newInChat } from './once';
 import { boolField, intField, textField } from './input';
 import { negate, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
-import { preparationFor, readDecision, resolveTarget } from './target';
+import { preparationFor, readDecision } from './access';
+import { resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 /** Paths per page by default. */

@@ -5,7 +5,6 @@ import { plural } from '../core/format';
 import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
 import { locate } from '../core/paths';
-import { sensitiveFileTester } from '../core/policy';
 import { engineFor } from './engine';
 import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
@@ -15,7 +14,8 @@ import { newInChat } from './once';
 import { boolField, boundedJson, intField, textField } from './input';
 import { AliasError, negate, wholeNumber, type AliasTable } from './aliases';
 import { textResult, type ToolResult } from './result';
-import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
+import { authorize, preparationFor, readDecision, sensitiveFileTest } from './access';
+import { checkUnchanged, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 /** Matches (content) or files (files, count) per page by default. */
@@ -204,7 +204,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     }
     const engine = engineFor(ctx, scopes);
     throwIfCancelled(ctx.signal);
-    const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveFileTester(ctx.settings.sensitiveFiles), approved, signal: ctx.signal };
+    const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveFileTest(ctx.settings), approved, signal: ctx.signal };
     const result = await grepCounts(req, env);
     const files = result.files;
     const records = files.reduce((s, f) => s + f.count, 0);

@@ -16,7 +16,8 @@ import { boolField, boundedJson, intField, textField } from './input';
 import { AliasError, type AliasTable } from './aliases';
 import { callText, nextInput } from '../core/contract';
 import { textResult, type ToolResult } from './result';
-import { authorize, checkUnchanged, preparationFor, readDecision, resolveTarget } from './target';
+import { authorize, preparationFor, readDecision } from './access';
+import { checkUnchanged, resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 /** Default levels listed. */

@@ -4,14 +4,12 @@ import { CancelledError, ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
 import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
-import { globSet, type GlobSet } from '../core/policy';
 import { encodeText, type Encoding } from '../core/text/encoding';
-import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
-import { ApprovalDenied, type ChangeProposal, type Confirmation, type ProposedAction, type ProposedFile } from './approval';
+import type { Access } from './access';
+import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
-import { authorize, readDecision, type Target } from './target';
-import type { ReadDecision } from '../core/policy';
+import type { Target } from './target';
 import type { ToolContext } from './types';
 
 /** One file of a change, as a tool computed it. */
@@ -56,96 +54,6 @@ export interface Landed {
   files: LandedFile[];
   /** Other files with errors after the change (fs_write), at most MAX_OTHER_PROBLEM_FILES. */
   otherProblems: { display: string; errors: number }[];
-}
-
-/** Mutating tools refuse in an untrusted workspace: the folder's content may be hostile. */
-export function requireTrust(ctx: ToolContext, tool: string): void {
-  if (!ctx.ws.isTrusted()) {
-    throw new ToolError(
-      'untrusted',
-      `${tool} changes files, and this workspace is not trusted, so it refuses. Tell the user: to allow changes, trust the folder (Command Palette: "Workspaces: Manage Workspace Trust"), then ask again. Reading tools still work.`,
-    );
-  }
-}
-
-/** Compiled glob sets by their globs: a patch decides for hundreds of files, and settings rarely change. */
-const compiled = new Map<string, GlobSet>();
-const MAX_COMPILED_GLOB_SETS = 16;
-
-function globsOf(globs: readonly string[]): GlobSet {
-  const key = globs.join('\n');
-  let set = compiled.get(key);
-  if (!set) {
-    // without regard to case: `.ENV` is `.env` on macOS and Windows, and elsewhere asking once too often is the safe side
-    set = globSet(globs, true);
-    if (compiled.size >= MAX_COMPILED_GLOB_SETS) {
-      compiled.delete(compiled.keys().next().value as string);
-    }
-    compiled.set(key, set);
-  }
-  return set;
-}
-
-function decide(ctx: ToolContext, t: Target): ChangeDecision {
-  return decideChange({
-    located: t.located,
-    real: t.real,
-    policy: ctx.settings.approvalPolicy,
-    sensitive: globsOf(ctx.settings.sensitiveFiles),
-    protectedFiles: globsOf(ctx.settings.protectedFiles),
-  });
-}
-
-/**
- * What the chat shows while the call runs: when the person will be asked, say that the
- * call waits for them, so a pending review is not mistaken for a slow tool.
- */
-export function invocationMessage(ctx: ToolContext, targets: readonly Target[], plain: string): string {
-  // The chat keeps these words once the call is done (the stable API has no past tense), so they read right in both.
-  return targets.some((t) => decide(ctx, t).kind === 'ask') ? `${plain}, after your review in the diff` : plain;
-}
-
-/** Refuses up front what may never be written (`.git` internals), before any work. */
-export function refuseForbidden(ctx: ToolContext, targets: readonly Target[]): void {
-  for (const t of targets) {
-    const d = decide(ctx, t);
-    if (d.kind === 'refuse') {
-      throw new ToolError('invalid-input', d.message);
-    }
-  }
-}
-
-/**
- * Before a change is matched against a file the model may not read unasked (a secret, a
- * file outside the workspace): whether old text fits, and where, says what the file holds,
- * so the person answers the question fs_read would ask first. A file the model has read or
- * changed already (its version is in the ledger) was allowed then, and is not asked again;
- * a file that does not exist holds nothing to reveal. The decision, or undefined when none is needed.
- */
-async function matchingDecision(ctx: ToolContext, t: Target, tool: string, verb: string): Promise<ReadDecision | undefined> {
-  const d = readDecision(ctx, t, tool, verb);
-  if (d.kind === 'allow' || ctx.ledger.get(t.real) !== undefined || (await ctx.ws.stat(t.real)) === undefined) {
-    return undefined;
-  }
-  return d;
-}
-
-/** The question `authorizeMatching` asks for the first of `targets` that needs one, for the chat's card before the call (the call then does not ask it again). */
-export async function matchingQuestion(ctx: ToolContext, targets: readonly Target[], tool: string, verb: string): Promise<Confirmation | undefined> {
-  for (const t of targets) {
-    const d = await matchingDecision(ctx, t, tool, verb);
-    if (d?.kind === 'confirm') {
-      return { reasons: d.reasons, title: d.title, message: d.message };
-    }
-  }
-  return undefined;
-}
-
-/** Asks (or refuses) as `matchingDecision` says, before a change is matched against `t`. */
-export async function authorizeMatching(ctx: ToolContext, t: Target, tool: string, verb: string): Promise<void> {
-  if ((await matchingDecision(ctx, t, tool, verb)) !== undefined) {
-    await authorize(ctx, t, tool, verb);
-  }
 }
 
 /** Converts a text's line endings to CRLF (or back) when a file or the workspace says so. */
@@ -317,20 +225,35 @@ function isOurEncoding(e: string): e is Encoding {
   return e === 'utf-8' || e === 'utf-8-bom' || e === 'utf-16le' || e === 'utf-16be';
 }
 
+/** Each path's {@link Access} by its real path: the decisions the call made are the ones the landing keeps. */
+function accessOf(access: readonly Access[]): (t: Target) => Access {
+  const byReal = new Map(access.map((a) => [a.target.real, a] as const));
+  return (t) => {
+    const a = byReal.get(t.real);
+    if (!a) {
+      // a path nobody decided on is never written
+      throw new Error(`no access decided for ${t.located.display}`);
+    }
+    return a;
+  };
+}
+
 /**
- * Lands a change: decides by policy whether the person reviews it, waits for their answer
- * (what they edited in the proposal is what lands), checks that no file changed in the
- * meantime, applies everything at once through the workspace (all or nothing), then waits
- * for the language servers and collects the errors the change introduced.
+ * Lands a change: the person reviews it when a path's decision says so, and what they
+ * edited in the proposal is what lands; checks that no file changed in the meantime,
+ * applies everything at once through the workspace (all or nothing), then waits for the
+ * language servers and collects the errors the change introduced. `access` holds the
+ * decisions the call made for every path of the plan; the result shows no old text of a
+ * file the model may not see (see Access.mayShowContent).
  * Call it holding the files' locks.
  */
-export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { otherProblems?: boolean; diffs?: boolean } = {}): Promise<Landed> {
-  const decisions = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map((t) => decide(ctx, t));
-  const refused = decisions.find((d): d is Extract<ChangeDecision, { kind: 'refuse' }> => d.kind === 'refuse');
-  if (refused) {
-    throw new ToolError('invalid-input', refused.message);
-  }
-  const ask = decisions.some((d) => d.kind === 'ask');
+export async function landChange(ctx: ToolContext, plan: ChangePlan, access: readonly Access[], opts: { otherProblems?: boolean; diffs?: boolean } = {}): Promise<Landed> {
+  const of = accessOf(access);
+  const decided = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map(of);
+  decided.forEach((a) => a.refuseForbidden());
+  const ask = decided.some((a) => a.reviewed);
+  // decided now: landing records each file in the ledger, which then allows its content
+  const showsOld = new Set(plan.files.filter((f) => of(f.from ?? f.target).mayShowContent));
   const proposal = proposalOf(plan);
   let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
   let edited: readonly string[] = [];
@@ -360,8 +283,8 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
   await checkResolved(ctx, plan);
   throwIfCancelled(ctx.signal);
 
-  const paths = plan.files.map((f) => f.target.real);
-  const before = new Map(paths.map((p) => [p, ctx.ws.diagnostics(p)] as const));
+  const written = plan.files.map((f) => f.target.real);
+  const before = new Map(written.map((p) => [p, ctx.ws.diagnostics(p)] as const));
   const othersBefore = opts.otherProblems ? ctx.ws.filesWithErrors() : undefined;
   const landing = new Map(plan.files.map((f) => [f, f.after === undefined ? undefined : (texts.get(f.target.real) ?? f.after)] as const));
   const perFile = new Map(plan.files.map((f) => [f, toChanges(f, landing.get(f))] as const));
@@ -413,7 +336,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
       userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real)) : undefined,
       added: stats.added,
       removed: stats.removed,
-      diff: opts.diffs === false ? '' : cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
+      diff: opts.diffs === false || !showsOld.has(f) ? '' : cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
       version,
       unsaved: report.unsaved.includes(f.target.real),
       formatted: formatted.has(f.target.real),
@@ -422,7 +345,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
   }
   const otherProblems: Landed['otherProblems'] = [];
   if (othersBefore) {
-    const mine = new Set(paths);
+    const mine = new Set(written);
     const had = new Map(othersBefore.map((b) => [b.path, b.errors] as const));
     for (const o of ctx.ws.filesWithErrors()) {
       if (!mine.has(o.path) && (had.get(o.path) ?? 0) < o.errors && otherProblems.length < MAX_OTHER_PROBLEM_FILES) {

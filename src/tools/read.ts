@@ -4,7 +4,7 @@ import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
 import { completeUtf8, readHead, type OpenedFile } from '../core/file';
 import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PATH_INPUT_CHARS, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
-import { decideRead, globSet, sensitiveSet } from '../core/policy';
+import { decideRead } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
@@ -21,7 +21,8 @@ import { boolField, boundedJson, intField, textField } from './input';
 import { AliasError, wholeNumber, type AliasTable } from './aliases';
 import { callText } from '../core/contract';
 import type { ToolResult } from './result';
-import { authorize, checkUnchanged, openDocumentFor, preparationFor, readDecision, resolveTarget, type Target } from './target';
+import { authorize, globsOf, preparationFor, readDecision, sensitiveGlobs } from './access';
+import { checkUnchanged, openDocumentFor, resolveTarget, type Target } from './target';
 import { readText, type TextRequest, type TextSource } from './readText';
 import { documentVersion, openedFileVersion } from './fileText';
 import type { ToolContext, ToolSpec } from './types';
@@ -339,7 +340,7 @@ async function instructionPaths(ctx: ToolContext, t: Target): Promise<string[]> 
  */
 async function readInstruction(ctx: ToolContext, path: string): Promise<InstructionText> {
   const t = await resolveTarget(ctx, path);
-  const d = decideRead({ located: t.located, real: t.real, given: locate(path, ctx.ws.roots()), openInEditor: false, allowOutside: globSet([]), sensitive: sensitiveSet(ctx.settings.sensitiveFiles), toolName: 'fs_read', verb: 'read' });
+  const d = decideRead({ located: t.located, real: t.real, given: locate(path, ctx.ws.roots()), openInEditor: false, allowOutside: globsOf([], false), sensitive: sensitiveGlobs(ctx.settings), toolName: 'fs_read', verb: 'read' });
   if (d.kind === 'deny') {
     return { skipped: 'it leads into a .git folder' };
   }

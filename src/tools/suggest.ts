@@ -5,6 +5,7 @@ import { locate } from '../core/paths';
 import { engineFor } from './engine';
 import { globSearch } from '../core/search/globSearch';
 import { nameSimilarity, rankSimilar } from '../core/suggest';
+import { readDecision } from './access';
 import { scopesFor } from './grep';
 import type { Target } from './target';
 import type { ToolContext } from './types';
@@ -46,12 +47,18 @@ function sharedTail(a: readonly string[], b: readonly string[]): number {
 
 /**
  * Up to {@link MAX_SUGGESTIONS} paths the model may have meant: similar names in the
- * same folder first, then files of that name elsewhere in the workspace.
+ * same folder first, then files of that name elsewhere in the workspace. The names of a
+ * folder the model may not list unasked (outside the workspace, a secret's folder) are
+ * an answer about it: none are offered from there, whatever was allowed for `t` itself.
  */
 export async function suggestPaths(ctx: ToolContext, t: Target): Promise<string[]> {
   const dir = nodePath.dirname(t.real);
   const want = nodePath.basename(t.real);
   const out: string[] = [];
+  const folder: Target = { abs: dir, real: dir, located: locate(dir, ctx.ws.roots()) };
+  if (readDecision(ctx, folder, 'fs_list', 'list').kind !== 'allow') {
+    return out;
+  }
   try {
     const entries = await ctx.ws.readDirectory(dir);
     const names = rankSimilar(

@@ -1,9 +1,7 @@
 import { ToolError } from '../core/errors';
-import { decideRead, globSet, sensitiveSet, type ReadDecision } from '../core/policy';
 import { locate, resolveInputPath, type Located } from '../core/paths';
 import type { OpenDocument } from '../host/workspace';
-import { ApprovalDenied, type Confirmation } from './approval';
-import type { Preparation, ToolContext } from './types';
+import type { ToolContext } from './types';
 
 export interface Target {
   /** As given, made absolute. */
@@ -23,50 +21,6 @@ export async function resolveTarget(ctx: ToolContext, input: string): Promise<Ta
 /** The editor document for a target, looked up by the path given and by its real path. */
 export function openDocumentFor(ctx: ToolContext, t: Target): OpenDocument | undefined {
   return ctx.ws.openDocument(t.abs) ?? (t.real !== t.abs ? ctx.ws.openDocument(t.real) : undefined);
-}
-
-export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb: string): ReadDecision {
-  return decideRead({
-    located: t.located,
-    real: t.real,
-    given: t.abs !== t.real ? locate(t.abs, ctx.ws.roots()) : undefined,
-    openInEditor: openDocumentFor(ctx, t) !== undefined,
-    allowOutside: globSet(ctx.settings.allowedOutsidePaths),
-    sensitive: sensitiveSet(ctx.settings.sensitiveFiles),
-    toolName,
-    verb,
-  });
-}
-
-function confirmationOf(decision: ReadDecision): Confirmation | undefined {
-  return decision.kind === 'confirm' ? { reasons: decision.reasons, title: decision.title, message: decision.message } : undefined;
-}
-
-/** What VS Code shows before the call: a refused path needs no question (invoke refuses it). */
-export function preparationFor(decision: ReadDecision, invocationMessage: string): Preparation {
-  const confirmation = confirmationOf(decision);
-  return confirmation ? { invocationMessage, confirmation } : { invocationMessage };
-}
-
-/**
- * Decides again, inside the call, on the path as it resolves now, and asks the person
- * when the policy says so: a path swapped between the confirmation and the call is
- * caught here. Throws a ToolError for a path that is never allowed, and ApprovalDenied
- * when the answer is no.
- */
-export async function authorize(ctx: ToolContext, t: Target, toolName: string, verb: string): Promise<void> {
-  const decision = readDecision(ctx, t, toolName, verb);
-  if (decision.kind === 'deny') {
-    throw new ToolError('denied', decision.message);
-  }
-  const confirmation = confirmationOf(decision);
-  if (!confirmation) {
-    return;
-  }
-  const answer = await ctx.approver.confirm(confirmation, ctx.signal);
-  if (!answer.allowed) {
-    throw new ApprovalDenied(answer.result);
-  }
 }
 
 /**

@@ -4,10 +4,9 @@ import type { AliasTable } from './aliases';
 import { contentField, textField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
-import { loadFileText } from './fileText';
-import { invocationMessage, landChange, refuseForbidden, requireTrust, withEol } from './mutation';
+import { Access, invocationMessage, requireTrust } from './access';
+import { landChange, withEol } from './mutation';
 import { textResult, type ToolResult } from './result';
-import { resolveTarget } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 export const writeSchema = z.strictObject({
@@ -33,17 +32,22 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
   example: '{"path": "src/new.ts", "content": "export const x = 1;\\n"}',
 
   async prepare(input, ctx) {
-    const t = await resolveTarget(ctx, input.path);
+    const access = await Access.resolve(ctx, input.path, 'fs_write', 'write');
+    const t = access.target;
     const exists = (await ctx.ws.stat(t.real)) !== undefined;
-    return { invocationMessage: invocationMessage(ctx, [t], `${exists ? 'Writing' : 'Creating'} ${t.located.display}`) };
+    const confirmation = await access.question(exists);
+    return { invocationMessage: invocationMessage([access], `${exists ? 'Writing' : 'Creating'} ${t.located.display}`), ...(confirmation ? { confirmation } : {}) };
   },
 
   async invoke(input: WriteInput, ctx: ToolContext): Promise<ToolResult> {
     requireTrust(ctx, 'fs_write');
-    const t = await resolveTarget(ctx, input.path);
-    refuseForbidden(ctx, [t]);
+    const access = await Access.resolve(ctx, input.path, 'fs_write', 'write');
+    const t = access.target;
+    access.refuseForbidden();
     return ctx.locks.withLocks([t.real], async () => {
-      const before = await loadFileText(ctx, t);
+      // The read question first: the old text is in the preview and the diff, and "already
+      // has exactly this content" would answer a guess at it.
+      const before = await access.load();
       if (before) {
         const seen = ctx.ledger.get(t.real);
         if (seen && seen.version !== before.version) {
@@ -64,6 +68,7 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
       const landed = await landChange(
         ctx,
         { tool: 'fs_write', summary: `${before ? 'overwrite' : 'create'} ${t.located.display}`, files: [{ target: t, action: before ? 'overwrite' : 'create', before, after: text }] },
+        [access],
         { otherProblems: true },
       );
       return textResult(renderSingleChange(landed));

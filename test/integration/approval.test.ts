@@ -4,6 +4,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { VscodeWorkspace } from '../../src/host/vscodeWorkspace';
+import { ReadLedger } from '../../src/tools/ledger';
+import { FileLocks } from '../../src/tools/locks';
+import { findTool } from '../../src/tools/registry';
+import { prepareTool } from '../../src/tools/run';
+import { SILENT_LOGGER } from '../../src/tools/types';
+import { readSettings } from '../../src/vscode/settings';
 import { ui, uiAvailable, waitFor } from './ui';
 import { invoke, wsUri } from './util';
 
@@ -54,6 +62,37 @@ describe('reviewing a change in VS Code', () => {
     assert.doesNotMatch(text, /user edited/);
     assert.equal(fs.readFileSync(p, 'utf8'), 'one\nTWO\n');
     assert.deepEqual(reviewTabs(), [], 'the diff closed');
+  });
+
+  it('fs_write to a secret the model has not read: the read question is on the card before the call, then the review, then the diff', async () => {
+    const p = seed('review/.env', 'TOKEN=old-secret\n');
+    const ws = new VscodeWorkspace();
+    try {
+      // what prepareInvocation returns on this host's workspace: the card asks before anything is loaded
+      const nobody = {
+        confirm: () => Promise.reject(new Error('prepare asks nobody')),
+        review: () => Promise.reject(new Error('prepare asks nobody')),
+        showApplied: () => {},
+      };
+      const ctx = { ws, approver: nobody, settings: readSettings(), signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
+      const prep = await prepareTool(findTool('fs_write')!, { path: 'review/.env', content: '' }, ctx);
+      assert.equal(prep?.confirmation?.title, 'Allow Agent File Tools to write a sensitive file?');
+      assert.match(prep?.confirmation?.message ?? '', /^`fs_write` wants to write `review\/\.env`, which may hold secrets/);
+      assert.equal((await prepareTool(findTool('fs_write')!, { path: 'review/new/.env', content: '' }, ctx))?.confirmation, undefined, 'a secret not there yet holds nothing to ask about');
+      // The whole call: outside a chat VS Code shows the card as a dialog, which its test host
+      // answers yes; the call's own question must be the card's, or the call would wait on a dialog of its own.
+      const call = invoke('fs_write', { path: 'review/.env', content: 'TOKEN=new\n' });
+      await reviewOf('.env');
+      assert.equal(fs.readFileSync(p, 'utf8'), 'TOKEN=old-secret\n', 'nothing lands before the answer');
+      assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+      const { text } = await call;
+      // the person allowed the read for this call, so the model may see what the file held
+      assert.match(text, /^Wrote review\/\.env: \+1 -1 lines; version [0-9a-f]{8}\.\n<diff>\n[^]*-TOKEN=old-secret\n\+TOKEN=new\n/);
+      assert.equal(fs.readFileSync(p, 'utf8'), 'TOKEN=new\n');
+    } finally {
+      ws.dispose();
+      fs.rmSync(p, { force: true });
+    }
   });
 
   it('reviews an fs_edit in a diff titled after the file and the tool', async () => {

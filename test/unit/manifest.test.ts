@@ -24,6 +24,27 @@ const REFERENCE_NAMES: Record<string, string> = {
 };
 
 /**
+ * How each modelDescription opens. With tool search, Copilot sends our tools deferred and
+ * finds them by an embedding of `name + "\n\n" + modelDescription`: the first sentence must
+ * say the job in the words a model searches with.
+ */
+const OPENINGS: Record<string, string> = {
+  fs_read: 'Read a file',
+  fs_list: 'List a folder',
+  fs_glob: 'Find files by glob',
+  fs_grep: 'Search file contents',
+  fs_edit: 'Edit a file by replacing text',
+  fs_write: 'Create or overwrite a file',
+  fs_apply_patch: 'Apply a patch',
+};
+
+/** A first sentence a search ranks well and a model reads at a glance. */
+const MAX_FIRST_SENTENCE_CHARS = 160;
+
+/** The seven modelDescriptions plus their inputSchemas as JSON: what every request carries. */
+const MAX_TOOL_DESCRIPTIONS_CHARS = 12000;
+
+/**
  * What a user can type after `#` in VS Code 1.139's chat besides ours (tools and tool sets of the
  * host and Copilot Chat), as the Agent-mode suite enumerated them from the chat input's
  * suggestions; that suite fails when the host offers a different list.
@@ -225,6 +246,22 @@ describe('package.json and the tool registry', () => {
       assert.equal(t.canBeReferencedInPrompt, true);
       assert.ok((t.modelDescription as string).length > 200, `${name} modelDescription says when to use it, limits and how to continue`);
     }
+  });
+
+  it('open every modelDescription with one plain sentence naming the job, and keep all descriptions and schemas within the budget', () => {
+    let total = 0;
+    for (const t of contributed) {
+      const name = t.name as string;
+      const description = t.modelDescription as string;
+      const first = description.split('\n')[0];
+      const opening = OPENINGS[name];
+      assert.ok(first.startsWith(opening) && /^\W/.test(first.slice(opening.length)), `${name} opens with "${opening}": ${first}`);
+      assert.ok(first.length <= MAX_FIRST_SENTENCE_CHARS, `${name}: first sentence of ${first.length} characters`);
+      assert.match(first, /^[^`]*\.$/, `${name}: the first line is one sentence of plain words, ending with a full stop`);
+      assert.doesNotMatch(first.slice(0, -1), /[.!?]\s/, `${name}: the first line holds one sentence`);
+      total += description.length + JSON.stringify(t.inputSchema).length;
+    }
+    assert.ok(total <= MAX_TOOL_DESCRIPTIONS_CHARS, `descriptions and schemas total ${total} characters`);
   });
 
   it('give every string field of every tool, list items included, a maximum length', () => {
