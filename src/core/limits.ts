@@ -146,6 +146,8 @@ export const MAX_NOTEBOOK_JSON_CONTAINERS = 1_000_000;
 
 /** Characters of a path given to a tool (PATH_MAX on Linux). */
 export const MAX_PATH_INPUT_CHARS = 4096;
+/** Characters of a `version` given back to a tool (fs_read's are 8). */
+export const MAX_VERSION_INPUT_CHARS = 64;
 /** Characters of an fs_grep pattern. */
 export const MAX_PATTERN_INPUT_CHARS = 8192;
 /** Characters of a glob: an fs_glob pattern, an fs_grep include, one fs_list ignore glob. */

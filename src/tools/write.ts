@@ -2,16 +2,20 @@ import * as z from 'zod';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from './aliases';
 import { contentField, textField } from './input';
-import { MAX_EDIT_TEXT_CHARS, MAX_PATH_INPUT_CHARS } from '../core/limits';
+import { MAX_EDIT_TEXT_CHARS, MAX_PATH_INPUT_CHARS, MAX_VERSION_INPUT_CHARS } from '../core/limits';
+import { callText, tryLine } from '../core/contract';
+import { plural } from '../core/format';
 import { renderSingleChange } from './changeResult';
 import { Access, invocationMessage, requireTrust } from './access';
 import { landChange, withEol } from './mutation';
 import { textResult, type ToolResult } from './result';
+import type { FileText } from './fileText';
 import type { ToolContext, ToolSpec } from './types';
 
 export const writeSchema = z.strictObject({
   path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
   content: contentField(MAX_EDIT_TEXT_CHARS, 'the whole new content of the file'),
+  version: textField(MAX_VERSION_INPUT_CHARS, 'a version from fs_read').optional(),
 });
 
 export type WriteInput = z.output<typeof writeSchema>;
@@ -23,6 +27,30 @@ export const writeAliases: AliasTable = {
     { names: ['contents', 'file_text'], field: 'content' },
   ],
 };
+
+/**
+ * An existing file is overwritten only over what the model knew of it: the version it last
+ * read (or passed) must be the file's. A file it never read would be replaced unseen, with
+ * whatever it held lost, so that asks for a read (or the version, when the model knows the
+ * file another way, as in the CLI where no read precedes a call).
+ */
+function refuseBlindOverwrite(ctx: ToolContext, input: WriteInput, display: string, real: string, before: FileText): void {
+  const known = input.version ?? ctx.ledger.get(real)?.version;
+  if (known === before.version) {
+    return;
+  }
+  if (known === undefined) {
+    const lines = before.text === '' ? 0 : before.text.split('\n').length - (before.text.endsWith('\n') ? 1 : 0);
+    throw new ToolError(
+      'stale',
+      `${display} already exists (${plural(lines, 'line')}, version ${before.version}) and you have not read it, so nothing was written: overwriting it would lose what it holds. Read it first, or pass "version": "${before.version}" to replace it as it is.\n${tryLine(callText('fs_read', { path: input.path }))}`,
+    );
+  }
+  throw new ToolError(
+    'stale',
+    `${display} changed since ${input.version !== undefined ? 'the version you gave' : 'you last read it'} (version ${known}, now ${before.version}). Nothing was written: overwriting it would lose that change. Read it again, then write.`,
+  );
+}
 
 export const writeTool: ToolSpec<typeof writeSchema> = {
   name: 'fs_write',
@@ -48,15 +76,6 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
       // The read question first: the old text is in the preview and the diff, and "already
       // has exactly this content" would answer a guess at it.
       const before = await access.load();
-      if (before) {
-        const seen = ctx.ledger.get(t.real);
-        if (seen && seen.version !== before.version) {
-          throw new ToolError(
-            'stale',
-            `${t.located.display} changed since you last read it (version ${seen.version}, now ${before.version}). Nothing was written: overwriting it would lose that change. Read it again, then write.`,
-          );
-        }
-      }
       // The file's own line endings win over the model's: an LF-only text written to a CRLF file stays CRLF.
       const eol = before ? (before.eol === 'CRLF' ? 'CRLF' : before.eol === 'LF' ? 'LF' : undefined) : ctx.ws.newFileEol(t.real);
       // A byte order mark is the encoding's, kept (or not) as the file has it: one sent in the content would be written twice.
@@ -64,6 +83,9 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
       const text = eol && !(before?.eol === 'mixed') ? withEol(content, eol) : content;
       if (before && before.text === text) {
         return textResult(`${t.located.display} already has exactly this content; nothing was written; version ${before.version}.`);
+      }
+      if (before) {
+        refuseBlindOverwrite(ctx, input, t.located.display, t.real, before);
       }
       const landed = await landChange(
         ctx,

@@ -51,6 +51,7 @@ describe('reviewing a change in VS Code', () => {
 
   it('applies the proposal when the person runs Accept on the diff', async () => {
     const p = seed('review/accept.txt', 'one\ntwo\n');
+    await invoke('fs_read', { path: 'review/accept.txt' });
     const call = invoke('fs_write', { path: 'review/accept.txt', content: 'one\nTWO\n' });
     const tab = await reviewOf('accept.txt');
     assert.equal(tab.label, 'accept.txt (replaces the existing file) ↔ proposed by fs_write');
@@ -108,6 +109,7 @@ describe('reviewing a change in VS Code', () => {
 
   it('gives the model the reason of a rejection, and writes nothing', async () => {
     const p = seed('review/reject.txt', 'keep me\n');
+    await invoke('fs_read', { path: 'review/reject.txt' });
     const call = invoke('fs_write', { path: 'review/reject.txt', content: 'replaced\n' });
     const tab = await reviewOf('reject.txt');
     assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', tab.input.modified, 'the old wording is required by the spec'), true);
@@ -119,6 +121,7 @@ describe('reviewing a change in VS Code', () => {
 
   it('applies what the person changed in the proposal, and tells the model how they changed it', async () => {
     const p = seed('review/edited.ts', 'export const a = 1;\n');
+    await invoke('fs_read', { path: 'review/edited.ts' });
     const call = invoke('fs_write', { path: 'review/edited.ts', content: 'export const a = 2;\n' });
     const tab = await reviewOf('edited.ts');
     const proposal = await vscode.workspace.openTextDocument(tab.input.modified);
@@ -139,6 +142,7 @@ describe('reviewing a change in VS Code', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(1, 0), 'unsaved line\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
+    await invoke('fs_read', { path: 'review/dirty.txt' });
     const call = invoke('fs_write', { path: 'review/dirty.txt', content: 'saved line\nunsaved line\nproposed line\n' });
     const tab = await reviewOf('dirty.txt');
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'saved line\nunsaved line\n', 'the left side is the buffer');
@@ -152,6 +156,7 @@ describe('reviewing a change in VS Code', () => {
 
   it('never overwrites a file that changed on disk while its proposal waited', async () => {
     const p = seed('review/raced.txt', 'v1\n');
+    await invoke('fs_read', { path: 'review/raced.txt' });
     const call = invoke('fs_write', { path: 'review/raced.txt', content: 'proposal\n' });
     await reviewOf('raced.txt');
     fs.writeFileSync(p, 'v2, written meanwhile\n');
@@ -162,6 +167,7 @@ describe('reviewing a change in VS Code', () => {
 
   it('writes nothing when the file was deleted while its proposal waited', async () => {
     const p = seed('review/vanished.txt', 'here\n');
+    await invoke('fs_read', { path: 'review/vanished.txt' });
     const call = invoke('fs_write', { path: 'review/vanished.txt', content: 'proposal\n' });
     await reviewOf('vanished.txt');
     fs.rmSync(p);
@@ -173,7 +179,9 @@ describe('reviewing a change in VS Code', () => {
   it('keeps several proposals waiting, lists them in Pending Changes, and answers each on its own', async () => {
     const a = seed('review/first.txt', 'first\n');
     const b = seed('review/second.txt', 'second\n');
+    await invoke('fs_read', { path: 'review/first.txt' });
     const callA = invoke('fs_write', { path: 'review/first.txt', content: 'first, changed\n' });
+    await invoke('fs_read', { path: 'review/second.txt' });
     const callB = invoke('fs_write', { path: 'review/second.txt', content: 'second, changed\n' });
     await reviewOf('first.txt');
     await reviewOf('second.txt');
@@ -209,6 +217,7 @@ describe('reviewing a change in VS Code', () => {
   it('closes the diff and changes nothing when the chat request is cancelled', async () => {
     const p = seed('review/cancel.txt', 'before\n');
     const cts = new vscode.CancellationTokenSource();
+    await invoke('fs_read', { path: 'review/cancel.txt' });
     const call = invoke('fs_write', { path: 'review/cancel.txt', content: 'after\n' }, cts.token).then(
       (r) => r.text,
       (e: Error) => `threw ${e.name}: ${e.message}`,
@@ -237,6 +246,7 @@ describe('reviewing a change in VS Code', () => {
       const doc = await vscode.workspace.openTextDocument({ content: 'my notes\n' });
       const editor = await vscode.window.showTextDocument(doc);
       await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'still typing'));
+      await invoke('fs_read', { path: 'review/applied.txt' });
       const { text } = await invoke('fs_write', { path: 'review/applied.txt', content: 'new\n' });
       assert.match(text, /^Wrote review\/applied\.txt/);
       assert.equal(fs.readFileSync(p, 'utf8'), 'new\n');
@@ -267,6 +277,7 @@ describe('a review in the real workbench', () => {
 
   it('clicking Accept in the diff title applies the change', async () => {
     const p = seed('review/clicked.md', '# Title\n\nOld paragraph.\n');
+    await invoke('fs_read', { path: 'review/clicked.md' });
     const call = invoke('fs_write', { path: 'review/clicked.md', content: '# Title\n\nNew paragraph, proposed.\n' });
     await reviewOf('clicked.md');
     const accept = '.editor-actions a.action-label[aria-label^="Accept Proposed Change"]';
@@ -279,6 +290,7 @@ describe('a review in the real workbench', () => {
 
   it('Reject from the keyboard asks for a reason, and the model receives it', async () => {
     const p = seed('review/keys.txt', 'left alone\n');
+    await invoke('fs_read', { path: 'review/keys.txt' });
     const call = invoke('fs_write', { path: 'review/keys.txt', content: 'changed\n' });
     await reviewOf('keys.txt');
     const keys = [{ click: '.monaco-diff-editor .editor.modified .view-lines' }, { press: 'Control+K' }, { press: 'Control+N' }, { waitFor: '.quick-input-widget input' }];

@@ -29,6 +29,7 @@ describe('fs_write in the VS Code extension host', () => {
     const uri = wsUri('edits/lines.txt');
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
+    await invoke('fs_read', { path: 'edits/lines.txt' });
     const { text } = await invoke('fs_write', { path: 'edits/lines.txt', content: 'first\nSECOND\nthird\n' });
     assert.match(text, /^Wrote edits\/lines\.txt: \+1 -1 lines; version [0-9a-f]{8}\.\n<diff>\n/);
     assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), 'first\nSECOND\nthird\n');
@@ -45,6 +46,7 @@ describe('fs_write in the VS Code extension host', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(uri, new vscode.Position(2, 0), 'gamma (unsaved)\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
+    await invoke('fs_read', { path: 'edits/dirty.txt' });
     const { text } = await invoke('fs_write', { path: 'edits/dirty.txt', content: 'alpha\nbeta\ngamma (unsaved)\ndelta\n' });
     assert.match(text, /not saved: the file had unsaved changes of the user, which were kept/);
     assert.equal(doc.getText(), 'alpha\nbeta\ngamma (unsaved)\ndelta\n');
@@ -56,6 +58,7 @@ describe('fs_write in the VS Code extension host', () => {
   it('reports the errors the language server finds after the change', async () => {
     // JSON's server checks the documents shown in editors, as the person has it open here
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('edits/config.json')));
+    await invoke('fs_read', { path: 'edits/config.json' });
     const { text } = await invoke('fs_write', { path: 'edits/config.json', content: '{\n  "name": "demo",\n  "version": 1,,\n}\n' });
     assert.match(text, /New errors in edits\/config\.json:\nL3:\d+: Property expected \[json 513\]/);
   });
@@ -63,6 +66,7 @@ describe('fs_write in the VS Code extension host', () => {
   it('formats the written file with the language formatter when formatAfterChange is on', async () => {
     await config().update('formatAfterChange', true, vscode.ConfigurationTarget.Workspace);
     try {
+      await invoke('fs_read', { path: 'edits/format.json' });
       const { text } = await invoke('fs_write', { path: 'edits/format.json', content: '{"a":1,"b":[1,2]}\n' });
       assert.match(text, /^Created edits\/format\.json: /);
       assert.match(text, /The formatter then reformatted the file/);
@@ -77,6 +81,7 @@ describe('fs_write in the VS Code extension host', () => {
     const uri = wsUri('edits/locked.txt');
     execFileSync('chattr', ['+i', uri.fsPath]);
     try {
+      await invoke('fs_read', { path: 'edits/locked.txt' });
       const { text } = await invoke('fs_write', { path: 'edits/locked.txt', content: 'changed\n' });
       assert.match(text, /could not be applied, and nothing was written: .*cannot be written/);
       assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), 'locked\n');

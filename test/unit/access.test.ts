@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as matcher from '../../src/core/glob/matcher';
+import { textVersion } from '../../src/core/hash';
 import { MAX_EDIT_FILE_BYTES } from '../../src/core/limits';
 import * as policy from '../../src/core/policy';
 import * as writePolicy from '../../src/core/writePolicy';
@@ -64,8 +65,8 @@ describe('one access decision per call and path', () => {
     { name: 'fs_edit of a secret (asked, then matched)', tool: 'fs_edit', input: { path: '.env', old_string: 'K=v', new_string: 'K=w' }, paths: 1, ok: true },
     { name: 'fs_edit of a secret that does not match (the hidden failure)', tool: 'fs_edit', input: { path: '.env', old_string: 'K=zz', new_string: 'K=w' }, paths: 1, ok: false },
     { name: 'fs_edit creating a file', tool: 'fs_edit', input: { path: 'new.txt', old_string: '', new_string: 'x\n' }, paths: 1, ok: true },
-    { name: 'fs_write of a plain file', tool: 'fs_write', input: { path: 'a.txt', content: 'x\n' }, paths: 1, ok: true },
-    { name: 'fs_write of a secret', tool: 'fs_write', input: { path: '.env', content: 'K=w\n' }, paths: 1, ok: true },
+    { name: 'fs_write of a plain file', tool: 'fs_write', input: { path: 'a.txt', content: 'x\n', version: textVersion('one\ntwo\n') }, paths: 1, ok: true },
+    { name: 'fs_write of a secret', tool: 'fs_write', input: { path: '.env', content: 'K=w\n', version: textVersion('K=v\n') }, paths: 1, ok: true },
     {
       name: 'fs_apply_patch of three paths (an update, an add, a move)',
       tool: 'fs_apply_patch',
@@ -282,7 +283,7 @@ describe('a change is neither a window nor an oracle on what reading would ask a
     assert.deepEqual((await prepare(ctx, 'fs_write', { path: o('etc/notes.txt'), content: '' }))?.confirmation?.reasons, ['outside']);
     const { approver, asked } = recording({ yes: true, allowOutside: true });
     const run = await context(tree.root, {}, approver);
-    const r = await call(run, 'fs_write', { path: '.env', content: 'K=new\n' });
+    const r = await call(run, 'fs_write', { path: '.env', content: 'K=new\n', version: textVersion(fs.readFileSync(path.join(tree.root, '.env'), 'utf8')) });
     assert.equal(r.isError, false, r.text);
     assert.deepEqual(asked, [prep!.confirmation]);
   });

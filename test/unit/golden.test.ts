@@ -59,6 +59,10 @@ const readThenChange = (file: string, text: string): Setup => async (root, ctx) 
   fs.writeFileSync(path.join(root, file), text);
 };
 
+const readFirst = (file: string): Setup => async (_root, ctx) => {
+  await call(ctx, 'fs_read', { path: file });
+};
+
 /** The tools that change files, each on a fresh copy of the tree: success exact and loose, refusals, and a change that waits for approval. */
 const CHANGE_CASES: { name: string; tool: string; input: Record<string, unknown>; setup?: Setup; approve?: boolean }[] = [
   { name: 'edit-exact', tool: 'fs_edit', input: { path: 'src/app.ts', old_string: '  return alpha;', new_string: '  return alpha + 1;' } },
@@ -72,7 +76,8 @@ const CHANGE_CASES: { name: string; tool: string; input: Record<string, unknown>
   { name: 'edit-refused', tool: 'fs_edit', input: { path: '.git/config', old_string: 'a', new_string: 'b' } },
   { name: 'edit-needs-approval', tool: 'fs_edit', input: { path: 'src/app.ts', old_string: '  return alpha;', new_string: '  return alpha + 1;' }, approve: false },
   { name: 'write-create', tool: 'fs_write', input: { path: 'docs/new.md', content: '# New\n' } },
-  { name: 'write-overwrite', tool: 'fs_write', input: { path: 'three-lines.txt', content: 'alpha\nBETA\ngamma\ndelta\n' } },
+  { name: 'write-overwrite', tool: 'fs_write', input: { path: 'three-lines.txt', content: 'alpha\nBETA\ngamma\ndelta\n' }, setup: readFirst('three-lines.txt') },
+  { name: 'write-unread', tool: 'fs_write', input: { path: 'three-lines.txt', content: 'x\n' } },
   { name: 'write-same', tool: 'fs_write', input: { path: 'three-lines.txt', content: 'alpha\nbeta\ngamma\n' } },
   { name: 'write-stale', tool: 'fs_write', input: { path: 'three-lines.txt', content: 'x\n' }, setup: readThenChange('three-lines.txt', 'alpha\n') },
   { name: 'patch-success', tool: 'fs_apply_patch', input: { patch: '*** Begin Patch\n*** Update File: src/app.ts\n@@ export function app() {\n-  return alpha;\n+  return beta;\n }\n*** Add File: docs/new.md\n+# New\n*** Delete File: empty.txt\n*** Update File: src/lib.ts\n*** Move to: src/base.ts\n@@\n-export const alpha = 1;\n+export const alpha = 2;\n*** End Patch' } },

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { textVersion } from '../../src/core/hash';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -1070,7 +1071,7 @@ describe('hostile workspace: a change lands only where it was decided', () => {
   const outsideState = () => fs.readdirSync(outside.root).map((f) => `${f}=${fs.readFileSync(path.join(outside.root, f), 'utf8')}`);
 
   for (const [tool, input] of [
-    ['fs_write', { path: 'dir/a.txt', content: 'written\n' }],
+    ['fs_write', { path: 'dir/a.txt', content: 'written\n', version: textVersion('one\n') }],
     ['fs_edit', { path: 'dir/a.txt', old_string: 'one', new_string: 'edited' }],
     ['fs_write', { path: 'dir/new.txt', content: 'created\n' }],
     ['fs_edit', { path: 'dir/sub/new.txt', old_string: '', new_string: 'created\n' }],
@@ -1114,7 +1115,7 @@ describe('hostile workspace: a change lands only where it was decided', () => {
     try {
       const s = scriptedApprover();
       const ctx = await context(path.join(home.root, '.docker'), { approvalPolicy: 'never' }, s.approver);
-      const r = await call(ctx, 'fs_write', { path: 'config.json', content: '{"auths": {}}\n' });
+      const r = await call(ctx, 'fs_write', { path: 'config.json', content: '{"auths": {}}\n', version: textVersion('{}\n') });
       assert.equal(r.isError, false, r.text);
       assert.equal(s.reviews.length, 1, 'the change waited for the person');
       const plain = await call(ctx, 'fs_write', { path: 'notes.txt', content: 'x\n' });

@@ -27,10 +27,13 @@ describe('fs_write', () => {
     fs.writeFileSync(p('bom.txt'), encodeText('x\r\n', 'utf-8-bom'));
     fs.writeFileSync(p('utf16.txt'), encodeText('x\n', 'utf-16le'));
     const ctx = await context(tree.root);
+    await call(ctx, 'fs_read', { path: 'crlf.txt' });
     await call(ctx, 'fs_write', { path: 'crlf.txt', content: 'a\nB\nc\n' });
     assert.equal(fs.readFileSync(p('crlf.txt'), 'utf8'), 'a\r\nB\r\nc\r\n');
+    await call(ctx, 'fs_read', { path: 'bom.txt' });
     await call(ctx, 'fs_write', { path: 'bom.txt', content: 'y\n' });
     assert.deepEqual(fs.readFileSync(p('bom.txt')), Buffer.from(encodeText('y\r\n', 'utf-8-bom')));
+    await call(ctx, 'fs_read', { path: 'utf16.txt' });
     await call(ctx, 'fs_write', { path: 'utf16.txt', content: 'z\n' });
     assert.deepEqual(fs.readFileSync(p('utf16.txt')), Buffer.from(encodeText('z\n', 'utf-16le')));
   });
@@ -39,18 +42,23 @@ describe('fs_write', () => {
     fs.writeFileSync(p('bom.txt'), encodeText('x\n', 'utf-8-bom'));
     fs.writeFileSync(p('utf16.txt'), encodeText('x\n', 'utf-16le'));
     const ctx = await context(tree.root);
+    await call(ctx, 'fs_read', { path: 'bom.txt' });
     await call(ctx, 'fs_write', { path: 'bom.txt', content: '\uFEFFy\n' });
     assert.deepEqual(fs.readFileSync(p('bom.txt')), Buffer.from(encodeText('y\n', 'utf-8-bom')));
+    await call(ctx, 'fs_read', { path: 'utf16.txt' });
     await call(ctx, 'fs_write', { path: 'utf16.txt', content: '\uFEFFz\n' });
     assert.deepEqual(fs.readFileSync(p('utf16.txt')), Buffer.from(encodeText('z\n', 'utf-16le')));
     // A file without one keeps having none.
+    await call(ctx, 'fs_read', { path: 'plain.txt' });
     await call(ctx, 'fs_write', { path: 'plain.txt', content: '\uFEFFtwo\n' });
     assert.equal(fs.readFileSync(p('plain.txt'), 'utf8'), 'two\n');
   });
 
   it('returns the rejection and its reason, writing nothing', async () => {
     const s = scriptedApprover(() => ({ kind: 'rejected', reason: 'keep the old greeting' }));
-    const r = await call(await context(tree.root, {}, s.approver), 'fs_write', { path: 'plain.txt', content: 'two\n' });
+    const wctx = await context(tree.root, {}, s.approver);
+    await call(wctx, 'fs_read', { path: 'plain.txt' });
+    const r = await call(wctx, 'fs_write', { path: 'plain.txt', content: 'two\n' });
     assert.equal(r.isError, true);
     assert.match(r.text, /The user rejected this change; nothing was written\. Their reason: keep the old greeting/);
     assert.equal(fs.readFileSync(p('plain.txt'), 'utf8'), 'one\n');
@@ -58,7 +66,9 @@ describe('fs_write', () => {
 
   it('applies what the person left in the proposal, and tells the model how it differs', async () => {
     const s = scriptedApprover((prop) => ({ kind: 'accepted', texts: new Map([[prop.files[0].path, 'two, edited\n']]), edited: [prop.files[0].path] }));
-    const r = await call(await context(tree.root, {}, s.approver), 'fs_write', { path: 'plain.txt', content: 'two\n' });
+    const wctx = await context(tree.root, {}, s.approver);
+    await call(wctx, 'fs_read', { path: 'plain.txt' });
+    const r = await call(wctx, 'fs_write', { path: 'plain.txt', content: 'two\n' });
     assert.equal(fs.readFileSync(p('plain.txt'), 'utf8'), 'two, edited\n');
     assert.match(r.text, /The user edited your proposal before accepting it[^]*<user-edits>\n--- a\/plain\.txt\n\+\+\+ b\/plain\.txt\n@@ -1,1 \+1,1 @@\n-two\n\+two, edited\n<\/user-edits>/);
   });
@@ -77,7 +87,9 @@ describe('fs_write', () => {
       fs.writeFileSync(p('plain.txt'), 'newer\n');
       return { kind: 'accepted', texts: new Map([[prop.files[0].path, 'mine\n']]), edited: [] };
     });
-    const r = await call(await context(tree.root, {}, s.approver), 'fs_write', { path: 'plain.txt', content: 'mine\n' });
+    const wctx = await context(tree.root, {}, s.approver);
+    await call(wctx, 'fs_read', { path: 'plain.txt' });
+    const r = await call(wctx, 'fs_write', { path: 'plain.txt', content: 'mine\n' });
     assert.match(r.text, /changed while the change waited for approval .*newer text is kept/);
     assert.equal(fs.readFileSync(p('plain.txt'), 'utf8'), 'newer\n');
   });
@@ -85,6 +97,7 @@ describe('fs_write', () => {
   it('writes into an unsaved editor buffer without saving it', async () => {
     const ctx = await context(tree.root);
     ctx.ws.docs.set(p('plain.txt'), { text: 'unsaved work\n', isDirty: true, encoding: 'utf-8', eol: 'LF', version: 4 });
+    await call(ctx, 'fs_read', { path: 'plain.txt' });
     const r = await call(ctx, 'fs_write', { path: 'plain.txt', content: 'replaced\n' });
     assert.equal(ctx.ws.docs.get(p('plain.txt'))?.text, 'replaced\n');
     assert.equal(fs.readFileSync(p('plain.txt'), 'utf8'), 'one\n');
@@ -95,8 +108,11 @@ describe('fs_write', () => {
     for (const policy of ['always', 'sensitiveOnly', 'never'] as const) {
       const s = scriptedApprover();
       const ctx = await context(tree.root, { approvalPolicy: policy }, s.approver);
+      await call(ctx, 'fs_read', { path: 'plain.txt' });
       await call(ctx, 'fs_write', { path: 'plain.txt', content: `${policy}\n` });
+      await call(ctx, 'fs_read', { path: 'package.json' });
       await call(ctx, 'fs_write', { path: 'package.json', content: `{"p":"${policy}"}\n` });
+      await call(ctx, 'fs_read', { path: '.env' });
       await call(ctx, 'fs_write', { path: '.env', content: `X=${policy}\n` });
       const reviewed = s.reviews.map((r) => r.files[0].display);
       assert.deepEqual(reviewed, policy === 'always' ? ['plain.txt', 'package.json', '.env'] : ['package.json', '.env'], policy);
@@ -133,8 +149,48 @@ describe('fs_write', () => {
       ]);
       return r;
     };
+    await call(ctx, 'fs_read', { path: 'plain.txt' });
     const r = await call(ctx, 'fs_write', { path: 'plain.txt', content: 'x\ny\n' });
     assert.match(r.text, /New errors in plain\.txt:\nL2:5: Cannot find name 'y'\. \[ts 2304\]$/);
     assert.doesNotMatch(r.text, /old problem|unused/);
+  });
+  describe('an existing file the model never read', () => {
+    it('is not overwritten: the refusal gives its size, its version and the read to make', async () => {
+      fs.writeFileSync(p('ten.txt'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+      const s = scriptedApprover();
+      const ctx = await context(tree.root, {}, s.approver);
+      const r = await call(ctx, 'fs_write', { path: 'ten.txt', content: 'all gone\n' });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^ten\.txt already exists \(10 lines, version (\w{8})\) and you have not read it, so nothing was written: overwriting it would lose what it holds\. Read it first, or pass "version": "\1" to replace it as it is\.\nTry: fs_read \{"path":"ten\.txt"\}$/);
+      assert.equal(s.reviews.length, 0, 'nothing is proposed to the person');
+      assert.match(fs.readFileSync(p('ten.txt'), 'utf8'), /^line 1\n/);
+    });
+
+    it('is overwritten after a read, or with its version', async () => {
+      const ctx = await context(tree.root);
+      const read = await call(ctx, 'fs_read', { path: 'plain.txt' });
+      const version = /version (\w{8})/.exec(read.text)![1];
+      assert.equal((await call(ctx, 'fs_write', { path: 'plain.txt', content: 'two\n' })).isError, false);
+      const fresh = await context(tree.root);
+      const crlf = /version (\w{8})/.exec((await call(await context(tree.root), 'fs_read', { path: 'crlf.txt' })).text)![1];
+      const r = await call(fresh, 'fs_write', { path: 'crlf.txt', content: 'x\n', version: crlf });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(fs.readFileSync(p('crlf.txt'), 'utf8'), 'x\r\n');
+      assert.notEqual(version, crlf);
+    });
+
+    it('a version that is not the file\'s is refused as stale, naming both', async () => {
+      const ctx = await context(tree.root);
+      const r = await call(ctx, 'fs_write', { path: 'plain.txt', content: 'two\n', version: 'deadbeef' });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^plain\.txt changed since the version you gave \(version deadbeef, now \w{8}\)\. Nothing was written/);
+      assert.equal(fs.readFileSync(p('plain.txt'), 'utf8'), 'one\n');
+    });
+
+    it('a new file, or the content it already has, needs no read', async () => {
+      const ctx = await context(tree.root);
+      assert.equal((await call(ctx, 'fs_write', { path: 'brand-new.txt', content: 'n\n' })).isError, false);
+      assert.match((await call(ctx, 'fs_write', { path: 'plain.txt', content: 'one\n' })).text, /^plain\.txt already has exactly this content; nothing was written/);
+    });
   });
 });
