@@ -382,6 +382,22 @@ describe('fs_edit cascade: context-aware (old_string elides lines with "...")', 
   });
 });
 
+describe('fs_edit cascade: the order of the steps', () => {
+  // The file holds the block with an extra blank line (block-anchor) and, inside longer lines, the phrase with curly quotes (unicode-normalized within a line).
+  const f = code('a \u201Cx\u201D', 'b', '', 'c', '(a \u201Cx\u201D', 'b', 'c)');
+
+  it('the line step, block-anchor included, answers before typography inside a line', () => {
+    const r = matches(f, 'a "x"\nb\nc', 'a "y"\nb\nc', 'block-anchor', f.replace('a \u201Cx\u201D', 'a \u201Cy\u201D'));
+    assert.deepEqual(r.places, [{ startLine: 1, endLine: 4 }]);
+  });
+
+  it('near miss: without the block, the phrase inside the lines is found by the typography step', () => {
+    const g = code('x', '(a \u201Cx\u201D', 'b', 'c)');
+    const r = matches(g, 'a "x"\nb\nc', 'a "y"\nb\nc', 'unicode-normalized', g.replace('\u201Cx\u201D', '\u201Cy\u201D'));
+    assert.deepEqual(r.places, [{ startLine: 2, endLine: 4 }]);
+  });
+});
+
 describe('fs_edit cascade: replace_all and multi-occurrence', () => {
   it('replaces every exact place and says when a place is inside a longer word', () => {
     const r = matches('foo(); foo(); foobar();\n', 'foo', 'baz', 'exact', 'baz(); baz(); bazbar();\n', true);
