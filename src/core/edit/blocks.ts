@@ -6,6 +6,7 @@
  */
 import { EDIT_GUARD_CHAR_RATIO, EDIT_GUARD_EXTRA_CHARS, EDIT_GUARD_EXTRA_LINES, EDIT_GUARD_LINE_RATIO, MAX_EDIT_PLACES } from '../limits';
 import { describeIndentMap, indentMap, type IndentMap } from './indent';
+import { partitionPoint } from '../sorted';
 import { LINE_LEVELS } from './levels';
 import { collapseSpaces, isBlank, leadingWhitespace, substanceKey } from './normalize';
 import { blockReplacement, projectBlock, type BlockPairing, type LineAdaptation } from './project';
@@ -97,20 +98,11 @@ export function indentationMismatch(subject: Subject, old: readonly string[], pa
       at.push(pairing.from[j]);
     }
   }
-  // The shortest run of lines from the first that has no map: a longer run never has one.
-  let lo = 1;
-  let hi = pairs.length;
   if (indentMap(pairs, () => false)) {
     return { ok: false, reason: 'not-found' };
   }
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (indentMap(pairs.slice(0, mid), () => false)) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
+  // The shortest run of lines from the first that has no map: a longer run never has one.
+  const lo = partitionPoint(1, pairs.length, (k) => !indentMap(pairs.slice(0, k), () => false));
   const [expected, actual] = pairs[lo - 1];
   return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: at[lo - 1] + 1, expected, actual, difference: 'indentation' } };
 }

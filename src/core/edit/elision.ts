@@ -5,6 +5,7 @@
  * for lines inside the block it is shown in, must exist, and the left-out lines are kept.
  */
 import { MAX_EDIT_ELIDED_LINES, MAX_EDIT_ELISION_STEPS } from '../limits';
+import { partitionPoint } from '../sorted';
 import { foundBlocks, indentationMismatch, lineLevels, substancePlaces, tolerances, type Placed } from './blocks';
 import { indentWidth, type IndentMap } from './indent';
 import { isBlank, isElision, leadingWhitespace } from './normalize';
@@ -395,15 +396,5 @@ function uniqueChain(parts: Part[], link: Link): { picks?: number[]; lines?: num
 
 /** Index of the first candidate (sorted by start) whose start is above `line`. */
 function firstStartAbove(cands: readonly { s: number }[], line: number): number {
-  let lo = 0;
-  let hi = cands.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cands[mid].s <= line) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
+  return partitionPoint(0, cands.length, (i) => cands[i].s > line);
 }
