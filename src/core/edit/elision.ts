@@ -4,11 +4,12 @@
  * find a block; one way to chain a block for every part, in order, each elision standing
  * for lines inside the block it is shown in, must exist, and the left-out lines are kept.
  */
-import { MAX_EDIT_ELIDED_LINES, MAX_EDIT_ELISION_STEPS } from '../limits';
+import { MAX_EDIT_ELIDED_LINES, MAX_EDIT_ELISION_PIECES, MAX_EDIT_ELISION_PLACES, MAX_EDIT_ELISION_SCAN_LINES, MAX_EDIT_ELISION_STEPS, MAX_EDIT_PLACES } from '../limits';
 import { partitionPoint } from '../sorted';
-import { foundBlocks, indentationMismatch, lineLevels, substancePlaces, tolerances, type Placed } from './blocks';
+import { foundBlocks, indentationMismatch, lineLevels, tolerances, type Placed } from './blocks';
 import { indentWidth, type IndentMap } from './indent';
-import { isBlank, isElision, leadingWhitespace } from './normalize';
+import { isBlank, isElision, leadingWhitespace, substanceKey } from './normalize';
+import { findSequence } from './search';
 import type { BlockPairing } from './project';
 import { ambiguous, plural } from './result';
 import type { Subject } from './subject';
@@ -67,24 +68,32 @@ export function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFoun
   }
   // Elisions at either end stand for nothing old_string would change: drop them.
   // `kept`: the elisions dropped from old_string that new_string has at the same end too.
+  // Indices, not shift(): thousands of elision lines cost one pass.
   let dropped = 0;
   let kept = 0;
-  while (core.old.length > 0 && (isElision(core.old[0]) || isBlank(core.old[0]))) {
-    if (core.new.length > 0 && isElision(core.new[0]) && isElision(core.old[0])) {
-      core.new.shift();
+  const { old: o, new: nw } = core;
+  let oi = 0;
+  let ni = 0;
+  while (oi < o.length && (isElision(o[oi]) || isBlank(o[oi]))) {
+    if (ni < nw.length && isElision(nw[ni]) && isElision(o[oi])) {
+      ni++;
       kept++;
     }
-    dropped += isElision(core.old[0]) ? 1 : 0;
-    core.old.shift();
+    dropped += isElision(o[oi]) ? 1 : 0;
+    oi++;
   }
-  while (core.old.length > 0 && (isElision(core.old[core.old.length - 1]) || isBlank(core.old[core.old.length - 1]))) {
-    if (core.new.length > 0 && isElision(core.new[core.new.length - 1]) && isElision(core.old[core.old.length - 1])) {
-      core.new.pop();
+  let oe = o.length;
+  let ne = nw.length;
+  while (oe > oi && (isElision(o[oe - 1]) || isBlank(o[oe - 1]))) {
+    if (ne > ni && isElision(nw[ne - 1]) && isElision(o[oe - 1])) {
+      ne--;
       kept++;
     }
-    dropped += isElision(core.old[core.old.length - 1]) ? 1 : 0;
-    core.old.pop();
+    dropped += isElision(o[oe - 1]) ? 1 : 0;
+    oe--;
   }
+  core.old = o.slice(oi, oe);
+  core.new = nw.slice(ni, ne);
   const elisions = core.old.map(isElision);
   if (!elisions.includes(true)) {
     // Only a "..." before or after the lines, kept in new_string: the lines are the whole edit. One new_string
@@ -98,27 +107,9 @@ export function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFoun
   if (all) {
     return { ok: false, reason: 'invalid', message: 'old_string leaves lines out with "...", which replace_all cannot use: give the full text, or edit one place at a time without replace_all.' };
   }
-  const parts: Part[] = [];
-  for (let j = 0; j < core.old.length; ) {
-    if (elisions[j]) {
-      j++;
-      continue;
-    }
-    let k = j;
-    while (k < core.old.length && !elisions[k]) {
-      k++;
-    }
-    const lines = core.old.slice(j, k);
-    if (lines.some((l) => !isBlank(l))) {
-      const withText = lines.filter((l) => !isBlank(l)).length;
-      const idx = subject.index.lines;
-      const cands = substancePlaces(subject, lines).map((at) => ({ at, s: idx[at], e: idx[at + withText - 1] }));
-      if (cands.length === 0) {
-        return undefined;
-      }
-      parts.push({ from: j, to: k - 1, cands });
-    }
-    j = k;
+  const parts = findParts(subject, core.old, elisions);
+  if (!Array.isArray(parts)) {
+    return parts;
   }
   const gaps = parts.slice(1).map((next, i) => gapBetween(core.old, elisions, parts[i], next));
   const widths = new FileWidths(subject);
@@ -176,6 +167,62 @@ export function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFoun
   const notes = [`kept the ${plural(elidedLines, 'line')} old_string left out with "..." unchanged`, ...t.notes];
   const placed: Placed = { pairing, level: 'context-aware', adapt: t.adapt, notes, at: parts[0].cands[picks[0]].at };
   return foundBlocks(subject, core, v, [placed], 'context-aware', [], elisions);
+}
+
+/**
+ * Each run of lines with text between elisions, with the blocks of the file it may be;
+ * undefined when one is nowhere. The work is bounded: at most {@link MAX_EDIT_ELISION_PIECES}
+ * runs, each searched through the file's lines once ({@link MAX_EDIT_ELISION_SCAN_LINES} in
+ * all), holding at most {@link MAX_EDIT_ELISION_PLACES} places; past a bound, a refusal.
+ */
+function findParts(subject: Subject, old: readonly string[], elisions: readonly boolean[]): Part[] | FindFailure | undefined {
+  const runs: { from: number; to: number; keys: string[] }[] = [];
+  for (let j = 0; j < old.length; ) {
+    if (elisions[j]) {
+      j++;
+      continue;
+    }
+    let k = j;
+    while (k < old.length && !elisions[k]) {
+      k++;
+    }
+    const keys = old.slice(j, k).filter((l) => !isBlank(l)).map(substanceKey);
+    if (keys.length > 0) {
+      runs.push({ from: j, to: k - 1, keys });
+    }
+    j = k;
+  }
+  const refuse = (why: string): FindFailure => ({ ok: false, reason: 'invalid', message: `old_string leaves lines out with "..." ${why}. Give the full text of a smaller region, with fewer "..." lines.` });
+  if (runs.length > MAX_EDIT_ELISION_PIECES) {
+    return refuse(`between ${runs.length} pieces of text; at most ${MAX_EDIT_ELISION_PIECES} pieces are matched in one edit`);
+  }
+  const fileLines = subject.index.lines;
+  if (runs.length * fileLines.length > MAX_EDIT_ELISION_SCAN_LINES) {
+    return refuse(`between ${runs.length} pieces of text, each searched through the file's ${fileLines.length} lines with text; at most ${MAX_EDIT_ELISION_SCAN_LINES} lines are searched in one edit`);
+  }
+  // One pass over the file gives every piece's lines their ids.
+  const { ids, wanted, present } = subject.encode(runs.flatMap((r) => r.keys));
+  if (!present.every(Boolean)) {
+    return undefined;
+  }
+  const parts: Part[] = [];
+  let held = 0;
+  let w = 0;
+  for (const run of runs) {
+    const want = wanted.slice(w, (w += run.keys.length));
+    const room = MAX_EDIT_ELISION_PLACES - held;
+    const starts = findSequence(ids, want, Math.min(MAX_EDIT_PLACES, room + 1), subject.signal);
+    if (starts.length === 0) {
+      return undefined;
+    }
+    if (starts.length > room) {
+      return refuse(`between pieces of text found at more than ${MAX_EDIT_ELISION_PLACES} places in all, too many to tell apart`);
+    }
+    held += starts.length;
+    const cands = starts.map((at) => ({ at, s: fileLines[at], e: fileLines[at + want.length - 1] }));
+    parts.push({ from: run.from, to: run.to, cands });
+  }
+  return parts;
 }
 
 /** The elision between two parts (the first, when old_string has several in a row) and the lines around it. */
