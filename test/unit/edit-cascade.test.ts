@@ -152,6 +152,27 @@ describe('fs_edit cascade: read-prefix (L{n}: copied from fs_read)', () => {
   });
 });
 
+describe("fs_edit cascade: read-prefix (other agents' `12 | ` and `12→`)", () => {
+  it("removes Roo Code's `12 | ` prefixes, right-aligned numbers included, and says which", () => {
+    const r = matches(PY, ' 4 |         s += it.price\n 5 |     return s * rate', ' 4 |         s += it.price\n 5 |     return round(s * rate)', 'read-prefix', PY.replace('return s * rate', 'return round(s * rate)'));
+    assert.match(r.adjustments.join(), /`\{n\} \| `/);
+  });
+
+  it("removes Claude Code's `12→` prefixes, and new lines added without one are kept", () => {
+    const r = matches(PY, '     2\u2192    s = 0\n     3\u2192    for it in items:', '     2\u2192    s = 1\n    # one\n     3\u2192    for it in items:', 'read-prefix', PY.replace('    s = 0\n', '    s = 1\n    # one\n'));
+    assert.match(r.adjustments.join(), /\{n\}\u2192/);
+  });
+
+  it('near miss: one line without its prefix, or numbers that skip, is not stripped and not found', () => {
+    notFound(PY, ' 4 |         s += it.price\n    return s * rate', 'x');
+    notFound(PY, '2\u2192    s = 0\n4\u2192        s += it.price', 'x');
+  });
+
+  it('near miss: two kinds of prefix in one old_string are not mixed', () => {
+    notFound(PY, 'L2:     s = 0\n3\u2192    for it in items:', 'x');
+  });
+});
+
 describe('fs_edit cascade: trimmed-boundary (blank lines around old_string)', () => {
   it('ignores blank lines around old_string and drops as many around new_string', () => {
     const r = matches(PY, '\n\n    s = 0\n\n', '\n\n    s = 1\n\n', 'trimmed-boundary', PY.replace('s = 0', 's = 1'));

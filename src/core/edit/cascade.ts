@@ -39,7 +39,7 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   const cuts: NotFound[] = [];
   const prefixed = stripReadPrefixes(base.old);
   const work: Variant = prefixed
-    ? { old: prefixed.text, new: stripReadPrefixesLoose(base.new), notes: ['removed the `L{n}: ` line-number prefixes copied from fs_read output'] }
+    ? { old: prefixed.text, new: prefixed.stripNew(base.new), notes: [`removed the ${prefixed.shown} line-number prefixes copied from ${prefixed.from}`] }
     : base;
   const run: Record<Step, () => FindResult | undefined> = {
     exact: () => substring(subject, base, 'exact', all, cuts),

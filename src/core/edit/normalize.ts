@@ -82,11 +82,44 @@ export function leadingWhitespace(line: string): string {
 const READ_PREFIX = /^(?: {2})?L(\d+)[:-](?: |$)/;
 
 /**
- * old_string without the line-number prefixes of fs_read output, when every line has one
- * and the numbers count up by one (blank lines around the copy may have none); undefined
- * otherwise (a half-prefixed text is not guessed at).
+ * Line-number prefixes of read outputs a model copies into old_string: ours, then other
+ * agents' (`12 | ` of Roo Code, `12→` of Claude Code, both with the number right-aligned).
+ * Each is removed only when every line carries the same one.
  */
-export function stripReadPrefixes(text: string): { text: string; first: number } | undefined {
+const LINE_PREFIXES: readonly { re: RegExp; shown: string; from: string }[] = [
+  { re: READ_PREFIX, shown: '`L{n}: `', from: 'fs_read output' },
+  { re: /^ *(\d+) \|(?: |$)/, shown: '`{n} | `', from: 'a read output' },
+  { re: /^ *(\d+)\u2192/, shown: '`{n}\u2192`', from: 'a read output' },
+];
+
+/** old_string with its line-number prefixes removed, the first line's number, and how to strip new_string the same way. */
+export interface Unprefixed {
+  text: string;
+  first: number;
+  /** The prefix, as the model is told: `` `L{n}: ` ``. */
+  shown: string;
+  /** Where such prefixes come from: `fs_read output`. */
+  from: string;
+  /** new_string without the prefixes, on the lines that have one (lines the model added may not). */
+  stripNew: (text: string) => string;
+}
+
+/**
+ * old_string without the line-number prefixes of a read output, when every line has one of
+ * the same kind and the numbers count up by one (blank lines around the copy may have none);
+ * undefined otherwise (a half-prefixed text is not guessed at).
+ */
+export function stripReadPrefixes(text: string): Unprefixed | undefined {
+  for (const p of LINE_PREFIXES) {
+    const r = stripWith(text, p.re);
+    if (r) {
+      return { ...r, shown: p.shown, from: p.from, stripNew: (t) => stripLoose(t, p.re) };
+    }
+  }
+  return undefined;
+}
+
+function stripWith(text: string, re: RegExp): { text: string; first: number } | undefined {
   const lines = text.split('\n');
   let lo = 0;
   let hi = lines.length - 1;
@@ -101,7 +134,7 @@ export function stripReadPrefixes(text: string): { text: string; first: number }
   }
   let first = -1;
   for (let i = lo; i <= hi; i++) {
-    const m = READ_PREFIX.exec(lines[i]);
+    const m = re.exec(lines[i]);
     if (!m) {
       return undefined;
     }
@@ -116,15 +149,19 @@ export function stripReadPrefixes(text: string): { text: string; first: number }
   return { text: lines.join('\n'), first };
 }
 
-/** new_string without the prefixes, on the lines that have one (lines the model added may not). */
-export function stripReadPrefixesLoose(text: string): string {
+function stripLoose(text: string, re: RegExp): string {
   return text
     .split('\n')
     .map((l) => {
-      const m = READ_PREFIX.exec(l);
+      const m = re.exec(l);
       return m ? l.slice(m[0].length) : l;
     })
     .join('\n');
+}
+
+/** new_string without fs_read's `L{n}: ` prefixes, on the lines that have one. */
+export function stripReadPrefixesLoose(text: string): string {
+  return stripLoose(text, READ_PREFIX);
 }
 
 /** Whether old_string looks like it was copied with prefixes, but not consistently. */
