@@ -346,6 +346,17 @@ describe('fs_edit cascade: escape-normalized (old_string escaped twice)', () => 
     matches(js, '"line\\nnext"', '"line\\nlast"', 'exact', code('const s = "line\\nlast";'));
   });
 
+  it('unescapes a template literal escaped for a shell or JSON: \\` and \\$', () => {
+    const js = code('const msg = `Hello ${name}`;', 'log(msg);');
+    matches(js, 'const msg = \\`Hello \\${name}\\`;', 'const msg = \\`Hi \\${name}\\`;', 'escape-normalized', code('const msg = `Hi ${name}`;', 'log(msg);'));
+    // new_string written plainly is taken as written.
+    matches(js, 'const msg = \\`Hello \\${name}\\`;', 'const msg = `Hi ${name}!`;', 'escape-normalized', code('const msg = `Hi ${name}!`;', 'log(msg);'));
+  });
+
+  it('near miss: unescaped, the template literal says another name', () => {
+    notFound(code('const msg = `Hello ${name}`;'), 'const msg = \\`Hello \\${user}\\`;', 'x');
+  });
+
   it('near miss: unescaped, a number differs', () => {
     notFound(PY, '    s = 1\\n    for it in items:', 'x');
     notFound(code('say("hi")'), 'say(\\"ho\\")', 'x');

@@ -171,14 +171,15 @@ export function looksPrefixed(text: string): boolean {
 
 /**
  * Undoes one level of string escaping, as when a model escapes its JSON argument twice:
- * `\n` `\t` `\r` become the characters, `\"` `\'` `` \` `` the quotes, `\\` one backslash.
- * Any other backslash is kept. With `quotesOnly`, only the quotes and `\\`.
+ * `\n` `\t` `\r` become the characters, `\"` `\'` `` \` `` the quotes, `\$` a dollar (a
+ * template literal escaped for a shell or JSON), `\\` one backslash. Any other backslash is
+ * kept. With `quotesOnly`, only the quotes, `\$` and `\\`.
  */
 export function unescapeOnce(text: string, quotesOnly: boolean): string {
   if (text.indexOf('\\') === -1) {
     return text;
   }
-  return text.replace(/\\([\\nrt"'`])/g, (whole, c: string) => {
+  return text.replace(/\\([\\nrt"'`$])/g, (whole, c: string) => {
     switch (c) {
       case 'n':
         return quotesOnly ? whole : '\n';

@@ -74,8 +74,8 @@ function escapedLike(oldText: string, newText: string, quotesOnly: boolean): boo
   if (!quotesOnly && !oldText.includes('\n') && newText.includes('\n')) {
     return false;
   }
-  for (const q of ['"', "'", '`']) {
-    const bare = new RegExp(`(^|[^\\\\])${q}`);
+  for (const q of ['"', "'", '`', '$']) {
+    const bare = new RegExp(`(^|[^\\\\])\\${q}`);
     if (oldText.includes(`\\${q}`) && !bare.test(oldText) && bare.test(newText)) {
       return false;
     }
