@@ -3,48 +3,11 @@
  * underscore, and none folds case: what they forgive is formatting (whitespace, typography,
  * escaping, line endings, copied prefixes), never a different word or number.
  */
+import { asciiTypography as asciiTypographyWhole, asciiTypographySameLength } from '../text/typography';
 
-/**
- * Typographic characters models and word processors swap for ASCII ones, each mapped to
- * one ASCII character so offsets survive the mapping. Backticks and guillemets are not
- * here: they mean something of their own in code and prose.
- */
-const TYPO: Record<string, string> = {
-  '\u2018': "'", // ‘
-  '\u2019': "'", // ’
-  '\u201A': "'", // ‚
-  '\u201B': "'", // ‛
-  '\u2032': "'", // ′
-  '\u201C': '"', // “
-  '\u201D': '"', // ”
-  '\u201E': '"', // „
-  '\u201F': '"', // ‟
-  '\u2033': '"', // ″
-  '\u2010': '-', // hyphen
-  '\u2011': '-', // non-breaking hyphen
-  '\u2012': '-', // figure dash
-  '\u2013': '-', // en dash
-  '\u2014': '-', // em dash
-  '\u2015': '-', // horizontal bar
-  '\u2212': '-', // minus sign
-  '\u00A0': ' ', // no-break space
-  '\u2007': ' ', // figure space
-  '\u2009': ' ', // thin space
-  '\u202F': ' ', // narrow no-break space
-  '\u3000': ' ', // ideographic space
-};
-const TYPO_RE = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u2010-\u2015\u2212\u00A0\u2007\u2009\u202F\u3000]/g;
-/** Fast test: can `s` hold a typographic character at all? */
-const TYPO_TEST = /[\u00A0\u2010-\u2033\u2212\u3000]/;
-
-/** `s` with typographic quotes, dashes and spaces as ASCII; same length, same offsets. */
+/** `s` with typographic quotes, dashes and spaces as ASCII; same length, same offsets (the one-character entries of `core/text/typography.ts`). */
 export function asciiTypography(s: string): string {
-  return TYPO_TEST.test(s) ? s.replace(TYPO_RE, (c) => TYPO[c]) : s;
-}
-
-/** Whether `s` holds a character {@link asciiTypography} would change. */
-export function hasTypography(s: string): boolean {
-  return TYPO_TEST.test(s) && asciiTypography(s) !== s;
+  return asciiTypographySameLength(s);
 }
 
 /** Trimmed, inner runs of spaces and tabs as one space. */
@@ -59,7 +22,7 @@ export function collapseSpaces(s: string): string {
  * equivalence of the cascade; places are counted with it.
  */
 export function substanceKey(line: string): string {
-  return collapseSpaces(asciiTypography(line));
+  return collapseSpaces(asciiTypographyWhole(line));
 }
 
 export function isBlank(line: string): boolean {
