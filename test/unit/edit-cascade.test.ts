@@ -188,6 +188,17 @@ describe('fs_edit cascade: trimmed-boundary (blank lines around old_string)', ()
     assert.match(r.adjustments.join(), /line break at the end/);
   });
 
+  it("the file keeps its ending: a last line without a line break stays without one, at every level that matches it", () => {
+    matches('a\n\u201Cb\u201D', '"b"\n', '"c"\n', 'unicode-normalized', 'a\n\u201Cc\u201D');
+    matches('a\n  b', 'b  \n', 'c\nd\n', 'indentation-flexible', 'a\n  c\n  d');
+    matches('f(){\n  x\n  y\n}', 'f(){\n  // ...\n}\n', 'f(){\n  // ...\n}\nz\n', 'context-aware', 'f(){\n  x\n  y\n}\nz');
+    matches('a\r\nb', 'b\n', 'c\n', 'trimmed-boundary', 'a\r\nc');
+  });
+
+  it('near miss: old_string ending in a line break is not found in the middle of the last line', () => {
+    notFound('a\nb c', 'b\n', 'x\n');
+  });
+
   it('near miss: the trimmed text inside a longer line is not a match', () => {
     // "\nx = 1\n\n" means a line "x = 1"; "max = 1" is not it.
     notFound(code('a = 0', 'max = 1', 'b = 2'), '\nx = 1\n\n', '\nx = 2\n\n');

@@ -10,6 +10,9 @@ import type { Level } from './levels';
  * - `read-prefix`: exact once the `L{n}: ` prefixes copied from fs_read (or fs_grep) output
  *   are removed from every line.
  * - `trimmed-boundary`: whole lines equal once the blank lines around old_string are dropped.
+ *   An old_string that ends with a line break matches the file's last line when that line
+ *   has none; the file then keeps its ending: a last line without a line break stays without
+ *   one (new_string's final line break is dropped there), at this level and every looser one.
  * - `line-trimmed`: whole lines equal apart from trailing whitespace.
  * - `indentation-flexible`: equal apart from indentation, and the indentation of the block is
  *   the file's under one consistent map (a shifted base, tabs for spaces, 2 for 4 columns).
