@@ -243,6 +243,22 @@ describe('fs_edit cascade: indentation-flexible', () => {
     matches(TS, '\tif (ok) {\n\t\tgo(1);\n\t}', '\tif (ok) {\n\t\tgo(3);\n\t}', 'indentation-flexible', TS.replace('go(1)', 'go(3)'));
   });
 
+  it("takes new_string as written when it already has the file's indentation that old_string lost (no double shift)", () => {
+    const py = code('class A:', '    def f(self):', '        x = 1', '        return x');
+    const want = code('class A:', '    def f(self):', '        x = 2', '        y = 3', '        return x');
+    const r = matches(py, 'def f(self):\n    x = 1\n    return x', '    def f(self):\n        x = 2\n        y = 3\n        return x', 'indentation-flexible', want);
+    assert.match(r.adjustments.join(), /new_string already had the file's indentation and was taken as written/);
+    matches(py, 'x = 1\nreturn x', '        x = 2\n        y = 3\n        return x', 'indentation-flexible', want);
+  });
+
+  it('near miss: new_string written relative to old_string is still shifted, also when a wrapped line lands on the file\'s indentation', () => {
+    const py = code('class A:', '    def f(self):', '        x = 1', '        return x');
+    matches(py, 'x = 1\nreturn x', 'x = 2\nreturn x', 'indentation-flexible', code('class A:', '    def f(self):', '        x = 2', '        return x'));
+    // Wrapping in a block: the body lines are four columns deeper than old_string's, which is where the file has them; the `if` is not.
+    const flat = code('def f():', '    x = 1', '    return x');
+    matches(flat, 'x = 1\nreturn x', 'if ok:\n    x = 1\n    return x', 'indentation-flexible', code('def f():', '    if ok:', '        x = 1', '        return x'));
+  });
+
   it('near miss: the same lines nested differently (Python meaning) are not a match', () => {
     const py = code('for x in xs:', '    if x:', '        f(x)', '    g(x)');
     // Model thinks g(x) is inside the if.

@@ -5,7 +5,7 @@
  * line-trimmed, indentation-flexible, whitespace-normalized, unicode-normalized, block-anchor.
  */
 import { EDIT_GUARD_CHAR_RATIO, EDIT_GUARD_EXTRA_CHARS, EDIT_GUARD_EXTRA_LINES, EDIT_GUARD_LINE_RATIO, MAX_EDIT_PLACES } from '../limits';
-import { describeIndentMap, indentMap, type IndentMap } from './indent';
+import { describeIndentMap, indentMap, indentWidth, type IndentMap } from './indent';
 import { partitionPoint } from '../sorted';
 import { LINE_LEVELS } from './levels';
 import { collapseSpaces, isBlank, leadingWhitespace, substanceKey } from './normalize';
@@ -250,7 +250,10 @@ export function foundBlocks(subject: Subject, core: Core, v: Variant, chosen: Pl
   const reps: Replacement[] = [];
   const notes = [...v.notes];
   for (const p of chosen) {
-    const proj = projectBlock(table, core.old, core.new, p.pairing, p.adapt, elisions);
+    // new_string already at the file's indentation is taken as written: shifting it too would double the shift.
+    const asGiven = newAtFileIndentation(subject, core, p);
+    const adapt = asGiven ? { ...p.adapt, indent: IDENTITY } : p.adapt;
+    const proj = projectBlock(table, core.old, core.new, p.pairing, adapt, elisions);
     if (!proj.ok) {
       return {
         ok: false,
@@ -266,7 +269,7 @@ export function foundBlocks(subject: Subject, core: Core, v: Variant, chosen: Pl
     if (rep) {
       reps.push(rep);
     }
-    for (const note of p.notes) {
+    for (const note of asGiven ? p.notes.map((n) => n.replace(REINDENTED, AS_GIVEN)) : p.notes) {
       if (!notes.includes(note)) {
         notes.push(note);
       }
@@ -274,4 +277,52 @@ export function foundBlocks(subject: Subject, core: Core, v: Variant, chosen: Pl
   }
   const places = chosen.map((p) => ({ startLine: p.pairing.s + 1, endLine: p.pairing.e + 1 }));
   return found(subject, levelName ?? chosen[0].level, reps, places, notes, warnings, v);
+}
+
+const REINDENTED = 'new_string was re-indented the same way';
+const AS_GIVEN = "new_string already had the file's indentation and was taken as written";
+
+/**
+ * Whether new_string is written at the file's indentation although old_string lost it (a
+ * model that copied old_string loosely and wrote new_string carefully): its lines that say
+ * what a line of old_string says carry that line's indentation in the file, none carries
+ * old_string's, and none is shallower than the block. Then new_string is not shifted again.
+ */
+function newAtFileIndentation(subject: Subject, core: Core, p: Placed): boolean {
+  const map = p.adapt.indent;
+  if (map.identity) {
+    return false;
+  }
+  const table = subject.table;
+  // The text of each old_string line, with its indentation there and in the file; a text seen with two indentations tells nothing.
+  const indents = new Map<string, { old: string; file: string } | null>();
+  core.old.forEach((l, j) => {
+    const f = p.pairing.from[j];
+    if (f < 0 || f !== p.pairing.to[j] || isBlank(l)) {
+      return;
+    }
+    const key = l.trim();
+    const seen = { old: leadingWhitespace(l), file: leadingWhitespace(table.text(f)) };
+    const had = indents.get(key);
+    indents.set(key, had === undefined || (had && had.old === seen.old && had.file === seen.file) ? seen : null);
+  });
+  let atFile = 0;
+  for (const l of core.new) {
+    if (isBlank(l)) {
+      continue;
+    }
+    const ws = leadingWhitespace(l);
+    if (indentWidth(ws) < map.fileBase) {
+      return false;
+    }
+    const ind = indents.get(l.trim());
+    if (!ind || ind.old === ind.file) {
+      continue;
+    }
+    if (ws === ind.old) {
+      return false;
+    }
+    atFile += ws === ind.file ? 1 : 0;
+  }
+  return atFile > 0;
 }
