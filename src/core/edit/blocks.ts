@@ -8,7 +8,7 @@ import { EDIT_GUARD_CHAR_RATIO, EDIT_GUARD_EXTRA_CHARS, EDIT_GUARD_EXTRA_LINES, 
 import { describeIndentMap, indentMap, indentWidth, type IndentMap } from './indent';
 import { partitionPoint } from '../sorted';
 import { LINE_LEVELS } from './levels';
-import { collapseSpaces, isBlank, leadingWhitespace, substanceKey } from './normalize';
+import { collapseSpaces, isBlank, leadingWhitespace, substanceKey, tightSpacing } from './normalize';
 import { blockReplacement, projectBlock, type BlockPairing, type LineAdaptation } from './project';
 import { ambiguous, found, listLines, plural } from './result';
 import { findSequence } from './search';
@@ -170,6 +170,7 @@ export function tolerances(subject: Subject, old: readonly string[], pairing: Bl
   let extraTrailing = false;
   let indent = false;
   let inner = false;
+  let layout = false;
   let typography = false;
   const pairs: [string, string][] = [];
   for (let j = 0; j < old.length; j++) {
@@ -208,6 +209,10 @@ export function tolerances(subject: Subject, old: readonly string[], pairing: Bl
       inner = true;
       continue;
     }
+    if (tightSpacing(collapseSpaces(oc)) === tightSpacing(collapseSpaces(tc))) {
+      layout = true;
+      continue;
+    }
     typography = true;
   }
   const map = indentMap(pairs, () => subject.usesTabs());
@@ -221,14 +226,17 @@ export function tolerances(subject: Subject, old: readonly string[], pairing: Bl
   if (inner) {
     notes.push("ignored runs of spaces inside lines; unchanged text keeps the file's spacing");
   }
+  if (layout) {
+    notes.push("ignored spaces next to brackets and commas; unchanged lines keep the file's spacing");
+  }
   if (typography) {
     notes.push("matched typographic quotes, dashes or spaces to their ASCII forms; unchanged text keeps the file's");
   }
-  const level: MatchLevel = typography ? 'unicode-normalized' : inner ? 'whitespace-normalized' : indent ? 'indentation-flexible' : trailing ? 'line-trimmed' : 'trimmed-boundary';
+  const level: MatchLevel = typography ? 'unicode-normalized' : inner || layout ? 'whitespace-normalized' : indent ? 'indentation-flexible' : trailing ? 'line-trimmed' : 'trimmed-boundary';
   if (!map) {
     return { level, notes };
   }
-  return { level, notes, adapt: { indent: map, trimTrailing: extraTrailing, keepFormat: typography || inner } };
+  return { level, notes, adapt: { indent: map, trimTrailing: extraTrailing, keepFormat: typography || inner || layout } };
 }
 
 /** The disproportionate-match guard: a block far longer or shorter than old_string is not what the model meant. */

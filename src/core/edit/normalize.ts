@@ -17,12 +17,26 @@ export function collapseSpaces(s: string): string {
 }
 
 /**
+ * Spaces next to brackets and separators, where they are layout, not a word boundary:
+ * after `(` `[` `{`, before `)` `]` `}` `,` `;`, and between a name and its `(`. A space
+ * between two letters, digits or underscores is never one of them, so two words are never
+ * joined (`return x` is not `returnx`), nor two operators (`a - -b` is not `a--b`).
+ */
+const LAYOUT_SPACE = /(?<=[([{]) +| +(?=[)\]},;])|(?<=[\p{L}\p{N}_$]) +(?=\()/gu;
+const LAYOUT_SPACE_TEST = /[([{] | [)\]},;(]/;
+
+/** {@link collapseSpaces}'s text without the spaces of {@link LAYOUT_SPACE}: `call( x, y )` reads as `call(x, y)`. */
+export function tightSpacing(collapsed: string): string {
+  return LAYOUT_SPACE_TEST.test(collapsed) ? collapsed.replace(LAYOUT_SPACE, '') : collapsed;
+}
+
+/**
  * The key two lines share when they say the same thing and differ only in formatting:
- * indentation, trailing and inner whitespace, typographic punctuation. The loosest line
- * equivalence of the cascade; places are counted with it.
+ * indentation, trailing and inner whitespace, spaces next to brackets and separators,
+ * typographic punctuation. The loosest line equivalence of the cascade; places are counted with it.
  */
 export function substanceKey(line: string): string {
-  return collapseSpaces(asciiTypographyWhole(line));
+  return tightSpacing(collapseSpaces(asciiTypographyWhole(line)));
 }
 
 export function isBlank(line: string): boolean {
