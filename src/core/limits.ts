@@ -196,6 +196,18 @@ export const MAX_EDIT_ELIDED_LINES = 1000;
  */
 export const MAX_EDIT_ELISION_STEPS = 300_000;
 /**
+ * Pieces of text (runs of lines between elision lines) of one old_string fs_edit matches at
+ * most; more are refused. Each is searched for through the whole file.
+ */
+export const MAX_EDIT_ELISION_PIECES = 100;
+/**
+ * File lines (lines with text, times the pieces of old_string) fs_edit searches through in
+ * all to find the pieces of an old_string with elisions; more is refused.
+ */
+export const MAX_EDIT_ELISION_SCAN_LINES = 30_000_000;
+/** Places, over all pieces of an old_string with elisions, fs_edit holds at most to chain them; more are refused. */
+export const MAX_EDIT_ELISION_PLACES = 1_000_000;
+/**
  * The disproportionate-match guard: a loose match whose block has at least
  * max(old lines + this, old lines * EDIT_GUARD_LINE_RATIO) lines (or old_string that many
  * more than the block) is refused.

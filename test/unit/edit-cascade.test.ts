@@ -152,6 +152,27 @@ describe('fs_edit cascade: read-prefix (L{n}: copied from fs_read)', () => {
   });
 });
 
+describe("fs_edit cascade: read-prefix (other agents' `12 | ` and `12→`)", () => {
+  it("removes Roo Code's `12 | ` prefixes, right-aligned numbers included, and says which", () => {
+    const r = matches(PY, ' 4 |         s += it.price\n 5 |     return s * rate', ' 4 |         s += it.price\n 5 |     return round(s * rate)', 'read-prefix', PY.replace('return s * rate', 'return round(s * rate)'));
+    assert.match(r.adjustments.join(), /`\{n\} \| `/);
+  });
+
+  it("removes Claude Code's `12→` prefixes, and new lines added without one are kept", () => {
+    const r = matches(PY, '     2\u2192    s = 0\n     3\u2192    for it in items:', '     2\u2192    s = 1\n    # one\n     3\u2192    for it in items:', 'read-prefix', PY.replace('    s = 0\n', '    s = 1\n    # one\n'));
+    assert.match(r.adjustments.join(), /\{n\}\u2192/);
+  });
+
+  it('near miss: one line without its prefix, or numbers that skip, is not stripped and not found', () => {
+    notFound(PY, ' 4 |         s += it.price\n    return s * rate', 'x');
+    notFound(PY, '2\u2192    s = 0\n4\u2192        s += it.price', 'x');
+  });
+
+  it('near miss: two kinds of prefix in one old_string are not mixed', () => {
+    notFound(PY, 'L2:     s = 0\n3\u2192    for it in items:', 'x');
+  });
+});
+
 describe('fs_edit cascade: trimmed-boundary (blank lines around old_string)', () => {
   it('ignores blank lines around old_string and drops as many around new_string', () => {
     const r = matches(PY, '\n\n    s = 0\n\n', '\n\n    s = 1\n\n', 'trimmed-boundary', PY.replace('s = 0', 's = 1'));
@@ -165,6 +186,17 @@ describe('fs_edit cascade: trimmed-boundary (blank lines around old_string)', ()
   it('matches whole lines when only old_string\'s final line break is missing from the file, and keeps it missing', () => {
     const r = matches('a\nb', 'a\nb\n', 'a\nc\n', 'trimmed-boundary', 'a\nc');
     assert.match(r.adjustments.join(), /line break at the end/);
+  });
+
+  it("the file keeps its ending: a last line without a line break stays without one, at every level that matches it", () => {
+    matches('a\n\u201Cb\u201D', '"b"\n', '"c"\n', 'unicode-normalized', 'a\n\u201Cc\u201D');
+    matches('a\n  b', 'b  \n', 'c\nd\n', 'indentation-flexible', 'a\n  c\n  d');
+    matches('f(){\n  x\n  y\n}', 'f(){\n  // ...\n}\n', 'f(){\n  // ...\n}\nz\n', 'context-aware', 'f(){\n  x\n  y\n}\nz');
+    matches('a\r\nb', 'b\n', 'c\n', 'trimmed-boundary', 'a\r\nc');
+  });
+
+  it('near miss: old_string ending in a line break is not found in the middle of the last line', () => {
+    notFound('a\nb c', 'b\n', 'x\n');
   });
 
   it('near miss: the trimmed text inside a longer line is not a match', () => {
@@ -209,6 +241,22 @@ describe('fs_edit cascade: indentation-flexible', () => {
 
   it('matches tabs against spaces, and new lines get spaces', () => {
     matches(TS, '\tif (ok) {\n\t\tgo(1);\n\t}', '\tif (ok) {\n\t\tgo(3);\n\t}', 'indentation-flexible', TS.replace('go(1)', 'go(3)'));
+  });
+
+  it("takes new_string as written when it already has the file's indentation that old_string lost (no double shift)", () => {
+    const py = code('class A:', '    def f(self):', '        x = 1', '        return x');
+    const want = code('class A:', '    def f(self):', '        x = 2', '        y = 3', '        return x');
+    const r = matches(py, 'def f(self):\n    x = 1\n    return x', '    def f(self):\n        x = 2\n        y = 3\n        return x', 'indentation-flexible', want);
+    assert.match(r.adjustments.join(), /new_string already had the file's indentation and was taken as written/);
+    matches(py, 'x = 1\nreturn x', '        x = 2\n        y = 3\n        return x', 'indentation-flexible', want);
+  });
+
+  it('near miss: new_string written relative to old_string is still shifted, also when a wrapped line lands on the file\'s indentation', () => {
+    const py = code('class A:', '    def f(self):', '        x = 1', '        return x');
+    matches(py, 'x = 1\nreturn x', 'x = 2\nreturn x', 'indentation-flexible', code('class A:', '    def f(self):', '        x = 2', '        return x'));
+    // Wrapping in a block: the body lines are four columns deeper than old_string's, which is where the file has them; the `if` is not.
+    const flat = code('def f():', '    x = 1', '    return x');
+    matches(flat, 'x = 1\nreturn x', 'if ok:\n    x = 1\n    return x', 'indentation-flexible', code('def f():', '    if ok:', '        x = 1', '        return x'));
   });
 
   it('near miss: the same lines nested differently (Python meaning) are not a match', () => {
@@ -325,6 +373,17 @@ describe('fs_edit cascade: escape-normalized (old_string escaped twice)', () => 
     matches(js, '"line\\nnext"', '"line\\nlast"', 'exact', code('const s = "line\\nlast";'));
   });
 
+  it('unescapes a template literal escaped for a shell or JSON: \\` and \\$', () => {
+    const js = code('const msg = `Hello ${name}`;', 'log(msg);');
+    matches(js, 'const msg = \\`Hello \\${name}\\`;', 'const msg = \\`Hi \\${name}\\`;', 'escape-normalized', code('const msg = `Hi ${name}`;', 'log(msg);'));
+    // new_string written plainly is taken as written.
+    matches(js, 'const msg = \\`Hello \\${name}\\`;', 'const msg = `Hi ${name}!`;', 'escape-normalized', code('const msg = `Hi ${name}!`;', 'log(msg);'));
+  });
+
+  it('near miss: unescaped, the template literal says another name', () => {
+    notFound(code('const msg = `Hello ${name}`;'), 'const msg = \\`Hello \\${user}\\`;', 'x');
+  });
+
   it('near miss: unescaped, a number differs', () => {
     notFound(PY, '    s = 1\\n    for it in items:', 'x');
     notFound(code('say("hi")'), 'say(\\"ho\\")', 'x');
@@ -379,6 +438,22 @@ describe('fs_edit cascade: context-aware (old_string elides lines with "...")', 
 
   it('a spread such as `...props,` is code, not an elision', () => {
     notFound(code('f({', '  a,', '  b,', '})'), 'f({\n  ...props,\n  b,', 'x');
+  });
+});
+
+describe('fs_edit cascade: the order of the steps', () => {
+  // The file holds the block with an extra blank line (block-anchor) and, inside longer lines, the phrase with curly quotes (unicode-normalized within a line).
+  const f = code('a \u201Cx\u201D', 'b', '', 'c', '(a \u201Cx\u201D', 'b', 'c)');
+
+  it('the line step, block-anchor included, answers before typography inside a line', () => {
+    const r = matches(f, 'a "x"\nb\nc', 'a "y"\nb\nc', 'block-anchor', f.replace('a \u201Cx\u201D', 'a \u201Cy\u201D'));
+    assert.deepEqual(r.places, [{ startLine: 1, endLine: 4 }]);
+  });
+
+  it('near miss: without the block, the phrase inside the lines is found by the typography step', () => {
+    const g = code('x', '(a \u201Cx\u201D', 'b', 'c)');
+    const r = matches(g, 'a "x"\nb\nc', 'a "y"\nb\nc', 'unicode-normalized', g.replace('\u201Cx\u201D', '\u201Cy\u201D'));
+    assert.deepEqual(r.places, [{ startLine: 2, endLine: 4 }]);
   });
 });
 

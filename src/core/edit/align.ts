@@ -1,5 +1,6 @@
 import { diffArrays } from 'diff';
 import { MAX_EDIT_ALIGN_LINES, MAX_EDIT_MYERS_SPAN_LINES } from '../limits';
+import { partitionPoint } from '../sorted';
 
 /** A run of lines old_string and new_string share, or that one of them removes or adds. */
 export interface AlignOp {
@@ -104,16 +105,7 @@ function uniqueAnchors(a: readonly string[], b: readonly string[]): [number, num
   const tails: number[] = [];
   const prev = new Int32Array(pairs.length).fill(-1);
   for (let k = 0; k < pairs.length; k++) {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (pairs[tails[mid]][1] < pairs[k][1]) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const lo = partitionPoint(0, tails.length, (t) => pairs[tails[t]][1] >= pairs[k][1]);
     prev[k] = lo > 0 ? tails[lo - 1] : -1;
     tails[lo] = k;
   }

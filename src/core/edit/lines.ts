@@ -1,3 +1,5 @@
+import { countBelow, lineOfOffset } from '../sorted';
+
 /**
  * The file as lines with their offsets, so a line-level match maps back to exact UTF-16
  * ranges of the text as loaded. Lines split on "\n" only; a "\r" before it belongs to the
@@ -65,17 +67,7 @@ export class LineTable {
 
   /** 0-based line holding offset `off` (the line after a break for an offset just past it). */
   lineOf(off: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= off) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+    return lineOfOffset(this.starts, off);
   }
 
   /** The line ending of new text in content[start, end): see {@link eolFor}. */
@@ -142,16 +134,7 @@ export class LfView {
 
   /** The file offset of offset `p` of {@link text}. */
   toFile(p: number): number {
-    let lo = 0;
-    let hi = this.folded.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.folded[mid] < p) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return p + lo;
+    // Each "\r\n" folded before p moved it one character.
+    return p + countBelow(this.folded, p);
   }
 }

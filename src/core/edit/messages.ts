@@ -21,7 +21,6 @@ const IGNORING: Record<MatchLevel, string> = {
   'block-anchor': ' when whitespace and blank lines are ignored',
   'escape-normalized': ' once its escapes (\\n, \\") are undone',
   'context-aware': ' around its "..." lines',
-  'multi-occurrence': '',
 };
 
 /**

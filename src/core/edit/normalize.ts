@@ -3,48 +3,11 @@
  * underscore, and none folds case: what they forgive is formatting (whitespace, typography,
  * escaping, line endings, copied prefixes), never a different word or number.
  */
+import { asciiTypography as asciiTypographyWhole, asciiTypographySameLength } from '../text/typography';
 
-/**
- * Typographic characters models and word processors swap for ASCII ones, each mapped to
- * one ASCII character so offsets survive the mapping. Backticks and guillemets are not
- * here: they mean something of their own in code and prose.
- */
-const TYPO: Record<string, string> = {
-  '\u2018': "'", // ‘
-  '\u2019': "'", // ’
-  '\u201A': "'", // ‚
-  '\u201B': "'", // ‛
-  '\u2032': "'", // ′
-  '\u201C': '"', // “
-  '\u201D': '"', // ”
-  '\u201E': '"', // „
-  '\u201F': '"', // ‟
-  '\u2033': '"', // ″
-  '\u2010': '-', // hyphen
-  '\u2011': '-', // non-breaking hyphen
-  '\u2012': '-', // figure dash
-  '\u2013': '-', // en dash
-  '\u2014': '-', // em dash
-  '\u2015': '-', // horizontal bar
-  '\u2212': '-', // minus sign
-  '\u00A0': ' ', // no-break space
-  '\u2007': ' ', // figure space
-  '\u2009': ' ', // thin space
-  '\u202F': ' ', // narrow no-break space
-  '\u3000': ' ', // ideographic space
-};
-const TYPO_RE = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u2010-\u2015\u2212\u00A0\u2007\u2009\u202F\u3000]/g;
-/** Fast test: can `s` hold a typographic character at all? */
-const TYPO_TEST = /[\u00A0\u2010-\u2033\u2212\u3000]/;
-
-/** `s` with typographic quotes, dashes and spaces as ASCII; same length, same offsets. */
+/** `s` with typographic quotes, dashes and spaces as ASCII; same length, same offsets (the one-character entries of `core/text/typography.ts`). */
 export function asciiTypography(s: string): string {
-  return TYPO_TEST.test(s) ? s.replace(TYPO_RE, (c) => TYPO[c]) : s;
-}
-
-/** Whether `s` holds a character {@link asciiTypography} would change. */
-export function hasTypography(s: string): boolean {
-  return TYPO_TEST.test(s) && asciiTypography(s) !== s;
+  return asciiTypographySameLength(s);
 }
 
 /** Trimmed, inner runs of spaces and tabs as one space. */
@@ -54,12 +17,26 @@ export function collapseSpaces(s: string): string {
 }
 
 /**
+ * Spaces next to brackets and separators, where they are layout, not a word boundary:
+ * after `(` `[` `{`, before `)` `]` `}` `,` `;`, and between a name and its `(`. A space
+ * between two letters, digits or underscores is never one of them, so two words are never
+ * joined (`return x` is not `returnx`), nor two operators (`a - -b` is not `a--b`).
+ */
+const LAYOUT_SPACE = /(?<=[([{]) +| +(?=[)\]},;])|(?<=[\p{L}\p{N}_$]) +(?=\()/gu;
+const LAYOUT_SPACE_TEST = /[([{] | [)\]},;(]/;
+
+/** {@link collapseSpaces}'s text without the spaces of {@link LAYOUT_SPACE}: `call( x, y )` reads as `call(x, y)`. */
+export function tightSpacing(collapsed: string): string {
+  return LAYOUT_SPACE_TEST.test(collapsed) ? collapsed.replace(LAYOUT_SPACE, '') : collapsed;
+}
+
+/**
  * The key two lines share when they say the same thing and differ only in formatting:
- * indentation, trailing and inner whitespace, typographic punctuation. The loosest line
- * equivalence of the cascade; places are counted with it.
+ * indentation, trailing and inner whitespace, spaces next to brackets and separators,
+ * typographic punctuation. The loosest line equivalence of the cascade; places are counted with it.
  */
 export function substanceKey(line: string): string {
-  return collapseSpaces(asciiTypography(line));
+  return tightSpacing(collapseSpaces(asciiTypographyWhole(line)));
 }
 
 export function isBlank(line: string): boolean {
@@ -82,11 +59,44 @@ export function leadingWhitespace(line: string): string {
 const READ_PREFIX = /^(?: {2})?L(\d+)[:-](?: |$)/;
 
 /**
- * old_string without the line-number prefixes of fs_read output, when every line has one
- * and the numbers count up by one (blank lines around the copy may have none); undefined
- * otherwise (a half-prefixed text is not guessed at).
+ * Line-number prefixes of read outputs a model copies into old_string: ours, then other
+ * agents' (`12 | ` of Roo Code, `12→` of Claude Code, both with the number right-aligned).
+ * Each is removed only when every line carries the same one.
  */
-export function stripReadPrefixes(text: string): { text: string; first: number } | undefined {
+const LINE_PREFIXES: readonly { re: RegExp; shown: string; from: string }[] = [
+  { re: READ_PREFIX, shown: '`L{n}: `', from: 'fs_read output' },
+  { re: /^ *(\d+) \|(?: |$)/, shown: '`{n} | `', from: 'a read output' },
+  { re: /^ *(\d+)\u2192/, shown: '`{n}\u2192`', from: 'a read output' },
+];
+
+/** old_string with its line-number prefixes removed, the first line's number, and how to strip new_string the same way. */
+export interface Unprefixed {
+  text: string;
+  first: number;
+  /** The prefix, as the model is told: `` `L{n}: ` ``. */
+  shown: string;
+  /** Where such prefixes come from: `fs_read output`. */
+  from: string;
+  /** new_string without the prefixes, on the lines that have one (lines the model added may not). */
+  stripNew: (text: string) => string;
+}
+
+/**
+ * old_string without the line-number prefixes of a read output, when every line has one of
+ * the same kind and the numbers count up by one (blank lines around the copy may have none);
+ * undefined otherwise (a half-prefixed text is not guessed at).
+ */
+export function stripReadPrefixes(text: string): Unprefixed | undefined {
+  for (const p of LINE_PREFIXES) {
+    const r = stripWith(text, p.re);
+    if (r) {
+      return { ...r, shown: p.shown, from: p.from, stripNew: (t) => stripLoose(t, p.re) };
+    }
+  }
+  return undefined;
+}
+
+function stripWith(text: string, re: RegExp): { text: string; first: number } | undefined {
   const lines = text.split('\n');
   let lo = 0;
   let hi = lines.length - 1;
@@ -101,7 +111,7 @@ export function stripReadPrefixes(text: string): { text: string; first: number }
   }
   let first = -1;
   for (let i = lo; i <= hi; i++) {
-    const m = READ_PREFIX.exec(lines[i]);
+    const m = re.exec(lines[i]);
     if (!m) {
       return undefined;
     }
@@ -116,15 +126,19 @@ export function stripReadPrefixes(text: string): { text: string; first: number }
   return { text: lines.join('\n'), first };
 }
 
-/** new_string without the prefixes, on the lines that have one (lines the model added may not). */
-export function stripReadPrefixesLoose(text: string): string {
+function stripLoose(text: string, re: RegExp): string {
   return text
     .split('\n')
     .map((l) => {
-      const m = READ_PREFIX.exec(l);
+      const m = re.exec(l);
       return m ? l.slice(m[0].length) : l;
     })
     .join('\n');
+}
+
+/** new_string without fs_read's `L{n}: ` prefixes, on the lines that have one. */
+export function stripReadPrefixesLoose(text: string): string {
+  return stripLoose(text, READ_PREFIX);
 }
 
 /** Whether old_string looks like it was copied with prefixes, but not consistently. */
@@ -134,14 +148,15 @@ export function looksPrefixed(text: string): boolean {
 
 /**
  * Undoes one level of string escaping, as when a model escapes its JSON argument twice:
- * `\n` `\t` `\r` become the characters, `\"` `\'` `` \` `` the quotes, `\\` one backslash.
- * Any other backslash is kept. With `quotesOnly`, only the quotes and `\\`.
+ * `\n` `\t` `\r` become the characters, `\"` `\'` `` \` `` the quotes, `\$` a dollar (a
+ * template literal escaped for a shell or JSON), `\\` one backslash. Any other backslash is
+ * kept. With `quotesOnly`, only the quotes, `\$` and `\\`.
  */
 export function unescapeOnce(text: string, quotesOnly: boolean): string {
   if (text.indexOf('\\') === -1) {
     return text;
   }
-  return text.replace(/\\([\\nrt"'`])/g, (whole, c: string) => {
+  return text.replace(/\\([\\nrt"'`$])/g, (whole, c: string) => {
     switch (c) {
       case 'n':
         return quotesOnly ? whole : '\n';

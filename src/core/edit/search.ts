@@ -1,5 +1,6 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { EDIT_CANCEL_CHECK_STEPS } from '../limits';
+import { kmpFind, kmpTable } from '../sorted';
 
 /**
  * Every start (overlapping ones too) of `needle` in `hay`, both sequences of small
@@ -7,40 +8,7 @@ import { EDIT_CANCEL_CHECK_STEPS } from '../limits';
  * At most `max` starts are returned.
  */
 export function findSequence(hay: Int32Array | readonly number[], needle: readonly number[], max: number, signal?: CancelSignal): number[] {
-  const out: number[] = [];
-  const m = needle.length;
-  if (m === 0 || m > hay.length) {
-    return out;
-  }
-  const fail = new Int32Array(m);
-  for (let i = 1, k = 0; i < m; i++) {
-    while (k > 0 && needle[i] !== needle[k]) {
-      k = fail[k - 1];
-    }
-    if (needle[i] === needle[k]) {
-      k++;
-    }
-    fail[i] = k;
-  }
-  for (let i = 0, k = 0; i < hay.length; i++) {
-    if ((i & (EDIT_CANCEL_CHECK_STEPS - 1)) === 0) {
-      throwIfCancelled(signal);
-    }
-    while (k > 0 && hay[i] !== needle[k]) {
-      k = fail[k - 1];
-    }
-    if (hay[i] === needle[k]) {
-      k++;
-    }
-    if (k === m) {
-      out.push(i - m + 1);
-      if (out.length >= max) {
-        break;
-      }
-      k = fail[k - 1];
-    }
-  }
-  return out;
+  return kmpFind(hay, needle, kmpTable(needle), 0, hay.length, max, signal);
 }
 
 /** Every start (overlapping ones too) of `needle` in `hay`, at most `max`. */

@@ -1,40 +1,38 @@
+import type { Level } from './levels';
+
 /**
- * The levels of the matching cascade, strictest first. Each level is tried only when every
- * stricter one found nothing; the first level that finds something decides.
+ * The levels of the matching cascade, strictest first, in the order the steps of
+ * {@link CASCADE} run them. Each step is tried only when every earlier one found nothing;
+ * the first step that finds something decides.
  *
  * - `exact`: old_string is a substring of the file (line endings aside: a LF old_string
  *   matches a CRLF file and the reverse).
  * - `read-prefix`: exact once the `L{n}: ` prefixes copied from fs_read (or fs_grep) output
  *   are removed from every line.
  * - `trimmed-boundary`: whole lines equal once the blank lines around old_string are dropped.
+ *   An old_string that ends with a line break matches the file's last line when that line
+ *   has none; the file then keeps its ending: a last line without a line break stays without
+ *   one (new_string's final line break is dropped there), at this level and every looser one.
  * - `line-trimmed`: whole lines equal apart from trailing whitespace.
  * - `indentation-flexible`: equal apart from indentation, and the indentation of the block is
  *   the file's under one consistent map (a shifted base, tabs for spaces, 2 for 4 columns).
  * - `whitespace-normalized`: as above, and runs of spaces inside lines count as one space.
  * - `unicode-normalized`: as above, and typographic quotes, dashes and spaces count as their
- *   ASCII forms (also inside a single line, for a phrase within a long line of prose).
+ *   ASCII forms.
  * - `block-anchor`: as above, but the file has more or fewer blank lines inside the block than
  *   old_string; every line with text still matches, in order.
+ * - `unicode-normalized` again, inside a single line: a phrase within a long line of prose,
+ *   its typography made ASCII on both sides. This runs after `block-anchor`: a block of lines
+ *   answers before a phrase inside a line.
  * - `escape-normalized`: old_string was escaped twice (`\n`, `\t`, `\"` as two characters):
- *   unescaped, it matches at one of the levels above.
+ *   unescaped, it matches as a substring or at one of the line levels above.
  * - `context-aware`: old_string leaves lines out with an elision line (`// ... existing code
  *   ...`); the parts around it match, in order, and the left-out lines are kept unchanged.
- * - `multi-occurrence`: reserved. The seed's last replacer yields every exact occurrence for
- *   replace_all; here every level yields all of its places and replace_all replaces them
- *   all, so no level of its own is searched and this value is never returned.
+ *
+ * replace_all has no level of its own: every level yields all of its places, and replace_all
+ * replaces them all.
  */
-export type MatchLevel =
-  | 'exact'
-  | 'read-prefix'
-  | 'trimmed-boundary'
-  | 'line-trimmed'
-  | 'indentation-flexible'
-  | 'whitespace-normalized'
-  | 'unicode-normalized'
-  | 'block-anchor'
-  | 'escape-normalized'
-  | 'context-aware'
-  | 'multi-occurrence';
+export type MatchLevel = Level;
 
 export interface EditRequest {
   oldString: string;

@@ -1,3 +1,4 @@
+import { countAtMost, countBelow, kmpFind, kmpFindLast, kmpTable, lineOfOffset } from '../sorted';
 /**
  * Where one pattern fits a file (0-based first lines of its fits, ascending), asked on
  * demand: placing a chunk needs its first fit after one line and its last fit before
@@ -12,32 +13,13 @@ export interface Fits {
 
 /** The first element of an ascending list that is >= `min`, or -1. */
 export function firstAtLeast(sorted: readonly number[], min: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < min) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo < sorted.length ? sorted[lo] : -1;
+  const i = countBelow(sorted, min);
+  return i < sorted.length ? sorted[i] : -1;
 }
 
 /** Index of the last element of an ascending list that is <= `max`, or -1. */
 export function indexAtMost(sorted: readonly number[], max: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= max) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo - 1;
+  return countAtMost(sorted, max) - 1;
 }
 
 /** The last element of an ascending list that is <= `max`, or -1. */
@@ -119,17 +101,7 @@ export class TextFits extends SearchedFits {
 
   /** The line holding character `offset`. */
   private lineAt(offset: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+    return lineOfOffset(this.starts, offset);
   }
 
   protected searchFirst(min: number): number {
@@ -190,33 +162,15 @@ export class IdFits extends SearchedFits {
     private readonly want: Int32Array,
   ) {
     super();
-    this.forward = failure(want);
+    this.forward = kmpTable(want);
     this.reversed = want.slice().reverse();
-    this.backward = failure(this.reversed);
+    this.backward = kmpTable(this.reversed);
   }
 
   /** Fits whose first line is in [from, to], ascending, stopping after the first when `one`. */
   private scan(from: number, to: number, one: boolean): number[] {
     const { ids, want, forward } = this;
-    const m = want.length;
-    const out: number[] = [];
-    const end = Math.min(ids.length, to + m);
-    for (let i = Math.max(0, from), k = 0; i < end; i++) {
-      while (k > 0 && ids[i] !== want[k]) {
-        k = forward[k - 1];
-      }
-      if (ids[i] === want[k]) {
-        k++;
-      }
-      if (k === m) {
-        out.push(i - m + 1);
-        if (one) {
-          return out;
-        }
-        k = forward[k - 1];
-      }
-    }
-    return out;
+    return kmpFind(ids, want, forward, from, Math.min(ids.length, to + want.length), one ? 1 : Infinity);
   }
 
   protected searchFirst(min: number): number {
@@ -226,39 +180,12 @@ export class IdFits extends SearchedFits {
 
   protected searchLast(max: number): number {
     const { ids, reversed, backward } = this;
-    const m = reversed.length;
-    for (let i = Math.min(ids.length - 1, max + m - 1), k = 0; i >= 0; i--) {
-      while (k > 0 && ids[i] !== reversed[k]) {
-        k = backward[k - 1];
-      }
-      if (ids[i] === reversed[k]) {
-        k++;
-      }
-      if (k === m) {
-        return i;
-      }
-    }
-    return -1;
+    return kmpFindLast(ids, reversed, backward, max + reversed.length - 1);
   }
 
   between(from: number, to: number): number[] {
     return this.scan(from, to, false);
   }
-}
-
-/** The KMP failure table of `p`. */
-function failure(p: Int32Array): Int32Array {
-  const fail = new Int32Array(p.length);
-  for (let j = 1, k = 0; j < p.length; j++) {
-    while (k > 0 && p[j] !== p[k]) {
-      k = fail[k - 1];
-    }
-    if (p[j] === p[k]) {
-      k++;
-    }
-    fail[j] = k;
-  }
-  return fail;
 }
 
 /** The fits of `base` that `keep` accepts. */

@@ -1,3 +1,4 @@
+import { asciiTypography } from '../text/typography';
 import { FilteredFits, IdFits, ListFits, NO_FITS, type Fits } from './fits';
 import { ArrayLines, type LineSource } from './text';
 import type { SeekPass, SeekResult } from './types';
@@ -12,23 +13,13 @@ import type { SeekPass, SeekResult } from './types';
  *             silently the one that happens to have none (`-foo ` means `foo `);
  *   trim-end  trailing whitespace ignored;
  *   trim      leading and trailing whitespace ignored;
- *   unicode   also typographic punctuation read as ASCII (dashes, quotes, ellipsis,
- *             non-breaking and other spaces, zero-width spaces) and NFC composition.
+ *   unicode   also typographic punctuation read as ASCII (the table fs_edit uses too,
+ *             core/text/typography.ts: dashes, quotes, primes, ellipsis, non-breaking
+ *             and other spaces, zero-width spaces) and NFC composition.
  * Every pass compares whole lines: a line never matches part of another.
  */
 export const SEEK_PASSES: readonly SeekPass[] = ['exact', 'trim-end', 'trim', 'unicode'];
 
-const PUNCTUATION: Readonly<Record<string, string>> = {
-  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2015': '-', '\u2212': '-',
-  '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'",
-  '\u201C': '"', '\u201D': '"', '\u201E': '"', '\u201F': '"',
-  '\u2026': '...',
-  '\u00A0': ' ', '\u2000': ' ', '\u2001': ' ', '\u2002': ' ', '\u2003': ' ', '\u2004': ' ', '\u2005': ' ',
-  '\u2006': ' ', '\u2007': ' ', '\u2008': ' ', '\u2009': ' ', '\u200A': ' ', '\u202F': ' ', '\u205F': ' ',
-  '\u3000': ' ',
-  '\u200B': '', '\uFEFF': '',
-};
-const PUNCTUATION_RE = /[\u2010-\u2015\u2212\u2018-\u201F\u2026\u00A0\u2000-\u200B\u202F\u205F\u3000\uFEFF]/g;
 // eslint-disable-next-line no-control-regex
 const NON_ASCII_RE = /[^\x00-\x7F]/;
 
@@ -38,7 +29,7 @@ export function normaliseLine(line: string): string {
   if (!NON_ASCII_RE.test(t)) {
     return t;
   }
-  return t.normalize('NFC').replace(PUNCTUATION_RE, (c) => PUNCTUATION[c]).trim();
+  return asciiTypography(t.normalize('NFC')).trim();
 }
 
 export function passKey(pass: SeekPass, line: string): string {

@@ -168,10 +168,44 @@ function checkPositiveInt(name: string, value: number | undefined, allowZero: bo
  * non-positive value (`invalid-input`).
  */
 export function indentationBlock(lines: readonly string[], opts: IndentationOptions): IndentationBlock {
+  checkOptions(lines.length, opts);
+  const maxLevels = opts.maxLevels ?? 0;
+  const text = new IndentedLines(lines);
+  const asked = opts.anchorLine - 1;
+  const a = text.effectiveAnchor(asked);
+  const anchorDepth = text.blank(a) ? 0 : text.indent[a];
+  const parents = text.enclosing(a, anchorDepth);
+  const climbed = maxLevels === 0 ? parents.length : Math.min(maxLevels, parents.length);
+  const floor = maxLevels === 0 || maxLevels > parents.length ? 0 : text.indent[parents[maxLevels - 1]];
+  const block = new Block(text, floor);
+  let [first, last] = block.extent(a, anchorDepth, opts.includeSiblings ?? false, opts.includeHeader ?? true);
+  // The asked-for anchor stays in the block even when it is a blank line at its edge.
+  [first, last] = text.trimBlank(Math.min(first, asked), Math.max(last, asked), asked);
+  const blockFirst = first;
+  const blockLast = last;
+  let capped = false;
+  if (opts.maxLines !== undefined && last - first + 1 > opts.maxLines) {
+    [first, last] = text.trimBlank(...capAround(asked, first, last, opts.maxLines), asked);
+    capped = true;
+  }
+  return {
+    first: first + 1,
+    last: last + 1,
+    anchorLine: opts.anchorLine,
+    blockFirst: blockFirst + 1,
+    blockLast: blockLast + 1,
+    blockLines: blockLast - blockFirst + 1,
+    totalLines: lines.length,
+    capped,
+    levels: climbed,
+    floorColumns: floor,
+  };
+}
+
+function checkOptions(n: number, opts: IndentationOptions): void {
   checkPositiveInt('anchor_line', opts.anchorLine, false);
   checkPositiveInt('max_levels', opts.maxLevels, true);
   checkPositiveInt('max_lines', opts.maxLines, false);
-  const n = lines.length;
   if (opts.anchorLine > n) {
     throw new ToolError(
       'offset-past-end',
@@ -180,88 +214,98 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
         : `anchor_line=${opts.anchorLine} is past the end: the file has ${n} lines. Use an anchor_line from 1 to ${n}.`,
     );
   }
-  const maxLevels = opts.maxLevels ?? 0;
-  const includeSiblings = opts.includeSiblings ?? false;
-  const includeHeader = opts.includeHeader ?? true;
+}
 
-  const indent = lines.map(measureIndent);
-  const blank = (i: number) => indent[i] < 0;
-  // A blank line is as deep as the line above it, so it never splits a block.
-  const depth: number[] = [];
-  for (let i = 0, above = 0; i < n; i++) {
-    above = blank(i) ? above : indent[i];
-    depth.push(above);
-  }
-  const trimmed = (i: number) => lines[i].trim();
+/**
+ * The lines kept by `maxLines` around the anchor: grown out from it one line up, one line
+ * down, as Codex does, so a signature-anchored cap shows the signature and the start of the body.
+ */
+function capAround(asked: number, first: number, last: number, maxLines: number): [number, number] {
+  const budget = maxLines - 1;
+  const above = asked - first;
+  const below = last - asked;
+  const up = Math.min(above, Math.max(Math.ceil(budget / 2), budget - below));
+  const down = Math.min(below, budget - up);
+  return [asked - up, asked + down];
+}
 
-  // A blank anchor belongs to the block that follows it (or, at the end of the file,
-  // to the one before): the block of a blank line alone would be empty.
-  const asked = opts.anchorLine - 1;
-  let a = asked;
-  if (blank(a)) {
-    let k = a + 1;
-    while (k < n && blank(k)) {
-      k++;
+/** The file's lines with their indentation measured once. */
+class IndentedLines {
+  readonly n: number;
+  /** Leading whitespace in columns; -1 for a blank line. */
+  readonly indent: number[];
+  /** As {@link indent}, but a blank line is as deep as the line above it, so it never splits a block. */
+  readonly depth: number[] = [];
+
+  constructor(private readonly lines: readonly string[]) {
+    this.n = lines.length;
+    this.indent = lines.map(measureIndent);
+    for (let i = 0, above = 0; i < this.n; i++) {
+      above = this.blank(i) ? above : this.indent[i];
+      this.depth.push(above);
     }
-    if (k === n) {
-      k = a - 1;
-      while (k >= 0 && blank(k)) {
-        k--;
+  }
+
+  blank(i: number): boolean {
+    return this.indent[i] < 0;
+  }
+
+  trimmed(i: number): string {
+    return this.lines[i].trim();
+  }
+
+  /**
+   * The line the block is built around for the line asked. A blank anchor belongs to the
+   * block that follows it (or, at the end of the file, to the one before): the block of a
+   * blank line alone would be empty. A comment or decorator anchor belongs to the code it
+   * annotates, the line after it; not when that line closes a block or sits shallower (a
+   * trailing comment in a body).
+   */
+  effectiveAnchor(asked: number): number {
+    let a = asked;
+    if (this.blank(a)) {
+      let k = a + 1;
+      while (k < this.n && this.blank(k)) {
+        k++;
+      }
+      if (k === this.n) {
+        k = a - 1;
+        while (k >= 0 && this.blank(k)) {
+          k--;
+        }
+      }
+      a = k >= 0 ? k : a;
+    }
+    if (!this.blank(a) && isHeaderLine(this.trimmed(a))) {
+      const k = this.endOfHeaderRun(a);
+      if (k < this.n && !this.blank(k) && this.indent[k] + 1 >= this.indent[a]) {
+        const kind = floorKind(this.trimmed(k));
+        if (kind === 'other' || kind === 'bracket') {
+          a = k;
+        }
       }
     }
-    a = k >= 0 ? k : a;
+    return a;
   }
-  // A comment or decorator anchor belongs to the code it annotates, the line after it;
-  // not when that line closes a block or sits shallower (a trailing comment in a body).
-  if (!blank(a) && isHeaderLine(trimmed(a))) {
-    const k = endOfHeaderRun(a);
-    if (k < n && !blank(k) && indent[k] + 1 >= indent[a]) {
-      const kind = floorKind(trimmed(k));
-      if (kind === 'other' || kind === 'bracket') {
-        a = k;
+
+  /** Enclosing lines of line `a`, innermost first: each is the nearest line above with less indent. */
+  enclosing(a: number, anchorDepth: number): number[] {
+    const parents: number[] = [];
+    for (let i = a - 1, cur = anchorDepth; i >= 0 && cur > 0; i--) {
+      if (!this.blank(i) && this.indent[i] < cur) {
+        parents.push(i);
+        cur = this.indent[i];
       }
     }
-  }
-  const anchorDepth = blank(a) ? 0 : indent[a];
-
-  // Enclosing lines, innermost first: each is the nearest line above with less indent.
-  const parents: number[] = [];
-  for (let i = a - 1, cur = anchorDepth; i >= 0 && cur > 0; i--) {
-    if (!blank(i) && indent[i] < cur) {
-      parents.push(i);
-      cur = indent[i];
-    }
-  }
-  const climbed = maxLevels === 0 ? parents.length : Math.min(maxLevels, parents.length);
-  const floor = maxLevels === 0 || maxLevels > parents.length ? 0 : indent[parents[maxLevels - 1]];
-
-  let first = a;
-  let last = a;
-  if (includeSiblings) {
-    while (first > 0 && depth[first - 1] >= floor) {
-      first--;
-    }
-    while (last < n - 1 && depth[last + 1] >= floor) {
-      last++;
-    }
-  } else {
-    const kind = blank(a) ? 'other' : floorKind(trimmed(a));
-    const atFloor = anchorDepth <= floor;
-    if (!atFloor || kind === 'closer' || kind === 'continuation' || kind === 'bracket') {
-      first = climbToOpener(a);
-    }
-    last = descend(a, atFloor && kind === 'closer');
-    if (includeHeader) {
-      first = headerAbove(first);
-    }
+    return parents;
   }
 
   /** The first line after the comments and decorators that start at `from`. */
-  function endOfHeaderRun(from: number): number {
+  private endOfHeaderRun(from: number): number {
     let k = from;
     let closeWith: string | undefined;
-    while (k < n && !blank(k)) {
-      const t = trimmed(k);
+    while (k < this.n && !this.blank(k)) {
+      const t = this.trimmed(k);
       if (closeWith !== undefined) {
         if (t.includes(closeWith)) {
           closeWith = undefined;
@@ -280,22 +324,68 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
     return k;
   }
 
+  /** Lines first..last without blank lines at either end, never past the asked line. */
+  trimBlank(f: number, l: number, asked: number): [number, number] {
+    while (f < l && f < asked && this.blank(f)) {
+      f++;
+    }
+    while (l > f && l > asked && this.blank(l)) {
+      l--;
+    }
+    return [f, l];
+  }
+}
+
+/** The walks that find a block's edges at its floor depth (columns). */
+class Block {
+  constructor(
+    private readonly text: IndentedLines,
+    private readonly floor: number,
+  ) {}
+
+  /** First and last line of the block around anchor `a`, before the anchor and the cap are applied. */
+  extent(a: number, anchorDepth: number, includeSiblings: boolean, includeHeader: boolean): [number, number] {
+    const { text, floor } = this;
+    let first = a;
+    let last = a;
+    if (includeSiblings) {
+      while (first > 0 && text.depth[first - 1] >= floor) {
+        first--;
+      }
+      while (last < text.n - 1 && text.depth[last + 1] >= floor) {
+        last++;
+      }
+      return [first, last];
+    }
+    const kind = text.blank(a) ? 'other' : floorKind(text.trimmed(a));
+    const atFloor = anchorDepth <= floor;
+    if (!atFloor || kind === 'closer' || kind === 'continuation' || kind === 'bracket') {
+      first = this.climbToOpener(a);
+    }
+    last = this.descend(a, atFloor && kind === 'closer');
+    if (includeHeader) {
+      first = this.headerAbove(first);
+    }
+    return [first, last];
+  }
+
   /** Walks up from `from` to the line at the floor that opens its block. */
-  function climbToOpener(from: number): number {
+  private climbToOpener(from: number): number {
+    const { text, floor } = this;
     let top = from;
     for (let i = from - 1; i >= 0; i--) {
-      if (blank(i)) {
+      if (text.blank(i)) {
         continue;
       }
-      if (indent[i] > floor) {
+      if (text.indent[i] > floor) {
         top = i;
         continue;
       }
-      if (indent[i] < floor) {
+      if (text.indent[i] < floor) {
         break;
       }
       top = i;
-      if (floorKind(trimmed(i)) === 'other') {
+      if (floorKind(text.trimmed(i)) === 'other') {
         break;
       }
       // `} else {`, `else:`, a lone `}` before `else`, an Allman `{`: the statement goes on above.
@@ -304,25 +394,26 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
   }
 
   /** Walks down from `from` through the block and its closer; returns the last line. */
-  function descend(from: number, afterCloser: boolean): number {
+  private descend(from: number, afterCloser: boolean): number {
+    const { text, floor } = this;
     let bottom = from;
     let closed = afterCloser;
-    for (let j = from + 1; j < n; j++) {
-      if (blank(j)) {
+    for (let j = from + 1; j < text.n; j++) {
+      if (text.blank(j)) {
         continue;
       }
-      if (indent[j] > floor && !closed) {
+      if (text.indent[j] > floor && !closed) {
         bottom = j;
         continue;
       }
-      if (indent[j] < floor) {
+      if (text.indent[j] < floor) {
         break;
       }
-      if (indent[j] > floor) {
+      if (text.indent[j] > floor) {
         // Deeper lines after a closer belong to whatever comes next.
         break;
       }
-      const kind = floorKind(trimmed(j));
+      const kind = floorKind(text.trimmed(j));
       if (kind === 'continuation' || kind === 'bracket') {
         bottom = j;
         closed = false;
@@ -339,16 +430,17 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
   }
 
   /** Extends `top` up over the comments and decorators written right above it. */
-  function headerAbove(top: number): number {
+  private headerAbove(top: number): number {
+    const { text, floor } = this;
     let k = top - 1;
-    while (k >= 0 && !blank(k) && indent[k] >= floor) {
-      const t = trimmed(k);
+    while (k >= 0 && !text.blank(k) && text.indent[k] >= floor) {
+      const t = text.trimmed(k);
       // The last line of a block comment (` */`, a closing `"""`): the header is the whole comment.
       const end = BLOCK_COMMENT_ENDS.find(
         ([close, open]) => t.endsWith(close) && (t === close || isCommentLine(t)) && !(t.startsWith(open) && t.length >= open.length + close.length),
       );
       if (end) {
-        const start = blockCommentStart(k, end[1]);
+        const start = this.blockCommentStart(k, end[1]);
         if (start === undefined) {
           break;
         }
@@ -361,10 +453,10 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
         k--;
         continue;
       }
-      if (floorKind(t) === 'closer' && indent[k] === floor) {
+      if (floorKind(t) === 'closer' && text.indent[k] === floor) {
         // A multi-line decorator: `@Component({ ... })` above a class.
-        const opener = climbToOpener(k);
-        if (opener < k && isDecorator(trimmed(opener))) {
+        const opener = this.climbToOpener(k);
+        if (opener < k && isDecorator(text.trimmed(opener))) {
           top = opener;
           k = opener - 1;
           continue;
@@ -376,60 +468,15 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
   }
 
   /** The line that opens the block comment ending on line `end`, if it is near enough. */
-  function blockCommentStart(end: number, open: string): number | undefined {
+  private blockCommentStart(end: number, open: string): number | undefined {
     const stop = Math.max(0, end - INDENT_COMMENT_SCAN_MAX_LINES);
     for (let k = end - 1; k >= stop; k--) {
-      if (trimmed(k).startsWith(open)) {
+      if (this.text.trimmed(k).startsWith(open)) {
         return k;
       }
     }
     return undefined;
   }
-
-  // The asked-for anchor stays in the block even when it is a blank line at its edge.
-  first = Math.min(first, asked);
-  last = Math.max(last, asked);
-  [first, last] = trimBlank(first, last);
-  const blockFirst = first;
-  const blockLast = last;
-
-  let capped = false;
-  if (opts.maxLines !== undefined && last - first + 1 > opts.maxLines) {
-    // Grow out from the anchor one line up, one line down, as Codex does, so a
-    // signature-anchored cap shows the signature and the start of the body.
-    const budget = opts.maxLines - 1;
-    const above = asked - first;
-    const below = last - asked;
-    const up = Math.min(above, Math.max(Math.ceil(budget / 2), budget - below));
-    const down = Math.min(below, budget - up);
-    first = asked - up;
-    last = asked + down;
-    [first, last] = trimBlank(first, last);
-    capped = true;
-  }
-
-  function trimBlank(f: number, l: number): [number, number] {
-    while (f < l && f < asked && blank(f)) {
-      f++;
-    }
-    while (l > f && l > asked && blank(l)) {
-      l--;
-    }
-    return [f, l];
-  }
-
-  return {
-    first: first + 1,
-    last: last + 1,
-    anchorLine: opts.anchorLine,
-    blockFirst: blockFirst + 1,
-    blockLast: blockLast + 1,
-    blockLines: blockLast - blockFirst + 1,
-    totalLines: n,
-    capped,
-    levels: climbed,
-    floorColumns: floor,
-  };
 }
 
 /**

@@ -57,50 +57,13 @@ function skipUnits(bytes: Uint8Array, from: number, to: number, units: number): 
  */
 export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req: PageRequest, signal?: CancelSignal): Promise<Page> {
   const builder = new PageBuilder(req);
+  const line = new StreamLine(req);
   let lineNo = 1;
   let lineHasBytes = false;
-  // the current page line: its kept head, its byte count and the units past the head
-  let parts: Uint8Array[] = [];
-  let kept = 0;
-  let lineBytes = 0;
-  let restUnits = 0;
-  let lastByte = -1;
   let moreAfterPage = false;
   let refused: number | undefined;
-  // the first line's characters before req.column: still to skip, and skipped so far
-  const column = req.column ?? 1;
-  let skipping = column > 1;
-  let skipLeft = column - 1;
-  let skippedUnits = 0;
-
   const finishLine = (): void => {
-    const head = parts.length === 1 ? parts[0] : Buffer.concat(parts, kept);
-    parts = [];
-    const from = lineNo === req.offset ? skippedUnits : 0;
-    let text: string;
-    let units: number;
-    if (lineBytes <= KEEP_LINE_BYTES) {
-      text = decoder.decode(head);
-      let cr = lastByte === 13 ? 1 : 0;
-      if (text.charCodeAt(text.length - 1) === 13) {
-        text = text.slice(0, -1);
-        cr = 0;
-      }
-      // a final "\r" the column skipped is no more part of the line than a kept one
-      units = from + text.length - cr;
-    } else {
-      text = decoder.decode(head);
-      units = from + utf16Units(head) + restUnits - (lastByte === 13 ? 1 : 0);
-    }
-    if (lineNo === req.offset) {
-      checkColumn(lineNo, column, units);
-    }
-    const cut = cutLine(lineNo, text);
-    const line: PageLine = from > 0 ? { ...cut, column: from + 1, fullLength: units } : lineBytes > KEEP_LINE_BYTES ? { ...cut, fullLength: units } : cut;
-    kept = 0;
-    lineBytes = 0;
-    restUnits = 0;
-    if (!builder.add(line)) {
+    if (!builder.add(line.finish(lineNo))) {
       refused = lineNo;
     }
   };
@@ -131,31 +94,10 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
           pos = nl + 1;
           continue;
         }
-        if (end > pos) {
-          lineHasBytes = true;
-          lastByte = chunk[end - 1];
-        }
-        if (skipping && lineNo === req.offset) {
-          const r = skipUnits(chunk, pos, end, skipLeft);
-          skippedUnits += r.skipped;
-          skipLeft = r.left;
-          pos = r.pos;
-          skipping = !r.stopped;
-        }
-        if (end > pos) {
-          const take = Math.min(end - pos, KEEP_LINE_BYTES - kept);
-          if (take > 0) {
-            parts.push(chunk.subarray(pos, pos + take));
-            kept += take;
-          }
-          if (end - pos > take) {
-            restUnits += utf16Units(chunk, pos + take, end);
-          }
-          lineBytes += end - pos;
-        }
+        lineHasBytes ||= end > pos;
+        line.append(chunk, pos, end, lineNo === req.offset);
         if (nl === -1) {
-          // Keep the head beyond this chunk's lifetime: the reader may reuse its buffers.
-          parts = parts.map((p) => Uint8Array.from(p));
+          line.detach();
           break;
         }
         finishLine();
@@ -165,7 +107,6 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
         }
         lineNo++;
         lineHasBytes = false;
-        lastByte = -1;
         pos = nl + 1;
       }
     }
@@ -192,4 +133,89 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
   }
   const last = builder.lines[builder.lines.length - 1];
   return { builder, totalLines: undefined, nextOffset: refused ?? last.n + 1, stop: builder.stop };
+}
+
+/**
+ * The page line being read from the stream: its kept head (at most {@link KEEP_LINE_BYTES}),
+ * its byte count, the UTF-16 units past the head, and on the first line the characters
+ * before `req.column`, skipped undecoded.
+ */
+class StreamLine {
+  private parts: Uint8Array[] = [];
+  private kept = 0;
+  private bytes = 0;
+  private restUnits = 0;
+  private lastByte = -1;
+  private readonly offset: number;
+  private readonly column: number;
+  private skipping: boolean;
+  private skipLeft: number;
+  private skippedUnits = 0;
+
+  constructor(req: PageRequest) {
+    this.offset = req.offset;
+    this.column = req.column ?? 1;
+    this.skipping = this.column > 1;
+    this.skipLeft = this.column - 1;
+  }
+
+  /** Takes the line's bytes chunk[pos, end); `first`: this is the page's first line, where the column applies. */
+  append(chunk: Uint8Array, pos: number, end: number, first: boolean): void {
+    if (end > pos) {
+      this.lastByte = chunk[end - 1];
+    }
+    if (this.skipping && first) {
+      const r = skipUnits(chunk, pos, end, this.skipLeft);
+      this.skippedUnits += r.skipped;
+      this.skipLeft = r.left;
+      pos = r.pos;
+      this.skipping = !r.stopped;
+    }
+    if (end > pos) {
+      const take = Math.min(end - pos, KEEP_LINE_BYTES - this.kept);
+      if (take > 0) {
+        this.parts.push(chunk.subarray(pos, pos + take));
+        this.kept += take;
+      }
+      if (end - pos > take) {
+        this.restUnits += utf16Units(chunk, pos + take, end);
+      }
+      this.bytes += end - pos;
+    }
+  }
+
+  /** Keeps the head beyond its chunk's lifetime: the reader may reuse its buffers. */
+  detach(): void {
+    this.parts = this.parts.map((p) => Uint8Array.from(p));
+  }
+
+  /** The line as the page shows it; the state is reset for the next line. */
+  finish(lineNo: number): PageLine {
+    const head = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.kept);
+    const from = lineNo === this.offset ? this.skippedUnits : 0;
+    const long = this.bytes > KEEP_LINE_BYTES;
+    let text = decoder.decode(head);
+    let units: number;
+    if (!long) {
+      let cr = this.lastByte === 13 ? 1 : 0;
+      if (text.charCodeAt(text.length - 1) === 13) {
+        text = text.slice(0, -1);
+        cr = 0;
+      }
+      // a final "\r" the column skipped is no more part of the line than a kept one
+      units = from + text.length - cr;
+    } else {
+      units = from + utf16Units(head) + this.restUnits - (this.lastByte === 13 ? 1 : 0);
+    }
+    if (lineNo === this.offset) {
+      checkColumn(lineNo, this.column, units);
+    }
+    this.parts = [];
+    this.kept = 0;
+    this.bytes = 0;
+    this.restUnits = 0;
+    this.lastByte = -1;
+    const cut = cutLine(lineNo, text);
+    return from > 0 ? { ...cut, column: from + 1, fullLength: units } : long ? { ...cut, fullLength: units } : cut;
+  }
 }

@@ -8,6 +8,7 @@ import { MAX_IGNORED_EXAMPLES, MAX_JS_SEARCH_FILE_BYTES, MAX_RG_COLUMN_BYTES, MA
 import { comparePaths, smallestSorted } from '../list/order';
 import { isWithin } from '../paths';
 import { isGitInternal } from '../policy';
+import { partitionPoint } from '../sorted';
 import { ToolError } from '../errors';
 import { readRegularFile, type FileOpener } from '../file';
 import { decodeText } from '../text/encoding';
@@ -304,17 +305,8 @@ export function fitBytes(n: number, lines: (k: number) => string[]): number {
   if (n <= 1 || bytes(n) <= MAX_SEARCH_OUTPUT_BYTES) {
     return n;
   }
-  let lo = 1;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (bytes(mid) <= MAX_SEARCH_OUTPUT_BYTES) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo;
+  // The first k that does not fit, less one; 1 when none does.
+  return Math.max(1, partitionPoint(1, n, (k) => bytes(k) > MAX_SEARCH_OUTPUT_BYTES) - 1);
 }
 
 /** The page of a files or count search: files `skip`..`skip+limit` of `files` (in path order, at least that many). */

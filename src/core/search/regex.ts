@@ -125,137 +125,134 @@ function hasLiteralNewline(q: Query): boolean {
   return !q.fixedStrings && /(^|[^\\])(\\\\)*\\(n|x0[aA]|x\{0*[aA]\})/.test(q.pattern);
 }
 
+/** A piece of the translation: its JavaScript text and the index of the last pattern character it used. */
+type Piece = [text: string, last: number];
+
+/** The pattern (after any leading flags) in JavaScript's `u`-mode syntax, one construct at a time. */
 function translate(p: string, dotAll: boolean): string {
   let out = '';
   let inClass = false;
   for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') {
-      const n = p[i + 1];
-      if (n === undefined) {
-        throw new SyntaxError('incomplete escape sequence at the end of the pattern');
-      }
-      i++;
-      switch (n) {
-        case 'w':
-          out += inClass ? WORD : `[${WORD}]`;
-          break;
-        case 'W':
-          if (inClass) {
-            throw new RegexTranslationError('\\W inside a character class is not supported by the JavaScript fallback');
-          }
-          out += `[^${WORD}]`;
-          break;
-        case 'd':
-          out += '\\p{Nd}';
-          break;
-        case 'D':
-          out += '\\P{Nd}';
-          break;
-        case 'b':
-          out += inClass ? '\\x08' : `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`;
-          break;
-        case 'B':
-          out += `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`;
-          break;
-        case 'A':
-          out += '(?<![\\s\\S])';
-          break;
-        case 'z':
-          out += '(?![\\s\\S])';
-          break;
-        case 'x': {
-          if (p[i + 1] === '{') {
-            const end = p.indexOf('}', i);
-            out += `\\u{${p.slice(i + 2, end)}}`;
-            i = end;
-          } else {
-            out += `\\x${p.slice(i + 1, i + 3)}`;
-            i += 2;
-          }
-          break;
-        }
-        case 'p':
-        case 'P':
-          if (p[i + 1] === '{') {
-            const end = p.indexOf('}', i);
-            out += `\\${n}{${p.slice(i + 2, end)}}`;
-            i = end;
-          } else {
-            out += `\\${n}{${p[i + 1]}}`;
-            i++;
-          }
-          break;
-        default:
-          if (/[a-zA-Z0-9]/.test(n)) {
-            // \n \t \r \f \v \s \S \u… \0 mean the same in both dialects
-            out += `\\${n}`;
-          } else if (JS_SYNTAX.has(n) || (inClass && n === '-')) {
-            out += `\\${n}`;
-          } else {
-            out += `\\u{${n.codePointAt(0)!.toString(16)}}`;
-          }
-      }
-      continue;
+    let piece: Piece;
+    if (p[i] === '\\') {
+      piece = translateEscape(p, i, inClass);
+    } else if (inClass) {
+      piece = translateInClass(p, i);
+      inClass = p[i] !== ']';
+    } else {
+      piece = translateOutside(p, i, dotAll);
+      inClass = p[i] === '[';
     }
-    if (inClass) {
-      if (c === '[') {
-        const posix = /^\[:(\^?)([a-z]+):\]/.exec(p.slice(i));
-        if (posix && POSIX[posix[2]] !== undefined) {
-          if (posix[1]) {
-            throw new RegexTranslationError(`[:^${posix[2]}:] is not supported by the JavaScript fallback`);
-          }
-          out += POSIX[posix[2]];
-          i += posix[0].length - 1;
-          continue;
-        }
-        throw new RegexTranslationError('nested character classes are not supported by the JavaScript fallback');
-      }
-      if ((c === '&' || c === '-' || c === '~') && p[i + 1] === c) {
-        throw new RegexTranslationError(`the class operator ${c}${c} is not supported by the JavaScript fallback`);
-      }
-      if (c === ']') {
-        inClass = false;
-      }
-      out += c;
-      continue;
-    }
-    switch (c) {
-      case '[':
-        inClass = true;
-        out += c;
-        if (p[i + 1] === '^') {
-          out += '^';
-          i++;
-        }
-        if (p[i + 1] === ']') {
-          // a leading "]" is a literal in Rust
-          out += '\\]';
-          i++;
-        }
-        break;
-      case '.':
-        out += dotAll ? '[\\s\\S]' : '[^\\n]';
-        break;
-      case '^':
-        out += '(?<![^\\n])';
-        break;
-      case '$':
-        out += '(?![^\\n])';
-        break;
-      case '(':
-        if (p.startsWith('(?P<', i)) {
-          out += '(?<';
-          i += 3;
-        } else if (p[i + 1] === '?' && /^\(\?[a-zA-Z-]+[:)]/.test(p.slice(i))) {
-          throw new RegexTranslationError('inline flags inside the pattern are not supported by the JavaScript fallback');
-        } else {
-          out += c;
-        }
-        break;
-      default:
-        out += c;
-    }
+    out += piece[0];
+    i = piece[1];
   }
   return out;
+}
+
+/** The escape at p[i] (a backslash), inside a class or not. */
+function translateEscape(p: string, i: number, inClass: boolean): Piece {
+  const n = p[i + 1];
+  if (n === undefined) {
+    throw new SyntaxError('incomplete escape sequence at the end of the pattern');
+  }
+  i++;
+  switch (n) {
+    case 'w':
+      return [inClass ? WORD : `[${WORD}]`, i];
+    case 'W':
+      if (inClass) {
+        throw new RegexTranslationError('\\W inside a character class is not supported by the JavaScript fallback');
+      }
+      return [`[^${WORD}]`, i];
+    case 'd':
+      return ['\\p{Nd}', i];
+    case 'D':
+      return ['\\P{Nd}', i];
+    case 'b':
+      return [inClass ? '\\x08' : `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`, i];
+    case 'B':
+      return [`(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`, i];
+    case 'A':
+      return ['(?<![\\s\\S])', i];
+    case 'z':
+      return ['(?![\\s\\S])', i];
+    case 'x': {
+      if (p[i + 1] === '{') {
+        const end = p.indexOf('}', i);
+        return [`\\u{${p.slice(i + 2, end)}}`, end];
+      }
+      return [`\\x${p.slice(i + 1, i + 3)}`, i + 2];
+    }
+    case 'p':
+    case 'P':
+      if (p[i + 1] === '{') {
+        const end = p.indexOf('}', i);
+        return [`\\${n}{${p.slice(i + 2, end)}}`, end];
+      }
+      return [`\\${n}{${p[i + 1]}}`, i + 1];
+    default:
+      if (/[a-zA-Z0-9]/.test(n)) {
+        // \n \t \r \f \v \s \S \u… \0 mean the same in both dialects
+        return [`\\${n}`, i];
+      }
+      if (JS_SYNTAX.has(n) || (inClass && n === '-')) {
+        return [`\\${n}`, i];
+      }
+      return [`\\u{${n.codePointAt(0)!.toString(16)}}`, i];
+  }
+}
+
+/** The character at p[i] inside a class (not a backslash); a `]` closes the class. */
+function translateInClass(p: string, i: number): Piece {
+  const c = p[i];
+  if (c === '[') {
+    const posix = /^\[:(\^?)([a-z]+):\]/.exec(p.slice(i));
+    if (posix && POSIX[posix[2]] !== undefined) {
+      if (posix[1]) {
+        throw new RegexTranslationError(`[:^${posix[2]}:] is not supported by the JavaScript fallback`);
+      }
+      return [POSIX[posix[2]], i + posix[0].length - 1];
+    }
+    throw new RegexTranslationError('nested character classes are not supported by the JavaScript fallback');
+  }
+  if ((c === '&' || c === '-' || c === '~') && p[i + 1] === c) {
+    throw new RegexTranslationError(`the class operator ${c}${c} is not supported by the JavaScript fallback`);
+  }
+  return [c, i];
+}
+
+/** The character at p[i] outside a class (not a backslash); a `[` opens one. */
+function translateOutside(p: string, i: number, dotAll: boolean): Piece {
+  const c = p[i];
+  switch (c) {
+    case '[': {
+      let out = c;
+      if (p[i + 1] === '^') {
+        out += '^';
+        i++;
+      }
+      if (p[i + 1] === ']') {
+        // a leading "]" is a literal in Rust
+        out += '\\]';
+        i++;
+      }
+      return [out, i];
+    }
+    case '.':
+      return [dotAll ? '[\\s\\S]' : '[^\\n]', i];
+    case '^':
+      return ['(?<![^\\n])', i];
+    case '$':
+      return ['(?![^\\n])', i];
+    case '(':
+      if (p.startsWith('(?P<', i)) {
+        return ['(?<', i + 3];
+      }
+      if (p[i + 1] === '?' && /^\(\?[a-zA-Z-]+[:)]/.test(p.slice(i))) {
+        throw new RegexTranslationError('inline flags inside the pattern are not supported by the JavaScript fallback');
+      }
+      return [c, i];
+    default:
+      return [c, i];
+  }
 }

@@ -1,4 +1,5 @@
 import { MAX_RG_COLUMN_BYTES } from '../limits';
+import { lineOfOffset } from '../sorted';
 import type { CompiledQuery } from './regex';
 
 /** A run of lines ripgrep reports as one match: one line, or in multiline mode the lines a match (or several touching ones) spans. */
@@ -58,19 +59,7 @@ export function findRecords(text: string, q: CompiledQuery): Counted {
   if (text.endsWith('\n')) {
     starts.pop();
   }
-  const lineOf = (offset: number) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo + 1;
-  };
+  const lineOf = (offset: number) => lineOfOffset(starts, offset) + 1;
   const records: MatchRecord[] = [];
   let count = 0;
   re.lastIndex = 0;
