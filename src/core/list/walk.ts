@@ -3,9 +3,10 @@ import { Pacer } from '../pace';
 import type { Frame, Matcher } from '../ignore/rules';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { comparePaths, LazySorted } from './order';
-import { isGitName } from '../policy';
+import type { ListEntryType } from '../file';
+import { isGitName } from '../paths';
 
-export type ListEntryType = 'file' | 'directory' | 'symlink' | 'other';
+export type { ListEntryType };
 
 export interface SourceEntry {
   name: string;
