@@ -61,8 +61,9 @@ type Pending = { a0: number; a1: number; b0: number; b1: number } | { same: numb
  * (patience), and each piece is diffed the same way. A piece that no longer affords the
  * work, or has no such line, is reported as all removed and all added: coarser than
  * minimal, never wrong. No recursion: pieces wait on an explicit stack, leftmost first.
+ * `meter.work` receives the lines visited.
  */
-export function lineDiff(a: readonly string[], b: readonly string[]): LineRun[] {
+export function lineDiff(a: readonly string[], b: readonly string[], meter?: { work: number }): LineRun[] {
   const ids = new Map<string, number>();
   const idOf = (line: string): number => {
     let id = ids.get(line);
@@ -75,7 +76,8 @@ export function lineDiff(a: readonly string[], b: readonly string[]): LineRun[] 
   const A = Int32Array.from(a, idOf);
   const B = Int32Array.from(b, idOf);
   const out = new RunList();
-  let work = A.length + B.length;
+  // Reading each line once (to number it, or to trim it off a piece's ends) is not counted.
+  let work = 0;
   const stack: Pending[] = [{ a0: 0, a1: A.length, b0: 0, b1: B.length }];
   while (stack.length > 0) {
     const p = stack.pop()!;
@@ -131,6 +133,9 @@ export function lineDiff(a: readonly string[], b: readonly string[]): LineRun[] 
       endB = j;
     }
     stack.push({ a0, a1: endA, b0, b1: endB });
+  }
+  if (meter) {
+    meter.work = work;
   }
   return out.runs;
 }

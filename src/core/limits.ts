@@ -175,10 +175,11 @@ export const MAX_CHANGE_DIFF_BYTES = 32 * 1024;
 export const MAX_PREVIEW_DIFF_BYTES = 64 * 1024;
 /**
  * Lines one line diff (a result's diff, its line counts, the edits applied to a document)
- * visits at most, in all: a Myers pass visits a span's lines once per edit length it
- * tries. Past it, what is left is shown as removed and added whole: coarse, never wrong.
+ * visits at most, besides reading each line once: a Myers pass visits a span's lines once
+ * per edit length it tries. Past it, what is left counts as removed and added whole:
+ * coarse, never wrong.
  */
-export const MAX_DIFF_WORK_LINES = 20_000_000;
+export const MAX_DIFF_WORK_LINES = 10_000_000;
 /** Lines (old + new) of a span up to which the line diff tries Myers' diff; longer spans are cut on unique lines first. */
 export const MAX_DIFF_MYERS_SPAN_LINES = 4000;
 /** Edit length (lines inserted + deleted) at which Myers' diff of one span gives up, and the span is cut on unique lines. */
