@@ -6,6 +6,18 @@ const HOST_ONLY = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_pr
   message: 'Only src/host touches files and processes; go through the Workspace seam.',
 }));
 
+/** `vscode` itself, refused in a layer that must run without the editor. */
+const VSCODE_MODULE = (layerDir) => ({ name: 'vscode', message: `${layerDir} must not depend on vscode; go through src/host.` });
+
+/**
+ * A relative import that climbs out of `layerDir` into one of `dirs` (the src/ folders it
+ * may not use). Imports inside src/ are relative, so `../` (any number) then the folder.
+ */
+const layer = (layerDir, dirs) => ({
+  regex: `^(\\.\\./)+(${dirs.join('|')})(/|$)`,
+  message: `${layerDir} must not import src/${dirs.length === 1 ? dirs[0] : `{${dirs.join(',')}}`}: the layers are core <- host <- tools <- vscode, approval, commands.`,
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test-host/**', '.vscode-test-runs/**', 'test/fixtures/**', 'bench/.data/**'] },
   js.configs.recommended,
@@ -29,16 +41,33 @@ export default tseslint.config(
     // Files and processes are reached only through the host seam (src/host), so every tool
     // runs the same on VS Code's file system, on node:fs, and in tests.
     files: ['src/**/*.ts'],
-    ignores: ['src/host/**', 'src/core/**'],
+    ignores: ['src/host/**', 'src/core/**', 'src/tools/**'],
     rules: { 'no-restricted-imports': ['error', { paths: HOST_ONLY }] },
   },
   {
-    // The core is pure: it must run in plain Node (CLI, unit tests, benchmarks).
+    // The tools run headless (CLI, tests) as well as in VS Code: the editor is reached
+    // through the host seam and the Approver interface, never directly.
+    files: ['src/tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [VSCODE_MODULE('src/tools'), ...HOST_ONLY], patterns: [layer('src/tools', ['vscode', 'approval', 'commands'])] },
+      ],
+    },
+  },
+  {
+    // The host seam serves the tools; it never calls back into them.
+    files: ['src/host/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('src/host', ['tools', 'approval', 'commands'])] }] },
+  },
+  {
+    // The core is pure: it must run in plain Node (CLI, unit tests, benchmarks). Loops
+    // between its folders are caught by test/unit/layers.test.ts, which reads the graph.
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'src/core must not depend on vscode; go through src/host.' }, ...HOST_ONLY] },
+        { paths: [VSCODE_MODULE('src/core'), ...HOST_ONLY], patterns: [layer('src/core', ['host', 'tools', 'vscode', 'approval', 'commands'])] },
       ],
     },
   },

@@ -1,4 +1,5 @@
-import type { ListEntryType } from './list/walk';
+/** What a directory entry is, as a walk or a listing names it. */
+export type ListEntryType = 'file' | 'directory' | 'symlink' | 'other';
 
 /**
  * A file opened for reading. What was opened is what is read, whatever happens to its

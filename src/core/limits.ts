@@ -173,6 +173,21 @@ export const MAX_EDIT_TEXT_CHARS = MAX_EDIT_FILE_BYTES;
 export const MAX_EDITS_PER_CALL = 100;
 /** Lines of the applied change's unified diff a result shows before cutting it. */
 export const MAX_CHANGE_DIFF_LINES = 120;
+/** Bytes (UTF-8) of the applied change's unified diff a result shows before cutting it (a line can be a whole minified file). */
+export const MAX_CHANGE_DIFF_BYTES = 32 * 1024;
+/** Bytes (UTF-8) of the unified diffs the CLI prints for a change it may not apply (all files together). */
+export const MAX_PREVIEW_DIFF_BYTES = 64 * 1024;
+/**
+ * Lines one line diff (a result's diff, its line counts, the edits applied to a document)
+ * visits at most, besides reading each line once: a Myers pass visits a span's lines once
+ * per edit length it tries. Past it, what is left counts as removed and added whole:
+ * coarse, never wrong.
+ */
+export const MAX_DIFF_WORK_LINES = 10_000_000;
+/** Lines (old + new) of a span up to which the line diff tries Myers' diff; longer spans are cut on unique lines first. */
+export const MAX_DIFF_MYERS_SPAN_LINES = 4000;
+/** Edit length (lines inserted + deleted) at which Myers' diff of one span gives up, and the span is cut on unique lines. */
+export const MAX_DIFF_MYERS_EDIT_LINES = 1000;
 /** New errors a result lists per changed file. */
 export const MAX_DIAGNOSTICS_PER_FILE = 20;
 /** Other files with new errors fs_write names after a change. */

@@ -67,3 +67,12 @@ export function locate(abs: string, roots: readonly Root[]): Located {
   const display = prefix ? (rel ? `${prefix}/${rel}` : prefix) : rel || '.';
   return { display, root: best, relative: rel };
 }
+
+/**
+ * Whether a file or folder name is `.git`, in any case: on macOS and Windows `.GIT` is
+ * the folder git uses, and elsewhere hiding a folder so named is the safe side. Walks
+ * never enter one, and reads refuse what is below one (see `isGitInternal` in policy.ts).
+ */
+export function isGitName(name: string): boolean {
+  return name.length === 4 && name.toLowerCase() === '.git';
+}

@@ -1,5 +1,8 @@
 import { compileGlob, compileGlobs } from './glob/matcher';
-import type { Located } from './paths';
+import { isGitName, type Located } from './paths';
+
+// Kept importable from here, where the other rules about git's folders live.
+export { isGitName };
 
 /**
  * Files whose reads ask first, inside the workspace or outside it: the credential files
@@ -164,14 +167,6 @@ function isNtfsGitAlias(seg: string): boolean {
   return /^(\.git|git~1)[. ]*(:.*)?$/i.test(seg);
 }
 
-/**
- * Whether a file or folder name is `.git`, in any case: on macOS and Windows `.GIT` is
- * the folder git uses, and elsewhere hiding a folder so named is the safe side. Walks
- * never enter one, and reads refuse what is below one (see {@link isGitInternal}).
- */
-export function isGitName(name: string): boolean {
-  return name.length === 4 && name.toLowerCase() === '.git';
-}
 
 /** Why a read needs a yes: a path outside the workspace folders, a file that may hold secrets. */
 export type ReadReason = 'outside' | 'sensitive';

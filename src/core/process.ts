@@ -1,5 +1,7 @@
 import * as nodePath from 'node:path';
 import type { CancelSignal } from './cancel';
+import { ToolError } from './errors';
+import { formatBytes } from './format';
 
 /**
  * Running programs is the host's business (`src/host/process.ts`); the core only
@@ -152,4 +154,17 @@ export function findProgram(name: string, proc: Pick<ProcessHost, 'env' | 'isExe
     }
   }
   return undefined;
+}
+
+/** A search or listing program stopped by its limits, as the model reads it: what happened, and how to narrow the call. */
+export function stoppedError(what: string, e: ProcessStopped): ToolError {
+  const narrow = 'Narrow the search with path or include, or leave the file out with the ignore settings.';
+  switch (e.reason) {
+    case 'memory':
+      return new ToolError('too-large', `${what} was stopped: it needed more than ${formatBytes(e.limit)} of memory. A file in the searched folders has an extremely long line, or an ignore file never ends (a link to /dev/zero). ${narrow}`);
+    case 'stall':
+      return new ToolError('io', `${what} was stopped: it made no progress for ${e.limit / 1000} seconds, as happens when it waits on a FIFO or device in the searched folders (an ignore file that is a pipe). ${narrow}`);
+    default:
+      return new ToolError('io', `${what} was stopped after ${e.limit / 1000} seconds. ${narrow}`);
+  }
 }

@@ -86,6 +86,61 @@ function procSample(pid: number): { anonBytes: number; cpuMs: number; io: string
 }
 
 /**
+ * Calls `onCancel` once the signal is set: through a VS Code token's event when it has
+ * one, otherwise by polling, since the core only knows the flag. Returns the stop.
+ */
+function watchCancellation(signal: CancelSignal | undefined, onCancel: () => void): () => void {
+  const token = signal as (CancelSignal & { onCancellationRequested?: (f: () => void) => { dispose(): void } }) | undefined;
+  const sub = typeof token?.onCancellationRequested === 'function' ? token.onCancellationRequested(onCancel) : undefined;
+  const timer = signal && !sub ? setInterval(() => signal.isCancellationRequested && onCancel(), CANCEL_POLL_MS) : undefined;
+  return () => {
+    sub?.dispose();
+    if (timer) {
+      clearInterval(timer);
+    }
+  };
+}
+
+/**
+ * Memory and progress of a running child, from /proc, every CHILD_WATCH_MS: where there
+ * is none, the deadline alone bounds the run. `output` names how much the child printed
+ * so far; `stop` kills it for the limit it passed.
+ */
+function watchChild(pid: number | undefined, opts: RunOptions, output: () => string, stop: (reason: ProcessStopped['reason'], limit: number) => void): ReturnType<typeof setInterval> | undefined {
+  if (process.platform !== 'linux' || pid === undefined || (opts.maxMemoryBytes === undefined && opts.stallMs === undefined)) {
+    return undefined;
+  }
+  let lastIo = '';
+  let progressAt = Date.now();
+  let cpuAt = 0;
+  let tickAt = Date.now();
+  return setInterval(() => {
+    const now = Date.now();
+    const sample = procSample(pid);
+    const late = now - tickAt > 4 * CHILD_WATCH_MS;
+    tickAt = now;
+    if (!sample) {
+      return;
+    }
+    if (opts.maxMemoryBytes !== undefined && sample.anonBytes > opts.maxMemoryBytes) {
+      stop('memory', opts.maxMemoryBytes);
+      return;
+    }
+    const io = `${sample.io}:${output()}`;
+    // Progress: it read or printed something, or computed for a fair share of the
+    // time (a thread blocked on a FIFO leaves others idling at a percent or two).
+    // A late tick means this process was busy: the child may only have waited on us.
+    if (io !== lastIo || late || (sample.cpuMs - cpuAt) * 4 > now - progressAt) {
+      lastIo = io;
+      progressAt = now;
+      cpuAt = sample.cpuMs;
+    } else if (opts.stallMs !== undefined && now - progressAt > opts.stallMs) {
+      stop('stall', opts.stallMs);
+    }
+  }, CHILD_WATCH_MS);
+}
+
+/**
  * Runs a command to its end. Cancellation kills it: a VS Code token's event is used
  * when present, otherwise the token is polled, since the core only knows the flag. The
  * limits of `opts` (memory, progress, time) kill it too, and the call rejects with
@@ -124,48 +179,13 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       stopped ??= new ProcessStopped(command, reason, limit);
       kill('SIGKILL');
     };
-    const token = opts.signal as (CancelSignal & { onCancellationRequested?: (f: () => void) => { dispose(): void } }) | undefined;
-    const sub = typeof token?.onCancellationRequested === 'function' ? token.onCancellationRequested(onCancel) : undefined;
-    const timer = opts.signal && !sub ? setInterval(() => opts.signal?.isCancellationRequested && onCancel(), CANCEL_POLL_MS) : undefined;
+    const stopCancelWatch = watchCancellation(opts.signal, onCancel);
     const deadline = opts.deadlineMs !== undefined ? setTimeout(() => stop('deadline', opts.deadlineMs!), opts.deadlineMs) : undefined;
-    // Memory and progress, from /proc: where there is none, the deadline alone bounds the run.
-    let lastIo = '';
-    let progressAt = Date.now();
-    let cpuAt = 0;
-    let tickAt = Date.now();
-    const watch =
-      process.platform === 'linux' && child.pid !== undefined && (opts.maxMemoryBytes !== undefined || opts.stallMs !== undefined)
-        ? setInterval(() => {
-            const now = Date.now();
-            const sample = procSample(child.pid!);
-            const late = now - tickAt > 4 * CHILD_WATCH_MS;
-            tickAt = now;
-            if (!sample) {
-              return;
-            }
-            if (opts.maxMemoryBytes !== undefined && sample.anonBytes > opts.maxMemoryBytes) {
-              stop('memory', opts.maxMemoryBytes);
-              return;
-            }
-            const io = `${sample.io}:${outBytes}:${stderr.length}`;
-            // Progress: it read or printed something, or computed for a fair share of the
-            // time (a thread blocked on a FIFO leaves others idling at a percent or two).
-            // A late tick means this process was busy: the child may only have waited on us.
-            if (io !== lastIo || late || (sample.cpuMs - cpuAt) * 4 > now - progressAt) {
-              lastIo = io;
-              progressAt = now;
-              cpuAt = sample.cpuMs;
-            } else if (opts.stallMs !== undefined && now - progressAt > opts.stallMs) {
-              stop('stall', opts.stallMs);
-            }
-          }, CHILD_WATCH_MS)
-        : undefined;
+    const watch = watchChild(child.pid, opts, () => `${outBytes}:${stderr.length}`, stop);
     const cleanup = () => {
-      sub?.dispose();
-      for (const t of [timer, watch]) {
-        if (t) {
-          clearInterval(t);
-        }
+      stopCancelWatch();
+      if (watch) {
+        clearInterval(watch);
       }
       if (deadline) {
         clearTimeout(deadline);

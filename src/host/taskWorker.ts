@@ -6,7 +6,8 @@
 import { parentPort } from 'node:worker_threads';
 import { ToolError } from '../core/errors';
 import type { TaskRequest } from '../core/process';
-import { openPdfPages, type PdfPages } from '../core/read/pdf';
+import type { PdfPages } from '../core/read/pdf';
+import { openPdfPagesHere } from './pdfjs';
 import { findRecords } from '../core/search/textSearch';
 
 const port = parentPort!;
@@ -26,7 +27,7 @@ async function answer(r: TaskRequest): Promise<unknown> {
     }
     case 'pdf-open':
       await pdf?.close();
-      pdf = await openPdfPages(r.bytes, r.where);
+      pdf = await openPdfPagesHere(r.bytes, r.where);
       return pdf.pageCount;
     case 'pdf-page':
       if (!pdf) {

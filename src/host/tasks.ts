@@ -24,151 +24,170 @@ interface Pending {
  * stops it even inside a regex match; the next call starts a fresh one.
  */
 export function startTask(o: TaskOptions): TaskSession {
-  let worker: Worker | undefined;
-  let nextId = 1;
-  const pending = new Map<number, Pending>();
-  let idle: ReturnType<typeof setTimeout> | undefined;
-  let failure: Error | undefined;
-  let baseline = 0;
-  const started = Date.now();
+  return new TaskThread(o);
+}
 
-  const fail = (e: Error) => {
-    failure ??= e;
-    const w = worker;
-    worker = undefined;
+type WatchedSignal = CancelSignal & { onCancellationRequested?: (f: () => void) => { dispose(): void } };
+
+/** One session's worker thread, its pending requests, and the watch over its limits. */
+class TaskThread implements TaskSession {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private failure: Error | undefined;
+  private baseline = 0;
+  private readonly started = Date.now();
+  private readonly signal: WatchedSignal | undefined;
+  private watch: ReturnType<typeof setInterval> | undefined;
+  private sub: { dispose(): void } | undefined;
+
+  constructor(private readonly o: TaskOptions) {
+    this.signal = o.signal as WatchedSignal | undefined;
+  }
+
+  /** Stops everything at the first failure: the thread ends and every pending request fails with `e`. */
+  private fail(e: Error): void {
+    this.failure ??= e;
+    const w = this.worker;
+    this.worker = undefined;
     void w?.terminate();
-    for (const [id, p] of pending) {
+    for (const [id, p] of this.pending) {
       if (p.timer) {
         clearTimeout(p.timer);
       }
-      pending.delete(id);
+      this.pending.delete(id);
       p.reject(e);
     }
-    stopWatching();
-  };
+    this.stopWatching();
+  }
 
-  const signal = o.signal as (CancelSignal & { onCancellationRequested?: (f: () => void) => { dispose(): void } }) | undefined;
-  let watch: ReturnType<typeof setInterval> | undefined;
-  let sub: { dispose(): void } | undefined;
-  const stopWatching = () => {
-    if (watch) {
-      clearInterval(watch);
-      watch = undefined;
+  private stopWatching(): void {
+    if (this.watch) {
+      clearInterval(this.watch);
+      this.watch = undefined;
     }
-    sub?.dispose();
-    sub = undefined;
-  };
-  const startWatching = () => {
-    if (watch) {
+    this.sub?.dispose();
+    this.sub = undefined;
+  }
+
+  /** Cancellation, the deadline and resident memory, checked from this thread while the worker runs. */
+  private startWatching(): void {
+    if (this.watch) {
       return;
     }
-    sub = typeof signal?.onCancellationRequested === 'function' ? signal.onCancellationRequested(() => fail(new CancelledError())) : undefined;
-    watch = setInterval(() => {
+    const { o, signal } = this;
+    this.sub = typeof signal?.onCancellationRequested === 'function' ? signal.onCancellationRequested(() => this.fail(new CancelledError())) : undefined;
+    this.watch = setInterval(() => {
       if (signal?.isCancellationRequested) {
-        fail(new CancelledError());
-      } else if (Date.now() - started > o.deadlineMs) {
-        fail(new TaskStopped('deadline', o.deadlineMs));
-      } else if (o.maxRssGrowthBytes !== undefined && process.memoryUsage.rss() - baseline > o.maxRssGrowthBytes) {
-        fail(new TaskStopped('memory', o.maxRssGrowthBytes));
+        this.fail(new CancelledError());
+      } else if (Date.now() - this.started > o.deadlineMs) {
+        this.fail(new TaskStopped('deadline', o.deadlineMs));
+      } else if (o.maxRssGrowthBytes !== undefined && process.memoryUsage.rss() - this.baseline > o.maxRssGrowthBytes) {
+        this.fail(new TaskStopped('memory', o.maxRssGrowthBytes));
       }
     }, Math.min(TASK_WATCH_MS, CANCEL_POLL_MS * 2));
-    watch.unref?.();
-  };
+    this.watch.unref?.();
+  }
 
-  const ensureWorker = (): Worker => {
-    if (worker) {
-      return worker;
+  private ensureWorker(): Worker {
+    if (this.worker) {
+      return this.worker;
     }
-    baseline = process.memoryUsage.rss();
+    const o = this.o;
+    this.baseline = process.memoryUsage.rss();
     const w = new Worker(WORKER_SCRIPT, {
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(o.maxMemoryBytes / (1024 * 1024))), maxYoungGenerationSizeMb: 32 },
     });
-    w.on('message', (m: Reply) => {
-      const p = pending.get(m.id);
-      if (!p) {
-        return;
-      }
-      pending.delete(m.id);
-      if (p.timer) {
-        clearTimeout(p.timer);
-      }
-      if (m.ok) {
-        p.resolve(m.result);
-      } else {
-        p.reject(m.error.code ? new ToolError(m.error.code, m.error.message) : new Error(m.error.message));
-      }
-      armIdle();
-    });
-    w.on('error', (e: Error & { code?: string }) => fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new TaskStopped('memory', o.maxMemoryBytes) : e));
+    w.on('message', (m: Reply) => this.answered(m));
+    w.on('error', (e: Error & { code?: string }) => this.fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new TaskStopped('memory', o.maxMemoryBytes) : e));
     w.on('exit', () => {
-      if (worker === w) {
-        worker = undefined;
-        if (pending.size) {
-          fail(new Error('the task thread ended unexpectedly'));
+      if (this.worker === w) {
+        this.worker = undefined;
+        if (this.pending.size) {
+          this.fail(new Error('the task thread ended unexpectedly'));
         }
-        stopWatching();
+        this.stopWatching();
       }
     });
     w.unref();
-    worker = w;
-    startWatching();
+    this.worker = w;
+    this.startWatching();
     return w;
-  };
+  }
 
-  const armIdle = () => {
+  /** A reply from the worker settles its request. */
+  private answered(m: Reply): void {
+    const p = this.pending.get(m.id);
+    if (!p) {
+      return;
+    }
+    this.pending.delete(m.id);
+    if (p.timer) {
+      clearTimeout(p.timer);
+    }
+    if (m.ok) {
+      p.resolve(m.result);
+    } else {
+      p.reject(m.error.code ? new ToolError(m.error.code, m.error.message) : new Error(m.error.message));
+    }
+    this.armIdle();
+  }
+
+  private armIdle(): void {
     // An idle thread must not keep the process alive (the CLI exits when its work is done).
-    if (pending.size === 0) {
-      worker?.unref();
+    if (this.pending.size === 0) {
+      this.worker?.unref();
     }
-    if (idle) {
-      clearTimeout(idle);
-      idle = undefined;
+    if (this.idle) {
+      clearTimeout(this.idle);
+      this.idle = undefined;
     }
-    if (o.idleMs !== undefined && pending.size === 0) {
-      idle = setTimeout(() => {
-        if (pending.size === 0 && worker) {
-          const w = worker;
-          worker = undefined;
-          stopWatching();
+    if (this.o.idleMs !== undefined && this.pending.size === 0) {
+      this.idle = setTimeout(() => {
+        if (this.pending.size === 0 && this.worker) {
+          const w = this.worker;
+          this.worker = undefined;
+          this.stopWatching();
           void w.terminate();
         }
-      }, o.idleMs);
-      idle.unref?.();
+      }, this.o.idleMs);
+      this.idle.unref?.();
     }
-  };
+  }
 
-  return {
-    call<O>(request: TaskRequest): Promise<O> {
-      if (failure) {
-        return Promise.reject(failure);
+  call<O>(request: TaskRequest): Promise<O> {
+    if (this.failure) {
+      return Promise.reject(this.failure);
+    }
+    if (this.signal?.isCancellationRequested) {
+      return Promise.reject(new CancelledError());
+    }
+    if (this.idle) {
+      clearTimeout(this.idle);
+      this.idle = undefined;
+    }
+    const w = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<O>((resolve, reject) => {
+      const p: Pending = { resolve: resolve as (v: unknown) => void, reject };
+      if (this.o.requestMs !== undefined) {
+        const ms = this.o.requestMs;
+        p.timer = setTimeout(() => this.fail(new TaskStopped('deadline', ms)), ms);
       }
-      if (signal?.isCancellationRequested) {
-        return Promise.reject(new CancelledError());
-      }
-      if (idle) {
-        clearTimeout(idle);
-        idle = undefined;
-      }
-      const w = ensureWorker();
-      const id = nextId++;
-      return new Promise<O>((resolve, reject) => {
-        const p: Pending = { resolve: resolve as (v: unknown) => void, reject };
-        if (o.requestMs !== undefined) {
-          p.timer = setTimeout(() => fail(new TaskStopped('deadline', o.requestMs!)), o.requestMs);
-        }
-        pending.set(id, p);
-        w.ref();
-        w.postMessage({ id, request });
-      });
-    },
-    async close() {
-      if (idle) {
-        clearTimeout(idle);
-      }
-      stopWatching();
-      const w = worker;
-      worker = undefined;
-      await w?.terminate();
-    },
-  };
+      this.pending.set(id, p);
+      w.ref();
+      w.postMessage({ id, request });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.idle) {
+      clearTimeout(this.idle);
+    }
+    this.stopWatching();
+    const w = this.worker;
+    this.worker = undefined;
+    await w?.terminate();
+  }
 }

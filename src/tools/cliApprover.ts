@@ -1,5 +1,6 @@
 import { unifiedDiff } from '../core/diff';
 import { ToolError } from '../core/errors';
+import { MAX_PREVIEW_DIFF_BYTES } from '../core/limits';
 import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation } from './approval';
 
 /** The CLI's answers come from its flags: nobody is there to ask. */
@@ -10,18 +11,27 @@ export interface CliFlags {
   allowOutside: boolean;
 }
 
-/** The unified diff of every file of a proposal, in order. */
+/**
+ * The unified diff of every file of a proposal, in order, cut (and saying so) once the
+ * files together reach MAX_PREVIEW_DIFF_BYTES: the preview is a result a model reads too.
+ */
 export function proposalDiff(p: ChangeProposal): string {
+  let room = MAX_PREVIEW_DIFF_BYTES;
+  const diff = (from: string, to: string, oldText: string | undefined, newText: string | undefined): string => {
+    const d = unifiedDiff(from, to, oldText, newText, { maxLines: Infinity, maxBytes: Math.max(0, room) });
+    room -= Buffer.byteLength(d, 'utf8') + 1;
+    return d;
+  };
   return p.files
     .map((f) => {
       const from = f.from?.display ?? f.display;
       const head = f.action === 'move' ? `rename from ${from}\nrename to ${f.display}\n` : '';
-      const diff = head + unifiedDiff(from, f.display, f.oldText, f.newText);
+      const d = head + diff(from, f.display, f.oldText, f.newText);
       if (f.action === 'move' && f.replaces !== undefined) {
         // the file already at the destination is lost: show what it held becoming the moved text
-        return `${diff}\n${f.display} exists and is replaced:\n${unifiedDiff(f.display, f.display, f.replaces, f.newText)}`;
+        return `${d}\n${f.display} exists and is replaced:\n${diff(f.display, f.display, f.replaces, f.newText)}`;
       }
-      return diff;
+      return d;
     })
     .filter((d) => d !== '')
     .join('\n');

@@ -2,7 +2,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { lineStats, textEdits, unifiedDiff } from '../core/diff';
 import { CancelledError, ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
-import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
@@ -11,6 +11,9 @@ import { ApprovalDenied, type ChangeProposal, type ProposedAction, type Proposed
 import { loadFileText, type FileText } from './fileText';
 import type { Target } from './target';
 import type { ToolContext } from './types';
+
+/** Where a diff in a result is cut: a model reads every byte of it. */
+const RESULT_DIFF_BOUNDS = { maxLines: MAX_CHANGE_DIFF_LINES, maxBytes: MAX_CHANGE_DIFF_BYTES };
 
 /** One file of a change, as a tool computed it. */
 export interface PlannedFile {
@@ -40,7 +43,7 @@ export interface LandedFile {
   userDiff: string | undefined;
   added: number;
   removed: number;
-  /** Unified diff of the change that landed, cut to MAX_CHANGE_DIFF_LINES. */
+  /** Unified diff of the change that landed, cut to MAX_CHANGE_DIFF_LINES and MAX_CHANGE_DIFF_BYTES. */
   diff: string;
   version: string | undefined;
   /** Left with unsaved changes in its editor (it had some before, or saving is off). */
@@ -103,14 +106,6 @@ function newErrors(before: readonly Diagnostic[], after: readonly Diagnostic[]):
     }
   }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
-}
-
-function cutDiff(diff: string): string {
-  const lines = diff.split('\n');
-  if (lines.length <= MAX_CHANGE_DIFF_LINES) {
-    return diff;
-  }
-  return [...lines.slice(0, MAX_CHANGE_DIFF_LINES), `[diff cut: ${lines.length - MAX_CHANGE_DIFF_LINES} more lines; read the file to see the rest]`].join('\n');
 }
 
 /** The file's current text must still be what the change was computed on; a newer text is never overwritten. */
@@ -333,10 +328,10 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
     }
     files.push({
       planned: f,
-      userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real)) : undefined,
+      userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real), RESULT_DIFF_BOUNDS) : undefined,
       added: stats.added,
       removed: stats.removed,
-      diff: opts.diffs === false || !showsOld.has(f) ? '' : cutDiff(unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text)),
+      diff: opts.diffs === false || !showsOld.has(f) ? '' : unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text, RESULT_DIFF_BOUNDS),
       version,
       unsaved: report.unsaved.includes(f.target.real),
       formatted: formatted.has(f.target.real),

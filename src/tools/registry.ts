@@ -1,26 +1,50 @@
+import type * as z from 'zod';
+import { applyPatchTool } from './applyPatch';
+import { editTool } from './edit';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listTool } from './list';
 import { readTool } from './read';
 import type { ToolSpec } from './types';
 import { writeTool } from './write';
-import { editTool } from './edit';
-import { applyPatchTool } from './applyPatch';
+
+/** The tools' names, in the order they are listed (`--list`, package.json). */
+export const TOOL_NAMES = ['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'fs_edit', 'fs_write', 'fs_apply_patch'] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/**
+ * A tool's entry in the table: its spec, checked against the name it is filed under. The
+ * spec keeps its own input type where it is written; the table holds every tool alike,
+ * which is sound because run.ts gives a spec only input its own schema parsed.
+ */
+function defineTool<S extends z.ZodType>(name: ToolName, spec: ToolSpec<S>): ToolSpec {
+  if (spec.name !== name) {
+    throw new Error(`tool table: ${name} holds the spec of ${spec.name}`);
+  }
+  return spec;
+}
+
+const TABLE: { readonly [N in ToolName]: ToolSpec } = {
+  fs_read: defineTool('fs_read', readTool),
+  fs_list: defineTool('fs_list', listTool),
+  fs_glob: defineTool('fs_glob', globTool),
+  fs_grep: defineTool('fs_grep', grepTool),
+  fs_edit: defineTool('fs_edit', editTool),
+  fs_write: defineTool('fs_write', writeTool),
+  fs_apply_patch: defineTool('fs_apply_patch', applyPatchTool),
+};
 
 /**
  * The single table of tools. `package.json` `contributes.languageModelTools` must list
  * exactly these names (a unit test checks it, schemas included).
  */
-export const TOOLS: readonly ToolSpec[] = [
-  readTool as unknown as ToolSpec,
-  listTool as unknown as ToolSpec,
-  globTool as unknown as ToolSpec,
-  grepTool as unknown as ToolSpec,
-  editTool as unknown as ToolSpec,
-  writeTool as unknown as ToolSpec,
-  applyPatchTool as unknown as ToolSpec,
-];
+export const TOOLS: readonly ToolSpec[] = TOOL_NAMES.map((name) => TABLE[name]);
+
+export function isToolName(name: string): name is ToolName {
+  return (TOOL_NAMES as readonly string[]).includes(name);
+}
 
 export function findTool(name: string): ToolSpec | undefined {
-  return TOOLS.find((t) => t.name === name);
+  return isToolName(name) ? TABLE[name] : undefined;
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ToolContext } from '../../src/tools/types';
-import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
+import { call, context, continuation, rgOnPath, tempTree, withEngine } from './helpers';
 
 /**
  * For every tool: following the `Continue with:` lines the tool prints, from the first
@@ -9,19 +9,6 @@ import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
  * page size and token budget. A page that continues says so in its last line and nowhere
  * else; a page that does not continue has no such line.
  */
-
-/** The call a page's last line continues with, after checking the line is the only one. */
-function continuation(tool: string, text: string): Record<string, unknown> | undefined {
-  const lines = text.split('\n');
-  const at = lines.findIndex((l) => l.startsWith('Continue with: '));
-  if (at === -1) {
-    return undefined;
-  }
-  assert.equal(at, lines.length - 1, 'the Continue line is the last line');
-  const m = new RegExp(`^Continue with: ${tool} (\\{.*\\})$`).exec(lines[at]);
-  assert.ok(m, `a complete ${tool} call: ${lines[at]}`);
-  return JSON.parse(m[1]) as Record<string, unknown>;
-}
 
 /** Every page of a paged answer, following its continuations from `input`. */
 async function follow(ctx: ToolContext, tool: string, input: Record<string, unknown>): Promise<string[]> {

@@ -1,3 +1,4 @@
+import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -158,4 +159,21 @@ export function scriptedApprover(answer: (p: ChangeProposal) => Review | Promise
     },
   };
   return { approver, reviews, shown, confirms };
+}
+
+/**
+ * The input of the call a page continues with (`Continue with: <tool> {json}`), after
+ * checking that the line is the last one and a complete call of `tool`; undefined when
+ * the page does not continue.
+ */
+export function continuation(tool: string, text: string): Record<string, unknown> | undefined {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Continue with: '));
+  if (at === -1) {
+    return undefined;
+  }
+  assert.equal(at, lines.length - 1, 'the Continue line is the last line');
+  const m = new RegExp(`^Continue with: ${tool} (\\{.*\\})$`).exec(lines[at]);
+  assert.ok(m, `a complete ${tool} call: ${lines[at]}`);
+  return JSON.parse(m[1]) as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { editorGlobToLines, expandBraces, isPortableGlob, rebaseLines } from '../../src/core/ignore/globs';
+import { expandBraces } from '../../src/core/glob/braces';
+import { editorGlobToLines, isPortableGlob, rebaseLines } from '../../src/core/ignore/globs';
 import { IgnorePolicy, PathChecker } from '../../src/core/ignore/policy';
 import { Matcher, Overrides, RuleFile, type Frame } from '../../src/core/ignore/rules';
 import { openLocalFile } from '../../src/host/localFile';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { decodeCursor } from '../../src/core/list/cursor';
 import { comparePaths, LazySorted } from '../../src/core/list/order';
 import { printableName } from '../../src/core/list/render';
-import { call, context, prepare, tempTree } from './helpers';
+import { call, context, continuation, prepare, tempTree } from './helpers';
 
 const NOTE = /^(Left out |Continue with: )/;
 
@@ -22,12 +22,6 @@ function entries(text: string): string[] {
 /** The notes after the entries (what was left out, the continuation). */
 function footer(text: string): string[] {
   return text.split('\n').filter((l) => NOTE.test(l));
-}
-
-/** The input of the call the page's last line continues with. */
-function nextCall(text: string): Record<string, unknown> | undefined {
-  const m = /\nContinue with: fs_list (\{.*\})$/.exec(text);
-  return m ? JSON.parse(m[1]) : undefined;
 }
 
 describe('fs_list', () => {
@@ -220,7 +214,7 @@ describe('fs_list', () => {
     assert.match(first.text, /^Folder \. \([^)]*\): entries 1-5 shown\n/);
     assert.match(first.text, /\nContinue with: fs_list \{"depth":2,"limit":5,"cursor":"[\w-]+"\}$/);
     assert.equal(first.text.match(/Continue with|offset/g)?.length, 1, 'one way to continue');
-    const next = nextCall(first.text)!;
+    const next = continuation('fs_list', first.text)!;
     const second = await call(ctx, 'fs_list', next);
     assert.deepEqual(entries(second.text), ['B.md', 'a/', '  b/', '  up@ -> ..', '  z.txt']);
     assert.match(second.text, /^Folder \. \([^)]*\): entries 6-10 shown\n/);
@@ -234,7 +228,7 @@ describe('fs_list', () => {
   it('refuses a cursor from another listing, both offset and cursor, and an offset past the end', async () => {
     const ctx = await context(tree.root);
     const first = await call(ctx, 'fs_list', { depth: 2, limit: 3 });
-    const cursor = nextCall(first.text)!.cursor as string;
+    const cursor = continuation('fs_list', first.text)!.cursor as string;
     assert.ok(decodeCursor(cursor));
     const other = await call(ctx, 'fs_list', { depth: 3, limit: 3, cursor });
     assert.equal(other.isError, true);
@@ -279,11 +273,11 @@ describe('fs_list', () => {
             assert.equal(r.isError, false, r.text);
             got.push(...entries(r.text).filter((l) => !l.endsWith(' (continued)')));
             offset += entries(r.text).filter((l) => !l.endsWith(' (continued)')).length;
-            const next = nextCall(r.text);
+            const next = continuation('fs_list', r.text);
             input = next && (useOffset ? { depth, limit, offset } : next);
           }
           assert.deepEqual(got, want);
-          assert.equal(nextCall(whole.text), undefined, 'a page holding everything does not continue');
+          assert.equal(continuation('fs_list', whole.text), undefined, 'a page holding everything does not continue');
         } finally {
           t.cleanup();
         }
@@ -305,7 +299,7 @@ describe('fs_list', () => {
       const ctx = await context(t.root);
       const r = await call(ctx, 'fs_list', { depth: 1, limit: 50 });
       assert.deepEqual(entries(r.text), names.sort().slice(0, 50));
-      const page2 = await call(ctx, 'fs_list', nextCall(r.text)!);
+      const page2 = await call(ctx, 'fs_list', continuation('fs_list', r.text)!);
       assert.deepEqual(entries(page2.text), names.slice(50, 100));
       const deep = await call(ctx, 'fs_list', { depth: 1, limit: 50, offset: 5001 });
       assert.deepEqual(entries(deep.text), names.slice(5000, 5050));
@@ -354,7 +348,7 @@ describe('fs_list', () => {
       assert.ok(shown.length > 1 && shown.length < 84);
       assert.match(r.text, new RegExp(`^Folder \\. \\([^)]*\\): entries 1-${shown.length} shown\\n`));
       assert.match(r.text, /\nContinue with: fs_list \{"depth":2,"cursor":"[\w-]+"\}$/);
-      const rest = await call({ ...ctx, budget: undefined }, 'fs_list', nextCall(r.text)!);
+      const rest = await call({ ...ctx, budget: undefined }, 'fs_list', continuation('fs_list', r.text)!);
       assert.deepEqual([...shown, ...entries(rest.text).filter((l) => !l.endsWith(' (continued)'))], entries(whole));
     } finally {
       t.cleanup();
@@ -382,12 +376,12 @@ describe('fs_list', () => {
       // f00.log sorts before f00.txt: the logs left out are those up to the last name shown
       assert.equal(ignoredFiles(cut.text), Number(last.slice(1, 3)) + 1, cut.text);
       let rest = 0;
-      let input = nextCall(cut.text);
+      let input = continuation('fs_list', cut.text);
       const free = { ...ctx, budget: undefined };
       while (input) {
         const page = await call(free, 'fs_list', input);
         rest += ignoredFiles(page.text);
-        input = nextCall(page.text);
+        input = continuation('fs_list', page.text);
       }
       assert.equal(ignoredFiles(cut.text) + rest, 40, 'each left-out file is counted on exactly one page');
     } finally {

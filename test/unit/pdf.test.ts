@@ -1,8 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { CancelledError, ToolError } from '../../src/core/errors';
 import { MAX_PDF_PAGE_CHARS } from '../../src/core/limits';
-import { extractPdfPages, renderPdfEnvelope, textFromItems } from '../../src/core/read/pdf';
+import { extractPdfPages as extractWith, renderPdfEnvelope, textFromItems, type PdfPageRequest } from '../../src/core/read/pdf';
+import type { CancelSignal } from '../../src/core/cancel';
+import { openPdfPagesHere } from '../../src/host/pdfjs';
 import { makePdf } from './pdfFixture';
+
+/** Pages extracted on this thread, with pdf.js loaded as the task thread loads it. */
+const extractPdfPages = (bytes: Uint8Array, opts: PdfPageRequest, signal?: CancelSignal) => extractWith(bytes, opts, signal, openPdfPagesHere);
 
 async function rejects(p: Promise<unknown>, code: string, message: RegExp): Promise<void> {
   await assert.rejects(p, (e: unknown) => e instanceof ToolError && e.code === code && message.test(e.message));

@@ -1,4 +1,4 @@
-import { expandBraces } from '../ignore/globs';
+import { expandBraces } from './braces';
 
 /**
  * Glob matching in linear-bounded time. Patterns reach these matchers from the model

@@ -2,7 +2,7 @@ import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/m
 import { ToolError } from '../errors';
 import { MAX_IGNORE_MATCH_MS } from '../limits';
 import type { Pacer } from '../pace';
-import { isGitName } from '../policy';
+import { isGitName } from '../paths';
 
 /** What a rule set says of a path: left out, explicitly kept (a `!` rule), or nothing. */
 export type Verdict = 'ignore' | 'keep' | undefined;

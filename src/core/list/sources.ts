@@ -4,8 +4,7 @@ import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
 import type { Frame } from '../ignore/rules';
 import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_GIT_LIST_BYTES } from '../limits';
-import { ProcessStopped, SpawnError, type ProcessHost } from '../process';
-import { stoppedError } from '../search/ripgrep';
+import { ProcessStopped, SpawnError, stoppedError, type ProcessHost } from '../process';
 import { readIndexEntries, UnsupportedIndex, type IndexEntry, type RepoHost, type Repository } from './gitIndex';
 import type { ListSource, SourceEntry } from './walk';
 

@@ -3,9 +3,10 @@ import { Pacer } from '../pace';
 import type { Frame, Matcher } from '../ignore/rules';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { comparePaths, LazySorted } from './order';
-import { isGitName } from '../policy';
+import type { ListEntryType } from '../file';
+import { isGitName } from '../paths';
 
-export type ListEntryType = 'file' | 'directory' | 'symlink' | 'other';
+export type { ListEntryType };
 
 export interface SourceEntry {
   name: string;
@@ -117,6 +118,64 @@ interface OpenFolder {
 }
 
 /**
+ * Opens a folder of the walk: reads its entries and its ignore files' frame. A folder
+ * that cannot be read becomes an entry marked unreadable (the top one throws).
+ */
+async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: string) => string, rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined): Promise<OpenFolder | undefined> {
+  throwIfCancelled(req.signal);
+  let items: SourceEntry[];
+  try {
+    items = await src.read(rel);
+  } catch (e) {
+    if (!entry) {
+      throw e;
+    }
+    entry.unreadable = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    return undefined;
+  }
+  const present: string[] = [];
+  for (const i of items) {
+    if (i.name.charCodeAt(0) === 46 && i.type !== 'directory' && (IGNORE_FILE_NAMES as readonly string[]).includes(i.name)) {
+      present.push(i.name);
+    }
+  }
+  const frame = await src.frame(parentFrame, toRoot(rel), present);
+  // With a cursor, entries of a folder on the cursor's path that sort before it are done.
+  const after = req.after;
+  let lower: string | undefined;
+  if (after !== undefined && (rel === '' || after.startsWith(`${rel}/`))) {
+    const rest = rel ? after.slice(rel.length + 1) : after;
+    lower = rest.split('/')[0];
+  }
+  return { rel, depth, frame, iter: new LazySorted(items, lower), entry };
+}
+
+/**
+ * What one item of a folder is to the listing: an entry (a git folder or an ignored
+ * folder marked so), or a file left out as hidden or ignored, or a `.git` pointer file,
+ * skipped without a count.
+ */
+function entryOf(item: SourceEntry, rel: string, folder: OpenFolder, matcher: Matcher, req: ListRequest, toRoot: (rel: string) => string): ListEntry | 'skip' | 'hidden' | 'ignored-file' {
+  if (item.name === '.git' && item.type !== 'directory') {
+    // a linked work tree's or submodule's pointer to its repository: git's own data, never shown, and no ignore rule's doing
+    return 'skip';
+  }
+  if (!req.includeHidden && item.name.startsWith('.')) {
+    return 'hidden';
+  }
+  const entry: ListEntry = { rel, name: item.name, depth: folder.depth, type: item.type, submodule: item.submodule };
+  if (item.type === 'directory' && isGitName(item.name)) {
+    entry.gitDir = true;
+  } else if (matcher.match(folder.frame, toRoot(rel), item.type === 'directory').verdict === 'ignore') {
+    if (item.type !== 'directory') {
+      return 'ignored-file';
+    }
+    entry.ignored = true;
+  }
+  return entry;
+}
+
+/**
  * One page of a listing: entries in global path order (each folder's entries right
  * after it, sorted by name), `depth` levels deep. The walk reads folders in the order
  * their entries are printed and stops as soon as the page and the fact that more
@@ -136,33 +195,7 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
   let inPage = after !== undefined || req.skip === 0;
   const stack: OpenFolder[] = [];
 
-  const open = async (rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined): Promise<OpenFolder | undefined> => {
-    throwIfCancelled(req.signal);
-    let items: SourceEntry[];
-    try {
-      items = await src.read(rel);
-    } catch (e) {
-      if (!entry) {
-        throw e;
-      }
-      entry.unreadable = (e as NodeJS.ErrnoException).code ?? 'unreadable';
-      return undefined;
-    }
-    const present: string[] = [];
-    for (const i of items) {
-      if (i.name.charCodeAt(0) === 46 && i.type !== 'directory' && (IGNORE_FILE_NAMES as readonly string[]).includes(i.name)) {
-        present.push(i.name);
-      }
-    }
-    const frame = await src.frame(parentFrame, toRoot(rel), present);
-    // With a cursor, entries of a folder on the cursor's path that sort before it are done.
-    let lower: string | undefined;
-    if (after !== undefined && (rel === '' || after.startsWith(`${rel}/`))) {
-      const rest = rel ? after.slice(rel.length + 1) : after;
-      lower = rest.split('/')[0];
-    }
-    return { rel, depth, frame, iter: new LazySorted(items, lower), entry };
-  };
+  const open = (rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined) => openFolder(src, req, toRoot, rel, depth, parentFrame, entry);
 
   const top = await open('', 1, undefined, undefined);
   if (top) {
@@ -201,27 +234,19 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
         continue;
       }
     }
-    if (item.name === '.git' && item.type !== 'directory') {
-      // a linked work tree's or submodule's pointer to its repository: git's own data, never shown, and no ignore rule's doing
+    const entry = entryOf(item, rel, folder, matcher, req, toRoot);
+    if (entry === 'skip') {
       continue;
     }
-    if (!req.includeHidden && item.name.startsWith('.')) {
+    if (entry === 'hidden' || entry === 'ignored-file') {
       if (inPage) {
-        pending.hidden++;
-      }
-      continue;
-    }
-    const entry: ListEntry = { rel, name: item.name, depth: folder.depth, type: item.type, submodule: item.submodule };
-    if (item.type === 'directory' && isGitName(item.name)) {
-      entry.gitDir = true;
-    } else if (matcher.match(folder.frame, toRoot(rel), item.type === 'directory').verdict === 'ignore') {
-      if (item.type !== 'directory') {
-        if (inPage) {
+        if (entry === 'hidden') {
+          pending.hidden++;
+        } else {
           pending.ignoredFiles++;
         }
-        continue;
       }
-      entry.ignored = true;
+      continue;
     }
     // An entry: before the page, on it, or the one that proves more follow.
     if (after === undefined && index < req.skip) {

@@ -4,7 +4,7 @@ import { PatchVerifyError, somePlaces, type ChunkRef, type FileRegion, type Hunk
 import { indexAtMost, ListFits, type Fits } from './fits';
 import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
 import { Scopes } from './scope';
-import { FileText } from './text';
+import { FileText, type LineSource } from './text';
 import type { Chunk, ChunkLine, ChunkMatch, SeekPass } from './types';
 
 /** Who is being patched, for errors and match records. */
@@ -76,7 +76,7 @@ function lastIndex<T>(xs: readonly T[], f: (x: T) => boolean): number {
 }
 
 /** Where a chunk without old lines goes: the end, before a final empty line (Codex). */
-function insertionPoint(file: FileText): number {
+function insertionPoint(file: LineSource): number {
   return file.count > 0 && file.line(file.count - 1) === '' ? file.count - 1 : file.count;
 }
 
@@ -96,10 +96,16 @@ function chunkRef(chunks: readonly Chunk[], k: number): ChunkRef {
 export function applyChunks(text: string, chunks: readonly Chunk[], site: UpdateSite): UpdateResult {
   const file = new FileText(text);
   const index = new LineIndex(file);
-  const n = file.count;
-  const placed: Placed[] = [];
+  const placed = placeForward(index, chunks, site);
+  settleAmbiguity(index, chunks, placed, latestPlaces(placed, file.count), site);
+  return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })) };
+}
 
-  // Forward.
+/** Each chunk at its first fit after the chunk before it (and its `@@` lines). */
+function placeForward(index: LineIndex, chunks: readonly Chunk[], site: UpdateSite): Placed[] {
+  const placed: Placed[] = [];
+  // Chunks of only `+` lines go at the end, so none may come before a chunk that changes lines.
+  const lastChanging = lastIndex(chunks, (c) => c.oldLines.length > 0);
   let s = 0;
   for (let k = 0; k < chunks.length; k++) {
     throwIfCancelled(site.signal);
@@ -116,45 +122,56 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
       s = hit.at + 1;
     }
     if (chunk.oldLines.length === 0) {
-      // It goes at the end of the file, so no chunk after it may change lines above the end.
-      const later = chunks.findIndex((c, j) => j > k && c.oldLines.length > 0);
-      if (later >= 0) {
+      if (lastChanging > k) {
+        const later = chunks.findIndex((c, j) => j > k && c.oldLines.length > 0);
         throw new PatchVerifyError({ code: 'insertion-not-last', hunk: site.hunk, path: site.path, chunk: chunkRef(chunks, k), later: later + 1 });
       }
-      const ip = insertionPoint(file);
-      if (chunk.contexts.length > 0) {
-        const anchor = chunk.contexts[chunk.contexts.length - 1];
-        if (ip - 1 < lastCtxAt || !SEEK_PASSES.some((p) => index.matchesAt([anchor], p, ip - 1))) {
-          throw new PatchVerifyError({ code: 'insertion-unanchored', hunk: site.hunk, path: site.path, chunk: chunkRef(chunks, k) });
-        }
-        s = ip;
-      }
-      placed.push({ chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', fits: new ListFits([ip]), ctxFits, overlap: false });
+      const p = placeInsertion(index, chunks, k, ctxFits, lastCtxAt, site);
+      s = chunk.contexts.length > 0 ? p.pos : s;
+      placed.push(p);
       continue;
     }
-    // `@@ def f():` followed by the kept line ` def f():` names that line twice: the old
-    // lines may then start on the `@@` line itself.
-    const overlap = lastCtxAt >= 0 && normaliseLine(chunk.oldLines[0]) === normaliseLine(chunk.contexts[chunk.contexts.length - 1]);
-    if (overlap) {
-      s = lastCtxAt;
-    }
-    let found: Placed | undefined;
-    for (const variant of variantsOf(chunk)) {
-      const hit = firstFit(index, variant.pattern, s, chunk.isEndOfFile);
-      if (hit) {
-        found = { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, fits: hit.fits, ctxFits, overlap };
-        break;
-      }
-    }
-    if (!found) {
-      throw noMatch(index, chunks, k, s, site);
-    }
-    placed.push(found);
-    s = found.pos + found.variant.pattern.length;
+    const p = placeReplacement(index, chunks, k, ctxFits, lastCtxAt, s, site);
+    placed.push(p);
+    s = p.pos + p.variant.pattern.length;
   }
+  return placed;
+}
 
-  // Backward: the latest place of each chunk that leaves room for its `@@` lines and
-  // for the chunks before it.
+/** A chunk of only `+` lines: at the end of the file, right after its `@@` line when it has one. */
+function placeInsertion(index: LineIndex, chunks: readonly Chunk[], k: number, ctxFits: Fits[], lastCtxAt: number, site: UpdateSite): Placed {
+  const chunk = chunks[k];
+  const ip = insertionPoint(index.source);
+  if (chunk.contexts.length > 0) {
+    const anchor = chunk.contexts[chunk.contexts.length - 1];
+    if (ip - 1 < lastCtxAt || !SEEK_PASSES.some((p) => index.matchesAt([anchor], p, ip - 1))) {
+      throw new PatchVerifyError({ code: 'insertion-unanchored', hunk: site.hunk, path: site.path, chunk: chunkRef(chunks, k) });
+    }
+  }
+  return { chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', fits: new ListFits([ip]), ctxFits, overlap: false };
+}
+
+/** A chunk with old lines: at the first fit of its first variant that fits, from line `s`. */
+function placeReplacement(index: LineIndex, chunks: readonly Chunk[], k: number, ctxFits: Fits[], lastCtxAt: number, s: number, site: UpdateSite): Placed {
+  const chunk = chunks[k];
+  // `@@ def f():` followed by the kept line ` def f():` names that line twice: the old
+  // lines may then start on the `@@` line itself.
+  const overlap = lastCtxAt >= 0 && normaliseLine(chunk.oldLines[0]) === normaliseLine(chunk.contexts[chunk.contexts.length - 1]);
+  const from = overlap ? lastCtxAt : s;
+  for (const variant of variantsOf(chunk)) {
+    const hit = firstFit(index, variant.pattern, from, chunk.isEndOfFile);
+    if (hit) {
+      return { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, fits: hit.fits, ctxFits, overlap };
+    }
+  }
+  throw noMatch(index, chunks, k, from, site);
+}
+
+/**
+ * Backward: the latest place of each chunk that leaves room for its `@@` lines and for
+ * the chunks before it, from the end of the file (`n` lines).
+ */
+function latestPlaces(placed: readonly Placed[], n: number): number[] {
   const latest: number[] = new Array(placed.length);
   let limit = n;
   for (let i = placed.length - 1; i >= 0; i--) {
@@ -188,31 +205,39 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
     }
     latest[i] = chosen;
   }
-  const ambiguous = placed.findIndex((p, i) => latest[i] !== p.pos);
-  if (ambiguous >= 0) {
-    const scoped = placeInScopes(index, placed, latest, site.signal);
-    if (scoped?.kind === 'placed') {
-      scoped.lines.forEach((pos, i) => {
-        placed[i].pos = pos;
-      });
-    } else {
-      const at = scoped?.kind === 'ambiguous' ? scoped.at : ambiguous;
-      const p = placed[at];
-      const all = p.fits.between(p.pos, latest[at]);
-      throw new PatchVerifyError({
-        code: 'ambiguous',
-        hunk: site.hunk,
-        path: site.path,
-        chunk: chunkRef(chunks, p.chunk),
-        places: somePlaces(all).map((h) => h + 1),
-        count: all.length,
-        inBlocks: scoped?.kind === 'ambiguous' ? scoped.places.map((h) => h + 1) : undefined,
-        textAfterHunk: site.textAfterHunk,
-      });
-    }
-  }
+  return latest;
+}
 
-  return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })) };
+/**
+ * Where the earliest and latest placements differ, the `@@` lines read as blocks may
+ * still leave each chunk one place (then `placed` moves there); otherwise the patch is
+ * refused as ambiguous, naming the places.
+ */
+function settleAmbiguity(index: LineIndex, chunks: readonly Chunk[], placed: Placed[], latest: readonly number[], site: UpdateSite): void {
+  const ambiguous = placed.findIndex((p, i) => latest[i] !== p.pos);
+  if (ambiguous < 0) {
+    return;
+  }
+  const scoped = placeInScopes(index, placed, latest, site.signal);
+  if (scoped?.kind === 'placed') {
+    scoped.lines.forEach((pos, i) => {
+      placed[i].pos = pos;
+    });
+    return;
+  }
+  const at = scoped?.kind === 'ambiguous' ? scoped.at : ambiguous;
+  const p = placed[at];
+  const all = p.fits.between(p.pos, latest[at]);
+  throw new PatchVerifyError({
+    code: 'ambiguous',
+    hunk: site.hunk,
+    path: site.path,
+    chunk: chunkRef(chunks, p.chunk),
+    places: somePlaces(all).map((h) => h + 1),
+    count: all.length,
+    inBlocks: scoped?.kind === 'ambiguous' ? scoped.places.map((h) => h + 1) : undefined,
+    textAfterHunk: site.textAfterHunk,
+  });
 }
 
 /** The scoped search ran out of steps: the chunk stays refused. */
@@ -366,13 +391,15 @@ function placeInScopes(index: LineIndex, placed: readonly Placed[], latest: read
  */
 function assemble(file: FileText, placed: readonly Placed[]): string {
   // A chunk without old lines inside another chunk's replaced lines goes after them.
+  // Replacements do not overlap, so the last one starting before it is the only one that can hold it.
   const edits = placed.map((p) => ({ ...p }));
+  const replaced = edits.filter((r) => !r.insert).sort((x, y) => x.pos - y.pos);
+  const starts = replaced.map((r) => r.pos);
   for (const e of edits) {
     if (e.insert) {
-      for (const r of edits) {
-        if (!r.insert && r.pos < e.pos && e.pos < r.pos + r.variant.pattern.length) {
-          e.pos = r.pos + r.variant.pattern.length;
-        }
+      const r = replaced[indexAtMost(starts, e.pos - 1)];
+      if (r && e.pos < r.pos + r.variant.pattern.length) {
+        e.pos = r.pos + r.variant.pattern.length;
       }
     }
   }

@@ -129,7 +129,10 @@ export async function planPatch(patch: ParsedPatch, probe: (path: string) => Pro
       return;
     }
     const result = applyChunks(s.text as string, h.chunks, { hunk: ref, path: h.path, textAfterHunk: s.changedBy, signal });
-    s.matches.push(...result.matches);
+    // One push per match: spreading a chunk-sized list as arguments overflows the stack.
+    for (const m of result.matches) {
+      s.matches.push(m);
+    }
     if (!dest || dest === s) {
       s.text = result.text;
       s.changedBy = ref.index;

@@ -11,10 +11,9 @@ import { cutLine } from '../text/lines';
 
 /**
  * Text of a PDF, page by page, with pdf.js (`pdfjs-dist`, legacy build: it carries the
- * polyfills Node 20 needs). pdf.js runs in this thread through its "fake worker": the
- * worker module is imported and handed to it as `globalThis.pdfjsWorker`, so there
- * is no worker thread and no file URL to resolve, which also holds once bundled.
- * Both modules are imported on the first PDF only.
+ * polyfills Node 20 needs). The thread that runs it loads it (src/host/pdfjs.ts, where
+ * the globals its load needs are set) and hands the module in: the core touches no
+ * global.
  */
 
 export interface PdfPage {
@@ -52,66 +51,8 @@ export interface PdfPageRequest {
   displayPath?: string;
 }
 
-type PdfJs = typeof PdfJsApi;
-
-let loading: Promise<PdfJs> | undefined;
-
-/** pdf.js and its worker, loaded once; a failed load is retried on the next call. */
-function pdfjs(): Promise<PdfJs> {
-  loading ??= (async () => {
-    const restore = preparePdfjsImport();
-    try {
-      const [lib, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
-      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = { WorkerMessageHandler: worker.WorkerMessageHandler };
-      return lib as PdfJs;
-    } finally {
-      restore();
-    }
-  })().catch((e: unknown) => {
-    loading = undefined;
-    throw e;
-  });
-  return loading;
-}
-
-/** An identity matrix: all pdf.js needs of `DOMMatrix` to load. */
-class DOMMatrixStandIn {
-  a = 1;
-  b = 0;
-  c = 0;
-  d = 1;
-  e = 0;
-  f = 0;
-}
-
-/**
- * pdf.js's canvas code builds a `DOMMatrix` when it loads, and Node has none; pdf.js
- * would take one from a native canvas package, which a bundle does not ship and
- * text extraction does not need. A stand-in serves for the load and is removed
- * after, so no half-made DOMMatrix stays visible to other code in the process. The
- * same load prints "Warning: cannot polyfill ..." lines on the console: noise on the
- * CLI's stderr for a text-only use, dropped while the modules load.
- */
-function preparePdfjsImport(): () => void {
-  const g = globalThis as { DOMMatrix?: unknown };
-  const standIn = g.DOMMatrix === undefined;
-  if (standIn) {
-    g.DOMMatrix = DOMMatrixStandIn;
-  }
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && args[0].startsWith('Warning: ')) {
-      return;
-    }
-    warn.apply(console, args);
-  };
-  return () => {
-    console.warn = warn;
-    if (standIn && g.DOMMatrix === DOMMatrixStandIn) {
-      delete g.DOMMatrix;
-    }
-  };
-}
+/** The pdf.js module, loaded by the thread that runs it (src/host/pdfjs.ts). */
+export type PdfJs = typeof PdfJsApi;
 
 function isTextItem(item: TextItem | TextMarkedContent): item is TextItem {
   return typeof (item as TextItem).str === 'string';
@@ -179,8 +120,7 @@ export interface PdfPages {
  * stop (see ProcessHost.startTask): pdf.js decodes a page whole, and a page's streams
  * can be made to expand without end.
  */
-export async function openPdfPages(bytes: Uint8Array, where: string): Promise<PdfPages> {
-  const lib = await pdfjs();
+export async function openPdfPages(lib: PdfJs, bytes: Uint8Array, where: string): Promise<PdfPages> {
   // pdf.js takes ownership of (detaches) the buffer it is given, and refuses a Node
   // Buffer: hand it a plain copy.
   let task: ReturnType<typeof lib.getDocument> | undefined;
@@ -257,7 +197,7 @@ export class PdfStopped extends Error {
  * throw {@link PdfStopped}, the pages extracted before are returned with the stop
  * ("time"), and a PDF stopped before its first page is refused with the reason.
  */
-export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, signal?: CancelSignal, open: (bytes: Uint8Array, where: string) => Promise<PdfPages> = openPdfPages): Promise<PdfExtract> {
+export async function extractPdfPages(bytes: Uint8Array, opts: PdfPageRequest, signal: CancelSignal | undefined, open: (bytes: Uint8Array, where: string) => Promise<PdfPages>): Promise<PdfExtract> {
   const where = opts.displayPath ?? 'the PDF';
   if (!Number.isInteger(opts.firstPage) || opts.firstPage < 1 || !Number.isInteger(opts.maxPages) || opts.maxPages < 1) {
     throw new ToolError('invalid-input', `offset and limit count pages in a PDF and must be whole numbers, 1 or more; got offset=${opts.firstPage}, limit=${opts.maxPages}.`);

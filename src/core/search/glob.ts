@@ -1,5 +1,6 @@
 import { compileGlob } from '../glob/matcher';
-import { escapeGlobLiteral, expandBraces, isPortableGlob } from '../ignore/globs';
+import { expandBraces } from '../glob/braces';
+import { escapeGlobLiteral, isPortableGlob } from '../ignore/globs';
 
 /**
  * A glob as the model writes it, relative to the searched folder: "\" read as "/", a

@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { PathChecker } from '../ignore/policy';
 import { MAX_IGNORED_EXAMPLES } from '../limits';
 import { comparePaths } from '../list/order';
-import { isGitName } from '../policy';
+import { isGitName } from '../paths';
 import type { Scope } from './scope';
 
 /** The part of the workspace seam the ignore reports need. */

@@ -1,8 +1,7 @@
 import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
-import { formatBytes } from '../format';
-import { findProgram, ProcessStopped, SpawnError, type ProcessHost, type RunResult } from '../process';
+import { findProgram, ProcessStopped, SpawnError, stoppedError, type ProcessHost, type RunResult } from '../process';
 import type { Query } from './regex';
 import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_RG_COLUMN_BYTES } from '../limits';
 import type { FileHits } from './textSearch';
@@ -165,17 +164,6 @@ export function shortParseError(stderr: string): string {
   return out.join('\n');
 }
 
-export function stoppedError(what: string, e: ProcessStopped): ToolError {
-  const narrow = 'Narrow the search with path or include, or leave the file out with the ignore settings.';
-  switch (e.reason) {
-    case 'memory':
-      return new ToolError('too-large', `${what} was stopped: it needed more than ${formatBytes(e.limit)} of memory. A file in the searched folders has an extremely long line, or an ignore file never ends (a link to /dev/zero). ${narrow}`);
-    case 'stall':
-      return new ToolError('io', `${what} was stopped: it made no progress for ${e.limit / 1000} seconds, as happens when it waits on a FIFO or device in the searched folders (an ignore file that is a pipe). ${narrow}`);
-    default:
-      return new ToolError('io', `${what} was stopped after ${e.limit / 1000} seconds. ${narrow}`);
-  }
-}
 
 function targetArgs(scope: RgScope): string[] {
   return scope.target === undefined ? [] : ['--', scope.target];
