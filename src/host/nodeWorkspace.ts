@@ -5,7 +5,7 @@ import type { CancelSignal } from '../core/cancel';
 import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
-import type { OpenedFile } from '../core/file';
+import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
@@ -89,8 +89,8 @@ export class NodeWorkspace implements Workspace {
     return fs.readFile(p);
   }
 
-  openFile(p: string): Promise<OpenedFile | undefined> {
-    return openLocalFile(p);
+  openFile(p: string, opts?: OpenOptions): Promise<OpenedFile | undefined> {
+    return openLocalFile(p, opts);
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {

@@ -6,7 +6,7 @@ import type { Root } from '../core/paths';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
-import type { OpenedFile } from '../core/file';
+import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
@@ -128,12 +128,12 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   /**
    * On disk, the file itself through a descriptor (see localFile.ts). In a virtual
    * folder its provider gives the bytes whole; there is no descriptor to check, and the
-   * path is taken as its own real path.
+   * path is taken as its own real path (the provider resolves no links we could refuse).
    */
-  async openFile(p: string): Promise<OpenedFile | undefined> {
+  async openFile(p: string, opts?: OpenOptions): Promise<OpenedFile | undefined> {
     const uri = this.uriFor(p);
     if (uri.scheme === 'file') {
-      return openLocalFile(p);
+      return openLocalFile(p, opts);
     }
     const st = await this.stat(p);
     if (!st) {
