@@ -1,4 +1,4 @@
-import { globSet, isGitInternal, isSensitive, type GlobSet } from './policy';
+import { globSet, inGitDirectory, isGitInternal, isSensitive, type GlobSet } from './policy';
 import type { Located } from './paths';
 
 /**
@@ -86,6 +86,8 @@ export interface ChangePolicyInput {
   located: Located;
   /** Real absolute path. */
   real: string;
+  /** The git directory not named `.git` that holds the path or is it (see core/gitDirectory.ts), if any. */
+  gitDir?: Located;
   policy: ApprovalPolicy;
   sensitive: GlobSet;
   protectedFiles: GlobSet;
@@ -93,12 +95,15 @@ export interface ChangePolicyInput {
 
 /**
  * Whether a change to one path may land, must be shown first, or may land as the policy
- * says. `.git` internals are never written; paths outside the workspace, secrets and
+ * says. `.git` internals and git directories under other names are never written; paths outside the workspace, secrets and
  * protected files always ask, whatever the policy.
  */
 export function decideChange(i: ChangePolicyInput): ChangeDecision {
   if (isGitInternal(i.real)) {
     return { kind: 'refuse', message: `${i.located.display} is inside a .git folder: git's own files are never written by these tools. Use git itself (ask the user) to change a repository's state.` };
+  }
+  if (i.gitDir) {
+    return { kind: 'refuse', message: `${i.located.display} ${inGitDirectory(i.located, i.gitDir)}: git's own files are never written by these tools. Use git itself (ask the user) to change a repository's state.` };
   }
   // Secrets are matched on the workspace-relative and the absolute path, as for reads: a
   // workspace opened on ~/.aws holds `credentials`. Protected files are the project's own.

@@ -11,6 +11,8 @@ import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
+import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
+import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
@@ -127,6 +129,10 @@ export class NodeWorkspace implements Workspace {
     } catch {
       return undefined;
     }
+  }
+
+  gitDirectories(): GitDirectories {
+    return new GitDirectoryProbe(localEntryExists);
   }
 
   applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {

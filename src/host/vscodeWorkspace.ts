@@ -12,6 +12,8 @@ import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
+import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
+import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 
@@ -157,6 +159,11 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         bytes = undefined;
       },
     };
+  }
+
+  /** On disk one lstat per name; in a virtual folder through its provider. */
+  gitDirectories(): GitDirectories {
+    return new GitDirectoryProbe(async (p) => (this.uriFor(p).scheme === 'file' ? localEntryExists(p) : (await this.stat(p)) !== undefined));
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {

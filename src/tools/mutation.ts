@@ -90,6 +90,7 @@ function decide(ctx: ToolContext, t: Target): ChangeDecision {
   return decideChange({
     located: t.located,
     real: t.real,
+    gitDir: t.gitDir !== undefined ? locate(t.gitDir, ctx.ws.roots()) : undefined,
     policy: ctx.settings.approvalPolicy,
     sensitive: globsOf(ctx.settings.sensitiveFiles),
     protectedFiles: globsOf(ctx.settings.protectedFiles),

@@ -4,6 +4,7 @@ import type { Frame, Matcher } from '../ignore/rules';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { comparePaths, LazySorted } from './order';
 import { isGitName } from '../policy';
+import { isGitDirectoryListing } from '../gitDirectory';
 
 export type ListEntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -33,7 +34,7 @@ export interface ListEntry {
   type: ListEntryType;
   /** Left out by ignore rules: a folder shown collapsed. */
   ignored?: boolean;
-  /** `.git`: shown, never walked. */
+  /** `.git`, or a git directory under another name: shown, never walked. */
   gitDir?: boolean;
   submodule?: boolean;
   /** A symlink's target. */
@@ -146,6 +147,11 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
         throw e;
       }
       entry.unreadable = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+      return undefined;
+    }
+    if (entry && isGitDirectoryListing(items)) {
+      // a repository under another name (`repo.git`, a --separate-git-dir): shown as `.git` is, never walked
+      entry.gitDir = true;
       return undefined;
     }
     const present: string[] = [];
