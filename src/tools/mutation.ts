@@ -6,7 +6,7 @@ import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, M
 import { locate } from '../core/paths';
 import { globSet, type GlobSet } from '../core/policy';
 import { encodeText, type Encoding } from '../core/text/encoding';
-import { decideChange, type ChangeDecision } from '../core/writePolicy';
+import { decideChange, type ChangeDecision, type ChangeReason } from '../core/writePolicy';
 import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
 import { ApprovalDenied, type ChangeProposal, type Confirmation, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
@@ -155,7 +155,19 @@ export function withEol(text: string, eol: 'LF' | 'CRLF'): string {
   return eol === 'CRLF' ? lf.replace(/\n/g, '\r\n') : lf;
 }
 
-function proposalOf(plan: ChangePlan): ChangeProposal {
+/** Why a change to the file asks whatever the policy, from the one decision. */
+function asksOf(ctx: ToolContext, f: PlannedFile): ChangeReason[] {
+  const reasons = new Set<ChangeReason>();
+  for (const t of [f.target, ...(f.from ? [f.from] : [])]) {
+    const d = decide(ctx, t);
+    for (const r of d.kind === 'ask' ? d.reasons : []) {
+      reasons.add(r);
+    }
+  }
+  return [...reasons];
+}
+
+function proposalOf(ctx: ToolContext, plan: ChangePlan): ChangeProposal {
   return {
     tool: plan.tool,
     summary: plan.summary,
@@ -169,6 +181,7 @@ function proposalOf(plan: ChangePlan): ChangeProposal {
         newText: f.after,
         replaces: f.replaces?.text,
         outside: [f.from, f.target].filter((t): t is Target => t !== undefined && !t.located.root).map((t) => t.located.display),
+        asks: asksOf(ctx, f),
       }),
     ),
   };
@@ -332,7 +345,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
     throw new ToolError('invalid-input', refused.message);
   }
   const ask = decisions.some((d) => d.kind === 'ask');
-  const proposal = proposalOf(plan);
+  const proposal = proposalOf(ctx, plan);
   let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
   let edited: readonly string[] = [];
   throwIfCancelled(ctx.signal);
@@ -344,7 +357,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
       case 'cancelled':
         throw new CancelledError();
       case 'needs-approval':
-        throw new ApprovalDenied({ isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${review.preview}\n\nThis change needs the user's approval; nothing was written. Run again with --yes to apply it.` }] });
+        throw new ApprovalDenied({ isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${review.preview}\n\nThis change needs the user's approval; nothing was written. ${review.rerun ?? 'Run again with --yes to apply it.'}` }] });
       case 'accepted':
         texts = new Map(review.texts);
         edited = review.edited;
