@@ -364,6 +364,8 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
         break;
     }
   }
+  // First where the paths lead: the texts are read again only from where the decision was made.
+  await checkResolved(ctx, plan);
   if (ask) {
     // Time passed while the person looked; without a question the lock was held throughout,
     // and the workspace still refuses a base that is no longer the file's text.
@@ -371,7 +373,6 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, opts: { oth
       await reverify(ctx, f);
     }
   }
-  await checkResolved(ctx, plan);
   throwIfCancelled(ctx.signal);
 
   const paths = plan.files.map((f) => f.target.real);
