@@ -1,7 +1,7 @@
 /**
  * Headless runner: the same tools as the extension, on node:fs.
  *
- *   agent-file-tools <tool> [--root DIR]... [--input JSON | --input-file FILE] [--yes] [--allow-outside] [--untrusted] [--json]
+ *   agent-file-tools <tool> [--root DIR]... [--input JSON | --input-file FILE] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--json]
  *   agent-file-tools --list
  *
  * Exit codes: 0 success, 1 the tool answered with an error, 2 usage error, 3 approval required.
@@ -18,7 +18,7 @@ import { cliApprover } from './tools/cliApprover';
 import { DEFAULT_SETTINGS } from './tools/settings';
 import { SILENT_LOGGER, type ToolContext } from './tools/types';
 
-const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-outside] [--untrusted] [--json]
+const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--json]
        agent-file-tools --list
 tools: ${TOOLS.map((t) => t.name).join(', ')}`;
 
@@ -31,13 +31,14 @@ interface Args {
   input?: string;
   inputFile?: string;
   yes: boolean;
+  allowProtected: boolean;
   allowOutside: boolean;
   untrusted: boolean;
   json: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { list: false, roots: [], yes: false, allowOutside: false, untrusted: false, json: false };
+  const a: Args = { list: false, roots: [], yes: false, allowProtected: false, allowOutside: false, untrusted: false, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -62,6 +63,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--yes':
         a.yes = true;
+        break;
+      case '--allow-protected':
+        a.allowProtected = true;
         break;
       case '--allow-outside':
         a.allowOutside = true;
@@ -155,7 +159,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   ws.trusted = !args.untrusted;
-  const approver = cliApprover({ yes: args.yes, allowOutside: args.allowOutside });
+  const approver = cliApprover({ yes: args.yes, allowProtected: args.allowProtected, allowOutside: args.allowOutside });
   const ctx: ToolContext = { ws, approver, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
   const result = await invokeTool(spec, raw, ctx);
   emit(result, args.json);

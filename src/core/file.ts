@@ -25,10 +25,55 @@ export interface OpenedFile {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /**
+   * Refuse a final symbolic link (O_NOFOLLOW; the open throws ELOOP): for a path already
+   * resolved, where a link there now is a file swapped since the decision.
+   */
+  noFollow?: boolean;
+}
+
 /** The part of the workspace seam that opens files. */
 export interface FileOpener {
   /** Opens a file or folder for reading; undefined when nothing is there. */
-  openFile(path: string): Promise<OpenedFile | undefined>;
+  openFile(path: string, opts?: OpenOptions): Promise<OpenedFile | undefined>;
+}
+
+/**
+ * The whole content of an opened file, read through its descriptor, or undefined as soon
+ * as it holds more than `maxBytes`: what the descriptor gives, not what its size said
+ * (a file of /proc says 0 and gives gigabytes; a file may grow while it is read). Memory
+ * stays within `maxBytes` plus one chunk.
+ */
+export async function readWholeUpTo(file: OpenedFile, maxBytes: number, chunkBytes: number): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let got = 0;
+  // The stated size is read in one piece with a chunk more, which proves the end. Whole
+  // chunks only: some files of the system (/proc/self/pagemap) refuse reads of other sizes.
+  let want = Math.min(Math.max(file.size, 0), maxBytes) + chunkBytes;
+  for (;;) {
+    const c = await file.read(got, want);
+    if (c.byteLength === 0) {
+      break;
+    }
+    chunks.push(c);
+    got += c.byteLength;
+    if (got > maxBytes) {
+      return undefined;
+    }
+    want = chunkBytes;
+  }
+  return chunks.length === 1 ? chunks[0] : concatBytes(chunks, got);
+}
+
+function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 /** The first `maxBytes` bytes of an opened file (all of it when smaller). */

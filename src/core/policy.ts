@@ -168,6 +168,15 @@ function isNtfsGitAlias(seg: string): boolean {
 }
 
 
+/**
+ * Words for a path in a git directory not named `.git`: "is a git folder (...)" or "is
+ * inside the git folder X (...)", saying why a folder so named is one.
+ */
+export function inGitDirectory(path: Located, gitDir: Located): string {
+  const what = 'a repository under another name than .git';
+  return path.display === gitDir.display ? `is a git folder (${what})` : `is inside the git folder ${gitDir.display} (${what})`;
+}
+
 /** Why a read needs a yes: a path outside the workspace folders, a file that may hold secrets. */
 export type ReadReason = 'outside' | 'sensitive';
 
@@ -183,6 +192,8 @@ export interface ReadPolicyInput {
   real: string;
   /** The path as given, made absolute (symlinks not resolved), where it differs. */
   given?: Located;
+  /** The git directory not named `.git` that holds the path or is it (see core/gitDirectory.ts), if any. */
+  gitDir?: Located;
   /** A file open in an editor is one the user already looks at: it is not asked about for being outside. */
   openInEditor: boolean;
   allowOutside: GlobSet;
@@ -326,6 +337,12 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
     return {
       kind: 'deny',
       message: `${what} ${where}: ${i.toolName} never ${PRESENT[i.verb] ?? i.verb} git's own data (objects, config, hooks), which can carry credentials and is not the project's source. To see the files git tracks, call fs_list with "source": "git".`,
+    };
+  }
+  if (i.gitDir) {
+    return {
+      kind: 'deny',
+      message: `${i.located.display} ${inGitDirectory(i.located, i.gitDir)}: ${i.toolName} never ${PRESENT[i.verb] ?? i.verb} git's own data (objects, config, hooks), which can carry credentials and is not the project's source.`,
     };
   }
   const posixReal = i.real.split('\\').join('/');

@@ -1,7 +1,7 @@
 import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
-import type { OpenedFile } from '../core/file';
+import type { OpenedFile, OpenOptions } from '../core/file';
 
 type Stats = Awaited<ReturnType<fs.FileHandle['stat']>>;
 
@@ -35,11 +35,12 @@ async function descriptorPath(fh: fs.FileHandle, path: string, st: Stats): Promi
 /**
  * Opens a local file or folder for reading. O_NONBLOCK keeps a FIFO from holding the
  * open until a writer comes (it has no effect on regular files); nothing is read here.
+ * With `noFollow`, a final symbolic link is refused (ELOOP) instead of followed.
  */
-export async function openLocalFile(path: string): Promise<OpenedFile | undefined> {
+export async function openLocalFile(path: string, opts: OpenOptions = {}): Promise<OpenedFile | undefined> {
   let fh: fs.FileHandle;
   try {
-    fh = await fs.open(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    fh = await fs.open(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (opts.noFollow ? (fsConstants.O_NOFOLLOW ?? 0) : 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {

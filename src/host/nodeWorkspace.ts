@@ -5,12 +5,14 @@ import type { CancelSignal } from '../core/cancel';
 import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
-import type { OpenedFile } from '../core/file';
+import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
+import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
+import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
@@ -89,8 +91,8 @@ export class NodeWorkspace implements Workspace {
     return fs.readFile(p);
   }
 
-  openFile(p: string): Promise<OpenedFile | undefined> {
-    return openLocalFile(p);
+  openFile(p: string, opts?: OpenOptions): Promise<OpenedFile | undefined> {
+    return openLocalFile(p, opts);
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {
@@ -127,6 +129,10 @@ export class NodeWorkspace implements Workspace {
     } catch {
       return undefined;
     }
+  }
+
+  gitDirectories(): GitDirectories {
+    return new GitDirectoryProbe(localEntryExists);
   }
 
   applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {

@@ -6,12 +6,14 @@ import type { Root } from '../core/paths';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
-import type { OpenedFile } from '../core/file';
+import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
+import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
+import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 
@@ -128,12 +130,12 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   /**
    * On disk, the file itself through a descriptor (see localFile.ts). In a virtual
    * folder its provider gives the bytes whole; there is no descriptor to check, and the
-   * path is taken as its own real path.
+   * path is taken as its own real path (the provider resolves no links we could refuse).
    */
-  async openFile(p: string): Promise<OpenedFile | undefined> {
+  async openFile(p: string, opts?: OpenOptions): Promise<OpenedFile | undefined> {
     const uri = this.uriFor(p);
     if (uri.scheme === 'file') {
-      return openLocalFile(p);
+      return openLocalFile(p, opts);
     }
     const st = await this.stat(p);
     if (!st) {
@@ -157,6 +159,11 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         bytes = undefined;
       },
     };
+  }
+
+  /** On disk one lstat per name; in a virtual folder through its provider. */
+  gitDirectories(): GitDirectories {
+    return new GitDirectoryProbe(async (p) => (this.uriFor(p).scheme === 'file' ? localEntryExists(p) : (await this.stat(p)) !== undefined));
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {

@@ -1,7 +1,8 @@
 import type { Root } from '../core/paths';
 import type { CancelSignal } from '../core/cancel';
 import type { TextEdit } from '../core/diff';
-import type { OpenedFile } from '../core/file';
+import type { OpenedFile, OpenOptions } from '../core/file';
+import type { GitDirectories } from '../core/gitDirectory';
 import type { ProcessHost } from '../core/process';
 import type { NotebookCell } from '../core/read/notebook';
 
@@ -91,7 +92,7 @@ export interface Workspace {
    * undefined when nothing is there. Tools that decided on a path read through this,
    * checking `realPath` against the path they decided on.
    */
-  openFile(path: string): Promise<OpenedFile | undefined>;
+  openFile(path: string, opts?: OpenOptions): Promise<OpenedFile | undefined>;
   /** The file's bytes from `start`, in chunks; stopping the iteration closes the file. */
   readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
   /** The open editor document for the path, if any (dirty or not). */
@@ -113,6 +114,8 @@ export interface Workspace {
   bundledRipgrep(): string | undefined;
   /** Where a symlink points, as stored in the link; undefined when it cannot be read. */
   readLink(path: string): Promise<string | undefined>;
+  /** A fresh finder of git directories whatever their name (see core/gitDirectory.ts), for one call: it remembers what it asked. */
+  gitDirectories(): GitDirectories;
 
   /**
    * Applies the changes in order, all or nothing: when one fails (or the call is

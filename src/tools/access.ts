@@ -54,6 +54,7 @@ export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb
     located: t.located,
     real: t.real,
     given: t.abs !== t.real ? locate(t.abs, ctx.ws.roots()) : undefined,
+    gitDir: t.gitDir !== undefined ? locate(t.gitDir, ctx.ws.roots()) : undefined,
     openInEditor: openDocumentFor(ctx, t) !== undefined,
     allowOutside: allowedOutside(ctx.settings),
     sensitive: sensitiveGlobs(ctx.settings),
@@ -136,6 +137,7 @@ export class Access {
     this.change = decideChange({
       located: target.located,
       real: target.real,
+      gitDir: target.gitDir !== undefined ? locate(target.gitDir, ctx.ws.roots()) : undefined,
       policy: ctx.settings.approvalPolicy,
       sensitive: sensitiveGlobs(ctx.settings),
       protectedFiles: protectedGlobs(ctx.settings),

@@ -1,5 +1,6 @@
 import type { CancelSignal } from '../core/cancel';
 import type { ReadReason } from '../core/policy';
+import type { ChangeReason } from '../core/writePolicy';
 import type { ToolResult } from './result';
 
 /**
@@ -56,6 +57,8 @@ export interface ProposedFile {
   replaces?: string;
   /** Paths of this change outside the workspace folders, as printed (a move has two). */
   outside?: readonly string[];
+  /** Why this file's change asks whatever the approval policy (see decideChange); empty or absent when only the policy asks. */
+  asks?: readonly ChangeReason[];
 }
 
 export interface ChangeProposal {
@@ -71,8 +74,8 @@ export type Review =
   | { kind: 'accepted'; texts: ReadonlyMap<string, string>; edited: readonly string[] }
   | { kind: 'rejected'; reason?: string }
   | { kind: 'cancelled' }
-  /** Nobody can answer here (the CLI without --yes): `preview` is what would change. */
-  | { kind: 'needs-approval'; preview: string };
+  /** Nobody can answer here (the CLI without --yes): `preview` is what would change, `rerun` how to approve it. */
+  | { kind: 'needs-approval'; preview: string; rerun?: string };
 
 /** Accepting a proposal as it stands, for approvers and policies that do not ask. */
 export function acceptAsProposed(p: ChangeProposal): Review {

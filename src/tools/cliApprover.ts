@@ -1,14 +1,17 @@
 import { unifiedDiff } from '../core/diff';
 import { ToolError } from '../core/errors';
 import { MAX_PREVIEW_DIFF_BYTES } from '../core/limits';
+import { missingGrants, reasonWords, type ChangeReason } from '../core/writePolicy';
 import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation } from './approval';
 
 /** The CLI's answers come from its flags: nobody is there to ask. */
 export interface CliFlags {
-  /** `--yes`: approve what the extension would ask the person about. */
+  /** `--yes`: approve reads the extension would ask about, and ordinary changes. */
   yes: boolean;
   /** `--allow-outside`: permit paths outside the roots. */
   allowOutside: boolean;
+  /** `--allow-protected`: with `--yes`, changes to protected files and files that may hold secrets too. */
+  allowProtected?: boolean;
 }
 
 /**
@@ -25,7 +28,9 @@ export function proposalDiff(p: ChangeProposal): string {
   return p.files
     .map((f) => {
       const from = f.from?.display ?? f.display;
-      const head = f.action === 'move' ? `rename from ${from}\nrename to ${f.display}\n` : '';
+      // what always asks says so before its diff: the person approving with flags must know
+      const why = reasonWords((f.asks ?? []).filter((r) => r !== 'outside'));
+      const head = (why ? `${f.display} ${why}.\n` : '') + (f.action === 'move' ? `rename from ${from}\nrename to ${f.display}\n` : '');
       const d = head + diff(from, f.display, f.oldText, f.newText);
       if (f.action === 'move' && f.replaces !== undefined) {
         // the file already at the destination is lost: show what it held becoming the moved text
@@ -53,7 +58,13 @@ export function cliApprover(flags: CliFlags): Approver {
       if (outside.length && !flags.allowOutside) {
         throw new ToolError('denied', `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace folders; nothing was written. It needs the user's approval; run again with --allow-outside to permit paths outside --root.`);
       }
-      return flags.yes ? acceptAsProposed(p) : { kind: 'needs-approval', preview: proposalDiff(p) };
+      const reasons = new Set<ChangeReason>(p.files.flatMap((f) => f.asks ?? []));
+      const missing = missingGrants([...reasons], { ordinary: flags.yes, protectedFiles: flags.allowProtected === true, outside: flags.allowOutside });
+      if (missing.length === 0) {
+        return acceptAsProposed(p);
+      }
+      const rerun = ['--yes', ...(reasons.has('protected') || reasons.has('sensitive') ? ['--allow-protected'] : [])].join(' ');
+      return { kind: 'needs-approval', preview: proposalDiff(p), ...(rerun === '--yes' ? {} : { rerun: `Run again with ${rerun} to apply it.` }) };
     },
     // the result the CLI prints carries the diff
     showApplied() {},

@@ -1,8 +1,8 @@
 import { ToolError } from '../core/errors';
-import type { OpenedFile } from '../core/file';
+import { readWholeUpTo, type OpenedFile } from '../core/file';
 import { formatBytes } from '../core/format';
 import { sampledVersion, textVersion, VERSION_SAMPLE_BYTES } from '../core/hash';
-import { FULL_READ_MAX_BYTES, MAX_EDIT_FILE_BYTES, SNIFF_BYTES } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_EDIT_FILE_BYTES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeTextExact, encodingLabel, UndecodableError, type Encoding } from '../core/text/encoding';
 import { detectEol, type EolKind } from '../core/text/lines';
@@ -64,26 +64,67 @@ export async function documentVersion(ctx: ToolContext, t: Target, doc: OpenDocu
  * with a message the model can act on, what cannot be edited as text: folders, devices,
  * binary files, files over MAX_EDIT_FILE_BYTES, and bytes that do not decode exactly
  * (writing them back would change bytes the model never saw).
+ *
+ * The file is opened once, at the real path the policy decided on, without following a
+ * final link and never waiting on a FIFO; what was opened must be that path (a file
+ * swapped for a link, or a folder on its path, since the decision is refused), must be
+ * a regular file, and is read through the descriptor, at most MAX_EDIT_FILE_BYTES
+ * whatever its size says. Nothing else's bytes can reach a preview, a closest region or
+ * a patch match.
  */
 export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileText | undefined> {
   const doc = openDocumentFor(ctx, t);
   if (doc) {
     return { text: doc.text, encoding: doc.encoding, eol: detectEol(doc.text), version: await documentVersion(ctx, t, doc), editor: { dirty: doc.isDirty } };
   }
-  const st = await ctx.ws.stat(t.real);
-  if (!st || st.type === 'symlink') {
+  let file: OpenedFile | undefined;
+  try {
+    file = await ctx.ws.openFile(t.real, { noFollow: true });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw changedWhileOpened(t);
+    }
+    throw e;
+  }
+  if (!file) {
     return undefined;
   }
-  if (st.type === 'directory') {
+  try {
+    return await decodeOpened(t, file);
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+}
+
+function changedWhileOpened(t: Target): ToolError {
+  return new ToolError('changed', `${t.located.display} changed while it was opened (it was replaced by a link, or a folder on its path became one), so nothing was read or changed. Read it again, then redo the change.`);
+}
+
+async function decodeOpened(t: Target, file: OpenedFile): Promise<FileText> {
+  if (file.realPath !== t.real) {
+    throw changedWhileOpened(t);
+  }
+  if (file.type === 'directory') {
     throw new ToolError('not-a-file', `${t.located.display} is a folder, not a file.`);
   }
-  if (st.type !== 'file') {
+  if (file.type !== 'file') {
     throw new ToolError('not-a-file', `${t.located.display} is not a regular file (a device, socket or pipe) and cannot be edited.`);
   }
-  if (st.size > MAX_EDIT_FILE_BYTES) {
-    throw new ToolError('too-large', `${t.located.display} is ${formatBytes(st.size)}, over the ${formatBytes(MAX_EDIT_FILE_BYTES)} that can be edited as text.`);
+  const tooLarge = (size: string) => new ToolError('too-large', `${t.located.display} is ${size}, over the ${formatBytes(MAX_EDIT_FILE_BYTES)} that can be edited as text.`);
+  if (file.size > MAX_EDIT_FILE_BYTES) {
+    throw tooLarge(formatBytes(file.size));
   }
-  const bytes = await ctx.ws.readFile(t.real);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readWholeUpTo(file, MAX_EDIT_FILE_BYTES, STREAM_CHUNK_BYTES);
+  } catch (e) {
+    // a regular file by its type that refuses to be read as one (a file of the system)
+    throw new ToolError('not-a-file', `${t.located.display} cannot be read as a regular file (${(e as NodeJS.ErrnoException).code ?? 'read error'}) and cannot be edited.`);
+  }
+  if (!bytes) {
+    // it gave more than its size said: a file of the system (/proc), or one growing now
+    throw tooLarge(`more than ${formatBytes(MAX_EDIT_FILE_BYTES)} when read (its size said ${formatBytes(file.size)})`);
+  }
   const sniff = sniffBinary(bytes.subarray(0, SNIFF_BYTES));
   if (sniff.binary || isBinaryExtension(t.real)) {
     const why = sniff.binary ? (sniff.reason ?? 'binary content') : `its .${extensionOf(t.real)} extension marks it as binary`;
@@ -101,7 +142,8 @@ export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileTex
     }
     throw e;
   }
-  const version = await versionOfFile(ctx, t.real, st, bytes, () => decoded.text);
+  // the version of what was read: a large file's from the descriptor, as fs_read computes it
+  const version = file.size > FULL_READ_MAX_BYTES ? await openedFileVersion(file, bytes) : textVersion(decoded.text);
   return { text: decoded.text, encoding: decoded.encoding, eol: detectEol(decoded.text), version };
 }
 

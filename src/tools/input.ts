@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_INPUT_ISSUES } from '../core/limits';
+import { loneSurrogate } from '../core/text/encoding';
 
 /**
  * An integer that may arrive as a string: some models send `"offset": "10"`. Only
@@ -102,7 +103,19 @@ export function textField(maxChars: number, what: string) {
   return z
     .string({ error: `expected ${what} (string)` })
     .min(1, { error: 'must not be empty', ...textOnly })
-    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly });
+    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly })
+    .superRefine(refuseLoneSurrogate);
+}
+
+/**
+ * Text must be well formed: a lone surrogate would be written as U+FFFD (see
+ * {@link loneSurrogate}), silently not what was sent, and matches nothing a file holds.
+ */
+function refuseLoneSurrogate(v: string, ctx: z.RefinementCtx): void {
+  const lone = loneSurrogate(v);
+  if (lone) {
+    ctx.addIssue({ code: 'custom', message: `holds a lone surrogate (${lone.unit} at character ${lone.index}), half of a character that no file can store; send the whole character or leave it out` });
+  }
 }
 
 /**
@@ -117,7 +130,10 @@ const textOnly: object = { when: (p: { value: unknown }): boolean => typeof p.va
  * refused like `textField` beyond that.
  */
 export function contentField(maxChars: number, what: string) {
-  return z.string({ error: `expected ${what} (string)` }).max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly });
+  return z
+    .string({ error: `expected ${what} (string)` })
+    .max(maxChars, { error: (issue) => `is ${String((issue.input as string).length)} characters long; at most ${maxChars} are accepted`, ...textOnly })
+    .superRefine(refuseLoneSurrogate);
 }
 
 /** The first field of `input` nesting arrays or objects deeper than `maxDepth`, if any: checked before validation, iteratively. */

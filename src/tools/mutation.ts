@@ -5,6 +5,7 @@ import { textVersion } from '../core/hash';
 import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
+import type { ChangeReason } from '../core/writePolicy';
 import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
 import type { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
@@ -65,7 +66,19 @@ export function withEol(text: string, eol: 'LF' | 'CRLF'): string {
   return eol === 'CRLF' ? lf.replace(/\n/g, '\r\n') : lf;
 }
 
-function proposalOf(plan: ChangePlan): ChangeProposal {
+/** Why a change to the file asks whatever the policy, from the one decision. */
+function asksOf(of: (t: Target) => Access, f: PlannedFile): ChangeReason[] {
+  const reasons = new Set<ChangeReason>();
+  for (const t of [f.target, ...(f.from ? [f.from] : [])]) {
+    const d = of(t).change;
+    for (const r of d.kind === 'ask' ? d.reasons : []) {
+      reasons.add(r);
+    }
+  }
+  return [...reasons];
+}
+
+function proposalOf(of: (t: Target) => Access, plan: ChangePlan): ChangeProposal {
   return {
     tool: plan.tool,
     summary: plan.summary,
@@ -79,6 +92,7 @@ function proposalOf(plan: ChangePlan): ChangeProposal {
         newText: f.after,
         replaces: f.replaces?.text,
         outside: [f.from, f.target].filter((t): t is Target => t !== undefined && !t.located.root).map((t) => t.located.display),
+        asks: asksOf(of, f),
       }),
     ),
   };
@@ -249,7 +263,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
   const ask = decided.some((a) => a.reviewed);
   // decided now: landing records each file in the ledger, which then allows its content
   const showsOld = new Set(plan.files.filter((f) => of(f.from ?? f.target).mayShowContent));
-  const proposal = proposalOf(plan);
+  const proposal = proposalOf(of, plan);
   let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
   let edited: readonly string[] = [];
   throwIfCancelled(ctx.signal);
@@ -261,13 +275,15 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
       case 'cancelled':
         throw new CancelledError();
       case 'needs-approval':
-        throw new ApprovalDenied({ isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${review.preview}\n\nThis change needs the user's approval; nothing was written. Run again with --yes to apply it.` }] });
+        throw new ApprovalDenied({ isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${review.preview}\n\nThis change needs the user's approval; nothing was written. ${review.rerun ?? 'Run again with --yes to apply it.'}` }] });
       case 'accepted':
         texts = new Map(review.texts);
         edited = review.edited;
         break;
     }
   }
+  // First where the paths lead: the texts are read again only from where the decision was made.
+  await checkResolved(ctx, plan);
   if (ask) {
     // Time passed while the person looked; without a question the lock was held throughout,
     // and the workspace still refuses a base that is no longer the file's text.
@@ -275,7 +291,6 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
       await reverify(ctx, f);
     }
   }
-  await checkResolved(ctx, plan);
   throwIfCancelled(ctx.signal);
 
   const written = plan.files.map((f) => f.target.real);

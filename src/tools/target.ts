@@ -1,5 +1,6 @@
 import { ToolError } from '../core/errors';
 import { locate, resolveInputPath, type Located } from '../core/paths';
+import type { GitDirectories } from '../core/gitDirectory';
 import type { OpenDocument } from '../host/workspace';
 import type { ToolContext } from './types';
 
@@ -9,13 +10,28 @@ export interface Target {
   /** Symlinks resolved: what policy and the ledger key on. */
   real: string;
   located: Located;
+  /** The git directory (a repository's own data, whatever its name) that holds it or is it. */
+  gitDir?: string;
+}
+
+const finders = new WeakMap<ToolContext, GitDirectories>();
+
+/** The call's finder of git directories: one per call, so each folder is asked about once. */
+export function gitDirectoriesOf(ctx: ToolContext): GitDirectories {
+  let f = finders.get(ctx);
+  if (!f) {
+    f = ctx.ws.gitDirectories();
+    finders.set(ctx, f);
+  }
+  return f;
 }
 
 export async function resolveTarget(ctx: ToolContext, input: string): Promise<Target> {
   const roots = ctx.ws.roots();
   const abs = resolveInputPath(input, roots);
   const real = await ctx.ws.realpath(abs);
-  return { abs, real, located: locate(real, roots) };
+  const gitDir = await gitDirectoriesOf(ctx).enclosing(real);
+  return { abs, real, located: locate(real, roots), ...(gitDir !== undefined ? { gitDir } : {}) };
 }
 
 /** The editor document for a target, looked up by the path given and by its real path. */

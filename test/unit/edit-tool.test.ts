@@ -68,7 +68,8 @@ describe('fs_edit', () => {
   it('asks that question once: not after the model read the file with approval', async () => {
     fs.writeFileSync(p('.env'), 'API_KEY=sk-live-123456\n');
     const asked: Confirmation[] = [];
-    const yes = cliApprover({ yes: true, allowOutside: true });
+    // a change to a file that may hold secrets needs the second flag as well as --yes
+    const yes = cliApprover({ yes: true, allowProtected: true, allowOutside: true });
     const counting: Approver = { ...yes, confirm: (q, s) => (asked.push(q), yes.confirm(q, s)), review: (pr, s) => yes.review(pr, s), showApplied: () => {} };
     const ctx = await context(tree.root, {}, counting);
     await call(ctx, 'fs_read', { path: '.env' });

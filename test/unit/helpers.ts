@@ -81,7 +81,7 @@ export class TestWorkspace extends NodeWorkspace {
  * A context whose approver answers yes to everything, as a person who approves would;
  * tests of the questions themselves pass another `approver`.
  */
-export async function context(root: string | string[], settings: Partial<Settings> = {}, approver: Approver = cliApprover({ yes: true, allowOutside: true })): Promise<ToolContext & { ws: TestWorkspace }> {
+export async function context(root: string | string[], settings: Partial<Settings> = {}, approver: Approver = cliApprover({ yes: true, allowProtected: true, allowOutside: true })): Promise<ToolContext & { ws: TestWorkspace }> {
   const ws = await TestWorkspace.create(Array.isArray(root) ? root : [root]);
   return { ws, approver, settings: { ...DEFAULT_SETTINGS, ...settings }, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
 }

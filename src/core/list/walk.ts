@@ -5,6 +5,7 @@ import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { comparePaths, LazySorted } from './order';
 import type { ListEntryType } from '../file';
 import { isGitName } from '../paths';
+import { isGitDirectoryListing } from '../gitDirectory';
 
 export type { ListEntryType };
 
@@ -34,7 +35,7 @@ export interface ListEntry {
   type: ListEntryType;
   /** Left out by ignore rules: a folder shown collapsed. */
   ignored?: boolean;
-  /** `.git`: shown, never walked. */
+  /** `.git`, or a git directory under another name: shown, never walked. */
   gitDir?: boolean;
   submodule?: boolean;
   /** A symlink's target. */
@@ -131,6 +132,11 @@ async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: strin
       throw e;
     }
     entry.unreadable = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    return undefined;
+  }
+  if (entry && isGitDirectoryListing(items)) {
+    // a repository under another name (`repo.git`, a --separate-git-dir): shown as `.git` is, never walked
+    entry.gitDir = true;
     return undefined;
   }
   const present: string[] = [];

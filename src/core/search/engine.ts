@@ -1,3 +1,4 @@
+import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import { MAX_RG_PATH_ARG_CHARS } from '../limits';
@@ -6,6 +7,7 @@ import { compileQuery, RegexTranslationError, type CompiledQuery, type Query } f
 import type { ProcessHost } from '../process';
 import { findRipgrep, rgCount, rgDetails, rgFiles, rgMultilineCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
 import type { Scope } from './scope';
+import { outsideGitDirectories, type GitDirectories } from '../gitDirectory';
 import { looksBinary, type FileHits } from './textSearch';
 
 /**
@@ -31,13 +33,34 @@ function rgScope(found: RipgrepFound, proc: ProcessHost, scope: Scope, signal?: 
   return { rg: found.path, proc, cwd: scope.rootPath, target: scope.isFile || scope.baseRel ? scope.baseRel : undefined, policy: scope.policy, signal };
 }
 
-export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, signal?: CancelSignal): SearchEngine {
+/**
+ * ripgrep leaves out only folders named `.git`: what it returns from git directories
+ * under other names (`repo.git/config`) is dropped here, a few stats per folder.
+ */
+async function withoutGitDirectories(scope: Scope, rels: readonly string[], dirs: GitDirectories): Promise<Set<string>> {
+  return outsideGitDirectories(rels, scope.baseRel, (rel) => nodePath.join(scope.rootPath, ...rel.split('/')), dirs);
+}
+
+export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, gitDirs: GitDirectories, signal?: CancelSignal): SearchEngine {
   const origin = found.origin === 'editor' ? 'bundled with the editor' : found.origin === 'PATH' ? 'rg on PATH' : `set by ${found.origin}`;
   return {
     kind: 'ripgrep',
     label: `ripgrep (${origin})`,
-    files: (scope, keeps, trailing, boundary) => rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, boundary),
-    count: (scope, q, keeps, boundary) => (q.multiline ? rgMultilineCount(rgScope(found, proc, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, boundary)),
+    files: async (scope, keeps, trailing, boundary) => {
+      const files = await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, boundary);
+      const kept = await withoutGitDirectories(scope, files, gitDirs);
+      return kept.size === files.length ? files : files.filter((f) => kept.has(f));
+    },
+    count: async (scope, q, keeps, boundary) => {
+      const counts = await (q.multiline ? rgMultilineCount(rgScope(found, proc, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, boundary));
+      const kept = await withoutGitDirectories(scope, [...counts.keys()], gitDirs);
+      for (const rel of counts.keys()) {
+        if (!kept.has(rel)) {
+          counts.delete(rel);
+        }
+      }
+      return counts;
+    },
     // In multiline mode `--max-count` counts matches, and several can make one record.
     details: (scope, q, files, maxCount, context) => rgDetails(rgScope(found, proc, scope, signal), q, files, q.multiline ? 1_000_000_000 : maxCount, context, MAX_RG_PATH_ARG_CHARS),
     textDetails: async (scope, q, text, context) => (looksBinary(text) ? undefined : rgTextDetails(rgScope(found, proc, scope, signal), q, text, undefined, context)),
@@ -87,7 +110,7 @@ const announced = new Set<string>();
  * logged once per process and engine, so the log tells which binary served the tools.
  * `onDisk` false (folders not on the local disk) always takes the JavaScript search.
  */
-export function pickEngine(bundled: string | undefined, host: JsHost, proc: ProcessHost, signal: CancelSignal | undefined, log: (message: string) => void, onDisk = true): SearchEngine {
+export function pickEngine(bundled: string | undefined, host: JsHost, proc: ProcessHost, gitDirs: GitDirectories, signal: CancelSignal | undefined, log: (message: string) => void, onDisk = true): SearchEngine {
   // ripgrep reads the disk; a virtual workspace (another URI scheme) is searched through the host
   const found = onDisk ? findRipgrep(bundled, proc) : undefined;
   const key = found ? `${found.origin}\0${found.path}` : 'javascript';
@@ -95,5 +118,5 @@ export function pickEngine(bundled: string | undefined, host: JsHost, proc: Proc
     announced.add(key);
     log(found ? `Searching with ripgrep at ${found.path} (${found.origin === 'editor' ? 'bundled with the editor' : found.origin === 'PATH' ? 'found on PATH' : `set by ${found.origin}`})` : 'No ripgrep found (neither bundled with the editor nor on PATH): searching with the built-in JavaScript search');
   }
-  return found ? ripgrepEngine(found, proc, signal) : javascriptEngine(host, proc, signal);
+  return found ? ripgrepEngine(found, proc, gitDirs, signal) : javascriptEngine(host, proc, signal);
 }

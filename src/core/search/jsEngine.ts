@@ -9,6 +9,7 @@ import { MAX_CHILD_RUN_MS, MAX_JS_SEARCH_FILE_BYTES, MAX_REGEX_FILE_MS, MAX_TASK
 import { TaskStopped, type ProcessHost, type TaskSession } from '../process';
 import { readRegularFile, type FileOpener } from '../file';
 import { decodeText } from '../text/encoding';
+import { isGitDirectoryListing } from '../gitDirectory';
 import type { CompiledQuery } from './regex';
 import { findRecords, linesFor, looksBinary, type FileHits, type MatchRecord } from './textSearch';
 
@@ -88,6 +89,10 @@ export async function jsFiles(s: JsScope, keeps: readonly string[], trailingKeep
       entries = await s.host.readDirectory(abs(s, rel));
     } catch {
       // unreadable folder: ripgrep reports it on stderr (silenced) and goes on
+      continue;
+    }
+    if (rel !== s.policy.baseRel && isGitDirectoryListing(entries)) {
+      // a repository under another name: never walked, as `.git` is not (the base itself was refused before the walk)
       continue;
     }
     const present = entries.filter((e) => e.type !== 'directory' && (IGNORE_FILE_NAMES as readonly string[]).includes(e.name)).map((e) => e.name);

@@ -101,3 +101,17 @@ export function encodeText(text: string, encoding: Encoding): Uint8Array {
     }
   }
 }
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Where a text holds half of a surrogate pair alone (its 0-based UTF-16 index and the code
+ * unit), or undefined when it is well formed. No encoding a file is written in can hold
+ * one: UTF-8 and UTF-16 encoders replace it with U+FFFD, so writing it would change the
+ * text the model sent without a word.
+ */
+export function loneSurrogate(text: string): { index: number; unit: string } | undefined {
+  const m = LONE_SURROGATE.exec(text);
+  return m ? { index: m.index, unit: `U+${m[0].charCodeAt(0).toString(16).toUpperCase()}` } : undefined;
+}

@@ -1,0 +1,69 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { isGitDirectoryBy, type GitDirectories, type GitMark } from '../core/gitDirectory';
+
+/**
+ * {@link GitDirectories} over a file system that answers "is anything there?" (a stat
+ * that follows links: a dangling link counts as there). One per call: answers are
+ * remembered, so each folder costs at most four stats, most folders two.
+ */
+export class GitDirectoryProbe implements GitDirectories {
+  private readonly present = new Map<string, Promise<boolean>>();
+  private readonly folders = new Map<string, Promise<boolean>>();
+
+  constructor(private readonly exists: (p: string) => Promise<boolean>) {}
+
+  private has(folder: string, name: string): Promise<boolean> {
+    const p = path.join(folder, name);
+    let v = this.present.get(p);
+    if (!v) {
+      v = this.exists(p).catch(() => false);
+      this.present.set(p, v);
+    }
+    return v;
+  }
+
+  isGitDirectory(folder: string): Promise<boolean> {
+    let v = this.folders.get(folder);
+    if (!v) {
+      v = isGitDirectoryBy((name) => this.has(folder, name));
+      this.folders.set(folder, v);
+    }
+    return v;
+  }
+
+  async enclosing(p: string): Promise<string | undefined> {
+    // From the path up to the file system's root: a workspace opened on a bare
+    // repository, or a file allowed outside it, is no less git's data. The segment on the
+    // path below each folder counts as present there (it exists, or is about to).
+    let child: string | undefined;
+    for (let cur = path.normalize(p); ; ) {
+      const on = child;
+      const here = on === undefined ? this.isGitDirectory(cur) : isGitDirectoryBy((name: GitMark) => sameName(name, on) || this.has(cur, name));
+      if (await here) {
+        return cur;
+      }
+      const parent = path.dirname(cur);
+      if (parent === cur) {
+        return undefined;
+      }
+      child = path.basename(cur);
+      cur = parent;
+    }
+  }
+}
+
+/** Names as a case-folding file system would compare them; elsewhere a false match only asks too often. */
+function sameName(mark: GitMark, name: string): boolean {
+  return mark.length === name.length && mark.toLowerCase() === name.toLowerCase();
+}
+
+/** Whether anything is at a local path, a link included, without following it. */
+export async function localEntryExists(p: string): Promise<boolean> {
+  try {
+    await fs.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,200 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isGitDirectoryListing, outsideGitDirectories } from '../../src/core/gitDirectory';
+import { GitDirectoryProbe, localEntryExists } from '../../src/host/gitDirectory';
+import type { ApprovalPolicy } from '../../src/core/writePolicy';
+import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
+
+const cli = path.resolve(__dirname, '../../../dist/cli.js');
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/**
+ * A workspace holding git's data under every other name git gives it: a bare repository,
+ * a --separate-git-dir, a linked work tree of each (their folders hold HEAD and
+ * commondir, not objects), and a work tree whose `.git` is a `gitdir:` file.
+ */
+function hostileTree(): { root: string; cleanup(): void } {
+  const tree = tempTree({ 'src/app.txt': 'fsmonitor is a word here\n' });
+  const r = tree.root;
+  git(r, 'init', '-q', '--bare', 'repo.git');
+  git(r, 'init', '-q', '--separate-git-dir=meta', 'work');
+  fs.writeFileSync(path.join(r, 'work/a.txt'), 'a\n');
+  git(path.join(r, 'work'), 'add', 'a.txt');
+  git(path.join(r, 'work'), 'commit', '-q', '-m', 'init');
+  git(path.join(r, 'work'), 'push', '-q', path.join(r, 'repo.git'), 'HEAD:refs/heads/main');
+  git(path.join(r, 'work'), 'worktree', 'add', '-q', '../wt-meta');
+  git(path.join(r, 'repo.git'), 'worktree', 'add', '-q', '../wt-bare', 'main');
+  return tree;
+}
+
+const WRITES: [string, string][] = [
+  ['bare repository config', 'repo.git/config'],
+  ['bare repository hook', 'repo.git/hooks/post-checkout'],
+  ['separate git dir config', 'meta/config'],
+  ['linked work tree of a separate git dir', 'meta/worktrees/wt-meta/config.worktree'],
+  ['linked work tree commondir', 'meta/worktrees/wt-meta/commondir'],
+  ['linked work tree of a bare repository', 'repo.git/worktrees/wt-bare/HEAD'],
+  ['a new file in a bare repository', 'repo.git/info/attributes'],
+];
+
+const FSMONITOR = '[core]\n\tfsmonitor = "touch pwned"\n';
+
+describe('git directories by what they are, not by name', () => {
+  let tree: ReturnType<typeof hostileTree>;
+  let snapshot: Map<string, string>;
+  const p = (rel: string) => path.join(tree.root, rel);
+  const gitData = () => {
+    const out = new Map<string, string>();
+    for (const top of ['repo.git', 'meta']) {
+      const walk = (rel: string) => {
+        for (const e of fs.readdirSync(p(rel), { withFileTypes: true })) {
+          const child = `${rel}/${e.name}`;
+          if (e.isDirectory()) {
+            walk(child);
+          } else {
+            out.set(child, fs.readFileSync(p(child), 'latin1'));
+          }
+        }
+      };
+      walk(top);
+    }
+    return out;
+  };
+  before(function () {
+    this.timeout(60000);
+    tree = hostileTree();
+    snapshot = gitData();
+  });
+  after(() => tree.cleanup());
+  afterEach(() => assert.deepEqual(gitData(), snapshot, 'git data changed'));
+
+  it('the rule is git own: objects and refs, or HEAD and commondir, in any case', () => {
+    assert.equal(isGitDirectoryListing([{ name: 'HEAD' }, { name: 'objects' }, { name: 'refs' }, { name: 'config' }]), true);
+    assert.equal(isGitDirectoryListing([{ name: 'objects' }, { name: 'refs' }]), true, 'a common folder needs no HEAD');
+    assert.equal(isGitDirectoryListing([{ name: 'HEAD' }, { name: 'commondir' }, { name: 'gitdir' }]), true);
+    assert.equal(isGitDirectoryListing([{ name: 'OBJECTS' }, { name: 'Refs' }]), true);
+    assert.equal(isGitDirectoryListing([{ name: 'HEAD' }, { name: 'config' }, { name: 'objects' }]), false);
+    assert.equal(isGitDirectoryListing([{ name: 'HEAD' }, { name: 'refs' }, { name: 'src' }]), false);
+  });
+
+  it('finds the nearest git directory from a path, counting the path itself, with a few stats per folder', async () => {
+    let stats = 0;
+    const probe = new GitDirectoryProbe((x) => {
+      stats++;
+      return localEntryExists(x);
+    });
+    assert.equal(await probe.enclosing(p('repo.git/config')), p('repo.git'));
+    assert.equal(await probe.enclosing(p('repo.git')), p('repo.git'));
+    assert.equal(await probe.enclosing(p('meta/worktrees/wt-meta/locked')), p('meta/worktrees/wt-meta'));
+    assert.equal(await probe.enclosing(p('src/app.txt')), undefined);
+    assert.equal(await probe.enclosing(p('wt-bare/a.txt')), undefined, 'a linked work tree is the project, not git data');
+    const depth = p('src/app.txt').split(path.sep).length;
+    const before = stats;
+    assert.equal(await probe.enclosing(p('src/other.txt')), undefined);
+    assert.ok(stats - before <= 4, `asked again: ${stats - before} stats`);
+    assert.ok(before <= depth * 4 * 5, `${before} stats`);
+    // a folder holding objects becomes a repository when refs is about to be created in it
+    fs.mkdirSync(p('half/objects'), { recursive: true });
+    assert.equal(await new GitDirectoryProbe(localEntryExists).enclosing(p('half/refs/heads/main')), p('half'));
+    assert.equal(await new GitDirectoryProbe(localEntryExists).enclosing(p('half/notes.txt')), undefined);
+    fs.rmSync(p('half'), { recursive: true });
+  });
+
+  it('keeps the files of a walk that lie outside git directories, asking each folder once', async () => {
+    const asked: string[] = [];
+    const dirs = { isGitDirectory: async (f: string) => (asked.push(f), f.endsWith('/g')), enclosing: async () => undefined };
+    const kept = await outsideGitDirectories(['a.txt', 'x/g/config', 'x/g/objects/ab/cd', 'x/y/z.txt', 'x/y/w.txt', 'b/c.txt'], '', (rel) => `/r/${rel}`, dirs);
+    assert.deepEqual([...kept].sort(), ['a.txt', 'b/c.txt', 'x/y/w.txt', 'x/y/z.txt']);
+    assert.equal(new Set(asked).size, asked.length, `asked twice: ${asked.join(', ')}`);
+  });
+
+  for (const policy of ['always', 'sensitiveOnly', 'never'] as ApprovalPolicy[]) {
+    for (const [what, rel] of WRITES) {
+      it(`${policy}: fs_edit, fs_write and fs_apply_patch refuse the ${what} (${rel}), approved or not`, async () => {
+        const ctx = await context(tree.root, { approvalPolicy: policy });
+        const exists = fs.existsSync(p(rel));
+        const calls: [string, unknown][] = [
+          ['fs_edit', { path: rel, old_string: '', new_string: FSMONITOR }],
+          ['fs_write', { path: rel, content: FSMONITOR }],
+          ['fs_apply_patch', { patch: exists ? `*** Begin Patch\n*** Delete File: ${rel}\n*** End Patch` : `*** Begin Patch\n*** Add File: ${rel}\n+x\n*** End Patch` }],
+        ];
+        if (exists) {
+          calls.push(['fs_apply_patch', { patch: `*** Begin Patch\n*** Update File: src/app.txt\n*** Move to: ${rel}\n@@\n-fsmonitor is a word here\n+moved\n*** End Patch` }]);
+        }
+        for (const [tool, input] of calls) {
+          const r = await call(ctx, tool, input);
+          assert.equal(r.isError, true, `${tool}: ${r.text}`);
+          assert.match(r.text, /is (inside the git folder \S+|a git folder) \(a repository under another name than \.git\): git's own files are never written/, `${tool}: ${r.text}`);
+        }
+        assert.equal(fs.readFileSync(p('src/app.txt'), 'utf8'), 'fsmonitor is a word here\n');
+      });
+    }
+  }
+
+  it('the CLI refuses them with --yes, --allow-protected and --allow-outside, and the next git command runs nothing', function () {
+    this.timeout(120000);
+    if (!fs.existsSync(cli)) {
+      throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+    }
+    for (const [, rel] of WRITES) {
+      const r = spawnSync(process.execPath, [cli, 'fs_edit', '--root', tree.root, '--yes', '--allow-outside', '--input', JSON.stringify({ path: rel, old_string: '', new_string: FSMONITOR })], { encoding: 'utf8' });
+      assert.equal(r.status, 1, r.stdout);
+      assert.match(r.stdout, /git's own files are never written/);
+    }
+    git(p('repo.git'), 'log', '--oneline');
+    git(p('wt-bare'), 'status', '--porcelain=v1');
+    git(p('work'), 'status', '--porcelain=v1');
+    assert.equal(fs.existsSync(p('repo.git/pwned')) || fs.existsSync(p('wt-bare/pwned')) || fs.existsSync(p('work/pwned')), false);
+  });
+
+  it('fs_read, fs_list and fs_grep refuse a path inside one', async () => {
+    const ctx = await context(tree.root);
+    for (const [tool, input] of [
+      ['fs_read', { path: 'repo.git/config' }],
+      ['fs_read', { path: 'meta/HEAD' }],
+      ['fs_list', { path: 'repo.git' }],
+      ['fs_list', { path: 'meta/worktrees' }],
+      ['fs_grep', { pattern: 'bare', path: 'repo.git' }],
+      ['fs_glob', { pattern: '*', path: 'meta' }],
+    ] as const) {
+      const r = await call(ctx, tool, input);
+      assert.equal(r.isError, true, `${tool}: ${r.text}`);
+      assert.match(r.text, /is (inside the git folder \S+|a git folder) \(a repository under another name than \.git\)/, `${tool}: ${r.text}`);
+    }
+  });
+
+  it('fs_list shows them collapsed, as .git, and never walks them', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_list', { depth: 3 });
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, /^repo\.git\/ \(not listed\)$/m);
+    assert.match(r.text, /^meta\/ \(not listed\)$/m);
+    assert.doesNotMatch(r.text, /HEAD|objects|refs|hooks|commondir|description/);
+    assert.match(r.text, /^wt-bare\/\n {2}a\.txt$/m, 'a linked work tree is listed');
+  });
+
+  for (const engine of ['ripgrep', 'javascript']) {
+    it(`${engine}: fs_grep and fs_glob never return what they hold`, async () => {
+      await withEngine(engine === 'ripgrep' ? rgOnPath() : 'none', async () => {
+        const ctx = await context(tree.root);
+        for (const output of ['content', 'files', 'count']) {
+          const r = await call(ctx, 'fs_grep', { pattern: 'bare|repositoryformatversion|gitdir|\\.\\./\\.\\.|fsmonitor', output });
+          assert.equal(r.isError, false, r.text);
+          assert.match(r.text, /src\/app\.txt/);
+          assert.doesNotMatch(r.text, /(^|\s)(repo\.git|meta)\/|worktrees/m, `${output}: ${r.text}`);
+        }
+        for (const pattern of ['**/config', '**/HEAD', '**/commondir', '**/*']) {
+          const r = await call(ctx, 'fs_glob', { pattern });
+          assert.doesNotMatch(r.text, /(^|\s)(repo\.git|meta)\/|worktrees/m, `${pattern}: ${r.text}`);
+        }
+        const all = await call(ctx, 'fs_glob', { pattern: '**/*.txt' });
+        assert.match(all.text, /wt-bare\/a\.txt/);
+      });
+    });
+  }
+});
