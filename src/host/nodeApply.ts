@@ -19,6 +19,7 @@ export interface ApplyStat {
   nlink: number;
   ino: number;
   dev: number;
+  size: number;
 }
 
 export interface ApplyHandle {
@@ -393,23 +394,19 @@ class Disk {
           throw new StaleError(p);
         }
         entry.started = true;
-        await fh.truncate(0);
-        await fh.writeFile(bytes);
-        await fh.sync();
+        await writeOver(fh, bytes);
       } finally {
         await fh.close();
       }
     });
   }
 
-  /** Writes `bytes` over the file `p` in place, from its start, and nothing after them. */
+  /** Writes `bytes` over the file `p` in place (see writeOver). */
   async overwriteInPlace(p: string, bytes: Uint8Array): Promise<void> {
     await this.at(p, async (file) => {
       const fh = await this.io.open(file, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
       try {
-        await fh.truncate(0);
-        await fh.writeFile(bytes);
-        await fh.sync();
+        await writeOver(fh, bytes);
       } finally {
         await fh.close();
       }
@@ -462,6 +459,17 @@ class Disk {
   async rmdir(p: string): Promise<void> {
     await this.at(p, (folder) => this.io.rmdir(folder));
   }
+}
+
+/**
+ * Writes `bytes` from the start of an open file, then cuts what follows: blocks the file
+ * already has are overwritten, not freed first, so writing the previous bytes back over
+ * a failed write needs no new space on a full disk (they fit in what the file held).
+ */
+async function writeOver(fh: ApplyHandle, bytes: Uint8Array): Promise<void> {
+  await fh.writeFile(bytes);
+  await fh.truncate(bytes.length);
+  await fh.sync();
 }
 
 /** Runs `step` once more when it fails: a transient error (an interrupted call, a busy disk) should not leave a file changed. */
@@ -523,7 +531,7 @@ async function undoOne(disk: Disk, u: Undo): Promise<FileState[]> {
         // The bytes matter more than the links: the saved copy takes the path back.
         return twice(() => disk.rename(u.copy, u.path)).then(
           () => [{ path: u.path, now: 'has its previous content back from its saved copy, but is no longer one file with its other hard links, which may hold part of the new content' }],
-          () => [{ path: u.path, now: 'may hold part of the new content', savedAt: u.copy }],
+          () => [{ path: u.path, now: 'may hold part of the new content (and so may its other hard links)', savedAt: u.copy }],
         );
       }
       return gone(u.copy).then(
