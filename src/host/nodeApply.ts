@@ -443,7 +443,15 @@ class Disk {
       break;
     }
     for (const d of missing.reverse()) {
-      await this.at(d, (folder) => this.io.mkdir(folder));
+      try {
+        await this.at(d, (folder) => this.io.mkdir(folder));
+      } catch (e) {
+        // another change (a lock covers a file, not its folders) made it meanwhile: it is theirs
+        if (codeOf(e) === 'EEXIST' && (await this.io.lstat(d)).isDirectory()) {
+          continue;
+        }
+        throw e;
+      }
       journal.push({ kind: 'folder', path: d });
     }
   }
