@@ -32,6 +32,14 @@ async function readIfExists(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   }
 }
 
+async function readType(uri: vscode.Uri): Promise<vscode.FileType | undefined> {
+  try {
+    return (await vscode.workspace.fs.stat(uri)).type;
+  } catch {
+    return undefined;
+  }
+}
+
 async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
   try {
     return ((await vscode.workspace.fs.stat(uri)).permissions ?? 0) & vscode.FilePermission.Readonly ? true : false;
@@ -102,7 +110,20 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
       disk.set(p, { uri, bytes, readOnly: bytes !== undefined && (await isReadOnly(uri)) });
     }
   };
+  // the folders a create or move will make, deepest first: removed again when the change is undone
+  const newFolders: string[] = [];
+  const noteFolders = async (p: string) => {
+    for (let d = path.dirname(p); d !== path.dirname(d) && !newFolders.includes(d); d = path.dirname(d)) {
+      if ((await readType(uriFor(d))) !== undefined) {
+        break;
+      }
+      newFolders.push(d);
+    }
+  };
   for (const c of changes) {
+    if (c.kind === 'create' || c.kind === 'rename') {
+      await noteFolders(c.kind === 'create' ? c.path : c.to);
+    }
     if (c.kind === 'edit') {
       const uri = uriFor(c.path);
       assertWritable(uri);
@@ -165,7 +186,7 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
       }
     }
   } catch (err) {
-    const left = await rollback(edited, disk);
+    const left = await rollback(edited, disk, newFolders, uriFor);
     if (left.length) {
       throw new ApplyFailure(err instanceof Error ? err.message : String(err), left);
     }
@@ -184,7 +205,12 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
  * previous text back and stays unsaved. One failure does not stop the rest; what could
  * not be put back is returned, with where its previous bytes were saved.
  */
-async function rollback(edited: ReadonlyMap<string, EditedDoc>, disk: ReadonlyMap<string, DiskSnapshot>): Promise<FileState[]> {
+async function rollback(
+  edited: ReadonlyMap<string, EditedDoc>,
+  disk: ReadonlyMap<string, DiskSnapshot>,
+  newFolders: readonly string[],
+  uriFor: (path: string) => vscode.Uri,
+): Promise<FileState[]> {
   const left: FileState[] = [];
   const last = [...disk].reverse();
   for (const [p, s] of last.filter(([, s]) => s.bytes === undefined)) {
@@ -194,6 +220,16 @@ async function rollback(edited: ReadonlyMap<string, EditedDoc>, disk: ReadonlyMa
       }
     } catch {
       left.push({ path: p, now: 'was created by the change and holds its new content (it did not exist before)' });
+    }
+  }
+  for (const d of [...newFolders].sort((a, b) => b.length - a.length)) {
+    const uri = uriFor(d);
+    try {
+      if ((await readType(uri)) !== undefined && (await vscode.workspace.fs.readDirectory(uri)).length === 0) {
+        await twice(() => vscode.workspace.fs.delete(uri, { recursive: false, useTrash: false }));
+      }
+    } catch {
+      left.push({ path: d, now: 'is a folder the change created (it did not exist before)' });
     }
   }
   for (const [p, s] of last) {
