@@ -1,272 +1,674 @@
 import { constants as fsConstants } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
 import { throwIfCancelled } from '../core/cancel';
-import { ToolError } from '../core/errors';
+import { CancelledError, ToolError } from '../core/errors';
 import { applyTextEdits } from '../core/diff';
+import { MAX_FILE_NAME_BYTES } from '../core/limits';
 import { decodeTextExact, encodeText } from '../core/text/encoding';
-import { StaleError, type ApplyOptions, type ApplyReport, type FileChange } from './workspace';
+import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
-/** What a path held before the changes: its bytes and mode, or nothing. */
-type Snapshot = { path: string; bytes: Uint8Array; mode: number } | { path: string; bytes: undefined };
+/** What a change needs to know of a file or folder it opened or looked at. */
+export interface ApplyStat {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  mode: number;
+  uid: number;
+  gid: number;
+  nlink: number;
+  ino: number;
+  dev: number;
+  size: number;
+}
+
+export interface ApplyHandle {
+  readonly fd: number;
+  stat(): Promise<ApplyStat>;
+  readFile(): Promise<Uint8Array>;
+  writeFile(data: Uint8Array): Promise<void>;
+  truncate(len: number): Promise<void>;
+  chmod(mode: number): Promise<void>;
+  chown(uid: number, gid: number): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Every file operation a change makes, so that a test can put a layer between the change
+ * and the disk that fails the k-th of them (the way SQLite's I/O-error tests do) and check
+ * that no failure anywhere loses data. Production uses node:fs as it is.
+ */
+export interface ApplyIo {
+  open(p: string, flags: number, mode?: number): Promise<ApplyHandle>;
+  readlink(p: string): Promise<string>;
+  realpath(p: string): Promise<string>;
+  lstat(p: string): Promise<ApplyStat>;
+  rename(from: string, to: string): Promise<void>;
+  link(existing: string, to: string): Promise<void>;
+  unlink(p: string): Promise<void>;
+  mkdir(p: string): Promise<unknown>;
+  rmdir(p: string): Promise<void>;
+}
+
+export const NODE_APPLY_IO: ApplyIo = {
+  open: (p, flags, mode) => nodeFs.open(p, flags, mode),
+  readlink: (p) => nodeFs.readlink(p),
+  realpath: (p) => nodeFs.realpath(p),
+  lstat: (p) => nodeFs.lstat(p),
+  rename: (from, to) => nodeFs.rename(from, to),
+  link: (existing, to) => nodeFs.link(existing, to),
+  unlink: (p) => nodeFs.unlink(p),
+  mkdir: (p) => nodeFs.mkdir(p),
+  rmdir: (p) => nodeFs.rmdir(p),
+};
+
+/** A regular file as it was before the change. */
+interface Before {
+  bytes: Uint8Array;
+  mode: number;
+  uid: number;
+  gid: number;
+  nlink: number;
+  ino: number;
+  dev: number;
+}
+
+/**
+ * One thing the change did that is not yet known to stay, and how to take it back. Every
+ * step that puts something on disk records it the moment it succeeds, so a failure at any
+ * later point knows exactly what to undo.
+ */
+type Undo =
+  /** A file of ours beside the target (a temporary file, a copy being written): removed. */
+  | { kind: 'temp'; path: string; of: string }
+  /** A folder the change made: removed (it is empty once what the change put in it is gone). */
+  | { kind: 'folder'; path: string }
+  /** A file the change created where there was none: removed. */
+  | { kind: 'created'; path: string }
+  /**
+   * The previous file kept at `copy` (a hard link to it, or a copy of its bytes); once
+   * `moved`, `path` no longer holds it (it was replaced or deleted), and putting it back
+   * is a rename, which needs no space on a full disk.
+   */
+  | { kind: 'saved'; path: string; copy: string; moved: boolean; now: string }
+  /** Written in place (the file has other hard links); `copy` holds the previous bytes. */
+  | { kind: 'rewritten'; path: string; copy: string; bytes: Uint8Array; started: boolean }
+  /** A file renamed from `from` to `to`. */
+  | { kind: 'renamed'; from: string; to: string };
+
+/** Error codes of a file system that cannot make hard links: a saved copy is then written as bytes. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+function codeOf(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Nothing is at the path: it, or a folder on its way, is missing (ENOTDIR: a file where a folder would be). */
+function isAbsent(e: unknown): boolean {
+  const code = codeOf(e);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
 
 function changedFolder(dir: string): ToolError {
   return new ToolError('changed', `${dir} changed while the change was applied (it, or a folder on its path, became a link), so nothing was written there. Read the files again, then redo the change.`);
 }
 
-/**
- * Runs `use` with a path that names the folder `dir` (a real path, as the policy decided
- * on it) and nothing else, whatever happens to `dir` meanwhile: on Linux the folder is
- * held open, its descriptor's path must be `dir`, and `use` works through
- * `/proc/self/fd/N`, so a folder swapped for a link (to outside the workspace, into
- * `.git`) after the decision is never written through. Elsewhere `dir` must still resolve
- * to itself just before `use`. Undefined (and `use` not run) when `dir` does not exist.
- */
-async function inFolder<T>(dir: string, use: (held: string) => Promise<T>): Promise<T | undefined> {
-  if (process.platform === 'linux') {
-    let fh: fs.FileHandle | undefined;
-    try {
-      fh = await fs.open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        return undefined;
-      }
-      if (code === 'ELOOP' || code === 'ENOTDIR') {
-        throw changedFolder(dir);
-      }
-      throw e;
+/** A file system error named by the path the change meant, not the descriptor path it went through. */
+function described(e: unknown, doing: string): Error {
+  if (e instanceof ToolError || e instanceof StaleError || e instanceof CancelledError || e instanceof ApplyFailure) {
+    return e;
+  }
+  const code = codeOf(e);
+  if (code === undefined || !(e instanceof Error)) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+  // node's message ends in the path it was given, here a descriptor's (/proc/self/fd/N/...)
+  return Object.assign(new Error(`${e.message.split(', ')[0]} (${doing})`), { code });
+}
+
+/** `s` cut to at most `maxBytes` of UTF-8, never inside a character. */
+function cutToBytes(s: string, maxBytes: number): string {
+  if (Buffer.byteLength(s) <= maxBytes) {
+    return s;
+  }
+  let out = '';
+  let n = 0;
+  for (const ch of s) {
+    n += Buffer.byteLength(ch);
+    if (n > maxBytes) {
+      break;
     }
-    try {
-      const held = `/proc/self/fd/${fh.fd}`;
-      const real = await fs.readlink(held).catch(() => undefined);
-      if (real !== undefined) {
-        if (real !== dir) {
+    out += ch;
+  }
+  return out;
+}
+
+let sideCount = 0;
+
+/**
+ * A hidden name beside `p` for a temporary file or a saved copy, unique to this process
+ * and call, that fits the file system's name limit however long `p`'s name is (a
+ * 255-byte name plus a suffix would not).
+ */
+function besideName(p: string, kind: 'tmp' | 'saved'): string {
+  const tag = `.${process.pid.toString(36)}-${(++sideCount).toString(36)}.${kind}`;
+  const room = MAX_FILE_NAME_BYTES - 1 - Buffer.byteLength(tag);
+  return path.join(path.dirname(p), `.${cutToBytes(path.basename(p), room)}${tag}`);
+}
+
+/**
+ * The disk as one change uses it: every operation goes through `io`, and every file is
+ * reached through its held folder (see inFolder).
+ */
+class Disk {
+  constructor(private readonly io: ApplyIo) {}
+
+  /**
+   * Runs `use` with a path that names the folder `dir` (a real path, as the policy decided
+   * on it) and nothing else, whatever happens to `dir` meanwhile: on Linux the folder is
+   * held open, its descriptor's path must be `dir`, and `use` works through
+   * `/proc/self/fd/N`, so a folder swapped for a link (to outside the workspace, into
+   * `.git`) after the decision is never written through. Elsewhere `dir` must still resolve
+   * to itself just before `use`. Undefined (and `use` not run) when `dir` does not exist.
+   */
+  async inFolder<T>(dir: string, use: (held: string) => Promise<T>): Promise<T | undefined> {
+    if (process.platform === 'linux') {
+      let fh: ApplyHandle | undefined;
+      try {
+        fh = await this.io.open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW);
+      } catch (e) {
+        const code = codeOf(e);
+        if (code === 'ENOENT') {
+          return undefined;
+        }
+        if (code === 'ELOOP' || code === 'ENOTDIR') {
           throw changedFolder(dir);
         }
-        return await use(held);
+        throw e;
       }
-    } finally {
-      await fh.close();
+      try {
+        const held = `/proc/self/fd/${fh.fd}`;
+        const real = await this.io.readlink(held).catch(() => undefined);
+        if (real !== undefined) {
+          if (real !== dir) {
+            throw changedFolder(dir);
+          }
+          return await use(held);
+        }
+      } finally {
+        await fh.close();
+      }
     }
-  }
-  let real: string;
-  try {
-    real = await fs.realpath(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      return undefined;
-    }
-    throw e;
-  }
-  if (real !== dir) {
-    throw changedFolder(dir);
-  }
-  return use(dir);
-}
-
-/** Runs `use` on the file `p` through its held folder (see inFolder): the folder's path and the name in it. */
-function atPath<T>(p: string, use: (file: string, held: string) => Promise<T>): Promise<T | undefined> {
-  const name = path.basename(p);
-  return inFolder(path.dirname(p), (held) => use(path.join(held, name), held));
-}
-
-/** A regular file's bytes and mode, read through a descriptor that follows no final link and never waits on a FIFO. */
-async function readRegular(file: string, display: string): Promise<{ bytes: Uint8Array; mode: number } | undefined> {
-  let fh: fs.FileHandle;
-  try {
-    fh = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      return undefined;
-    }
-    if (code === 'ELOOP') {
-      throw new Error(`${display} is not a regular file`);
-    }
-    throw e;
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) {
-      throw new Error(`${display} is not a regular file`);
-    }
-    return { bytes: await fh.readFile(), mode: st.mode & 0o7777 };
-  } finally {
-    await fh.close();
-  }
-}
-
-async function snapshot(p: string): Promise<Snapshot> {
-  let st;
-  try {
-    st = await fs.lstat(p);
-  } catch {
-    return { path: p, bytes: undefined };
-  }
-  if (!st.isFile()) {
-    throw new Error(`${p} is not a regular file`);
-  }
-  const got = await atPath(p, (file) => readRegular(file, p));
-  return got ? { path: p, ...got } : { path: p, bytes: undefined };
-}
-
-/**
- * Writes a file so that a reader sees the old bytes or the new ones, never a part: a
- * temporary file beside it, then a rename over it (which replaces a link rather than
- * writing through it). The file keeps its permissions. `p` is written in its held
- * folder (see inFolder).
- */
-async function writeAtomic(p: string, bytes: Uint8Array, mode: number | undefined): Promise<void> {
-  const done = await atPath(p, async (file, held) => {
-    const tmp = path.join(held, `.${path.basename(p)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+    let real: string;
     try {
-      await fs.writeFile(tmp, bytes, { flag: 'wx', mode: mode ?? 0o666 });
-      if (mode !== undefined) {
-        await fs.chmod(tmp, mode);
-      }
-      await fs.rename(tmp, file);
+      real = await this.io.realpath(dir);
     } catch (e) {
-      await fs.rm(tmp, { force: true });
+      if (codeOf(e) === 'ENOENT') {
+        return undefined;
+      }
       throw e;
     }
-    return true;
-  });
-  if (!done) {
-    throw Object.assign(new Error(`ENOENT: no such folder, ${path.dirname(p)}`), { code: 'ENOENT' });
+    if (real !== dir) {
+      throw changedFolder(dir);
+    }
+    return use(dir);
   }
-}
 
-/**
- * Creates the missing folders above `p`, deepest last, each in its held parent; returns
- * those it created. A link on the way is not a folder: the paths are real, so one that
- * is a link now was swapped after the decision.
- */
-async function makeParents(p: string): Promise<string[]> {
-  const made: string[] = [];
-  let dir = path.dirname(p);
-  const missing: string[] = [];
-  for (;;) {
+  /** Runs `use` on the file `p` through its held folder: the name in it, and the folder. */
+  async at<T>(p: string, use: (file: string, held: string) => Promise<T>): Promise<T> {
+    const name = path.basename(p);
+    const done = await this.inFolder(path.dirname(p), async (held) => ({ value: await use(path.join(held, name), held) }));
+    if (!done) {
+      throw Object.assign(new Error(`ENOENT: no such folder, ${path.dirname(p)}`), { code: 'ENOENT' });
+    }
+    return done.value;
+  }
+
+  /** Two paths, each through its held folder (a rename). */
+  async at2<T>(a: string, b: string, use: (fileA: string, fileB: string) => Promise<T>): Promise<T> {
+    return this.at(a, (fa) => this.at(b, (fb) => use(fa, fb)));
+  }
+
+  /** A regular file's bytes and identity, read through a descriptor that follows no final link and never waits on a FIFO. */
+  async read(p: string): Promise<Before | undefined> {
+    let st: ApplyStat;
     try {
-      const st = await fs.lstat(dir);
+      st = await this.io.lstat(p);
+    } catch (e) {
+      if (isAbsent(e)) {
+        return undefined;
+      }
+      throw e;
+    }
+    if (!st.isFile()) {
+      throw new Error(`${p} is not a regular file`);
+    }
+    const got = await this.inFolder(path.dirname(p), async (held) => {
+      let fh: ApplyHandle;
+      try {
+        fh = await this.io.open(path.join(held, path.basename(p)), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
+      } catch (e) {
+        const code = codeOf(e);
+        if (code === 'ENOENT') {
+          return undefined;
+        }
+        if (code === 'ELOOP') {
+          throw new Error(`${p} is not a regular file`);
+        }
+        throw e;
+      }
+      try {
+        const s = await fh.stat();
+        if (!s.isFile()) {
+          throw new Error(`${p} is not a regular file`);
+        }
+        return { bytes: await fh.readFile(), mode: s.mode & 0o7777, uid: s.uid, gid: s.gid, nlink: s.nlink, ino: s.ino, dev: s.dev };
+      } finally {
+        await fh.close();
+      }
+    });
+    return got;
+  }
+
+  async exists(p: string): Promise<boolean> {
+    try {
+      await this.io.lstat(p);
+      return true;
+    } catch (e) {
+      if (isAbsent(e)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Writes a new file at `target` (which must not exist) with `bytes`, synced to the disk,
+   * recorded in `journal` from the moment it exists. With `like`, it gets that file's mode
+   * and owner; when the owner cannot be given (not permitted), false and nothing left if
+   * `ownerRequired`, else the file is ours.
+   */
+  async writeNew(target: string, of: string, bytes: Uint8Array, like: Before | undefined, journal: Undo[], ownerRequired: boolean): Promise<boolean> {
+    return this.at(target, async (file) => {
+      const fh = await this.io.open(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW, like ? 0o600 : 0o666);
+      const entry: Undo = { kind: 'temp', path: target, of };
+      journal.push(entry);
+      let ownerKept = true;
+      try {
+        if (like) {
+          const mine = await fh.stat();
+          if (mine.uid !== like.uid || mine.gid !== like.gid) {
+            try {
+              await fh.chown(like.uid, like.gid);
+            } catch (e) {
+              if (codeOf(e) !== 'EPERM') {
+                throw e;
+              }
+              ownerKept = !ownerRequired;
+            }
+          }
+          if (ownerKept) {
+            // after chown, which clears set-id bits
+            await fh.chmod(like.mode);
+          }
+        }
+        if (ownerKept) {
+          await fh.writeFile(bytes);
+          await fh.sync();
+        }
+      } finally {
+        await fh.close();
+      }
+      if (!ownerKept) {
+        await this.io.unlink(file);
+        journal.splice(journal.indexOf(entry), 1);
+      }
+      return ownerKept;
+    });
+  }
+
+  /**
+   * Keeps the file at `p` (as `before`) at `copy`: a hard link, which costs no space and
+   * keeps the very file (owner, mode, links); on a file system without links, a copy of
+   * its bytes.
+   */
+  async keep(p: string, copy: string, before: Before, journal: Undo[]): Promise<void> {
+    try {
+      await this.at2(p, copy, (file, to) => this.io.link(file, to));
+      return;
+    } catch (e) {
+      if (!NO_LINKS.has(codeOf(e) ?? '')) {
+        throw e;
+      }
+    }
+    await this.writeNew(copy, p, before.bytes, before, journal, false);
+    journal.pop();
+  }
+
+  /**
+   * Puts `bytes` at `p`, as one step a reader sees whole: a temporary file beside it
+   * (mode and owner of the file it replaces), then a rename over it, the previous file
+   * kept at a saved copy until the change is known to stay. A file with other hard links,
+   * or whose owner cannot be given to a new file, is written in place instead, so that
+   * the links keep sharing it and its owner stays; a copy of its bytes is saved first.
+   */
+  async replace(p: string, bytes: Uint8Array, before: Before | undefined, journal: Undo[]): Promise<void> {
+    if (before && before.nlink > 1) {
+      return this.rewrite(p, bytes, before, journal);
+    }
+    const tmp = besideName(p, 'tmp');
+    if (!(await this.writeNew(tmp, p, bytes, before, journal, true))) {
+      return this.rewrite(p, bytes, before!, journal);
+    }
+    const temp = journal[journal.length - 1];
+    let saved: Extract<Undo, { kind: 'saved' }> | undefined;
+    if (before) {
+      saved = { kind: 'saved', path: p, copy: besideName(p, 'saved'), moved: false, now: 'holds the new content' };
+      await this.keep(p, saved.copy, before, journal);
+      journal.push(saved);
+    } else if (await this.exists(p)) {
+      // created by someone else since the change was prepared: theirs is kept
+      throw new StaleError(p);
+    }
+    await this.at2(tmp, p, (from, to) => this.io.rename(from, to));
+    journal.splice(journal.indexOf(temp), 1);
+    if (saved) {
+      saved.moved = true;
+    } else {
+      journal.push({ kind: 'created', path: p });
+    }
+  }
+
+  /** Writes `bytes` into the file `p` itself (see replace), which must still be the file `before` describes. */
+  async rewrite(p: string, bytes: Uint8Array, before: Before, journal: Undo[]): Promise<void> {
+    const copy = besideName(p, 'saved');
+    await this.writeNew(copy, p, before.bytes, before, journal, false);
+    const entry: Extract<Undo, { kind: 'rewritten' }> = { kind: 'rewritten', path: p, copy, bytes: before.bytes, started: false };
+    journal[journal.length - 1] = entry;
+    await this.at(p, async (file) => {
+      const fh = await this.io.open(file, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
+      try {
+        const st = await fh.stat();
+        if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev) {
+          throw new StaleError(p);
+        }
+        entry.started = true;
+        await writeOver(fh, bytes);
+      } finally {
+        await fh.close();
+      }
+    });
+  }
+
+  /** Writes `bytes` over the file `p` in place (see writeOver). */
+  async overwriteInPlace(p: string, bytes: Uint8Array): Promise<void> {
+    await this.at(p, async (file) => {
+      const fh = await this.io.open(file, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
+      try {
+        await writeOver(fh, bytes);
+      } finally {
+        await fh.close();
+      }
+    });
+  }
+
+  /**
+   * Creates the missing folders above `p`, deepest last, each in its held parent, each
+   * recorded in `journal`. A link on the way is not a folder: the paths are real, so one
+   * that is a link now was swapped after the decision.
+   */
+  async makeParents(p: string, journal: Undo[]): Promise<void> {
+    let dir = path.dirname(p);
+    const missing: string[] = [];
+    for (;;) {
+      let st: ApplyStat;
+      try {
+        st = await this.io.lstat(dir);
+      } catch (e) {
+        if (!isAbsent(e)) {
+          throw e;
+        }
+        missing.push(dir);
+        const up = path.dirname(dir);
+        if (up === dir) {
+          break;
+        }
+        dir = up;
+        continue;
+      }
       if (!st.isDirectory()) {
         throw st.isSymbolicLink() ? changedFolder(dir) : new Error(`${dir} is not a folder`);
       }
       break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+    }
+    for (const d of missing.reverse()) {
+      try {
+        await this.at(d, (folder) => this.io.mkdir(folder));
+      } catch (e) {
+        // another change (a lock covers a file, not its folders) made it meanwhile: it is theirs
+        if (codeOf(e) === 'EEXIST' && (await this.io.lstat(d)).isDirectory()) {
+          continue;
+        }
         throw e;
       }
-      missing.push(dir);
-      const up = path.dirname(dir);
-      if (up === dir) {
-        break;
-      }
-      dir = up;
+      journal.push({ kind: 'folder', path: d });
     }
   }
-  for (const d of missing.reverse()) {
-    const done = await atPath(d, (folder) => fs.mkdir(folder).then(() => true));
-    if (!done) {
-      throw Object.assign(new Error(`ENOENT: no such folder, ${path.dirname(d)}`), { code: 'ENOENT' });
-    }
-    made.push(d);
-  }
-  return made;
-}
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.lstat(p);
-    return true;
-  } catch {
-    return false;
+  async unlink(p: string): Promise<void> {
+    await this.at(p, (file) => this.io.unlink(file));
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await this.at2(from, to, (a, b) => this.io.rename(a, b));
+  }
+
+  async rmdir(p: string): Promise<void> {
+    await this.at(p, (folder) => this.io.rmdir(folder));
   }
 }
 
 /**
- * Changes on node:fs, all or nothing: every path is read before the first write, and a
- * failure (or cancellation) part-way writes those bytes back, removes what was created
- * and the folders made for it, then rethrows.
+ * Writes `bytes` from the start of an open file, then cuts what follows: blocks the file
+ * already has are overwritten, not freed first, so writing the previous bytes back over
+ * a failed write needs no new space on a full disk (they fit in what the file held).
  */
-export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {
+async function writeOver(fh: ApplyHandle, bytes: Uint8Array): Promise<void> {
+  await fh.writeFile(bytes);
+  await fh.truncate(bytes.length);
+  await fh.sync();
+}
+
+/** Runs `step` once more when it fails: a transient error (an interrupted call, a busy disk) should not leave a file changed. */
+async function twice(step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch {
+    await step();
+  }
+}
+
+/** Takes one step back; the state of what it could not take back when it fails. */
+async function undoOne(disk: Disk, u: Undo): Promise<FileState[]> {
+  const gone = (p: string) =>
+    twice(() =>
+      disk.unlink(p).catch((e) => {
+        if (codeOf(e) !== 'ENOENT') {
+          throw e;
+        }
+      }),
+    );
+  switch (u.kind) {
+    case 'temp':
+      return gone(u.path).then(
+        () => [],
+        () => [{ path: u.path, now: `is a file the change began to write for ${u.of}, left over (it can be deleted)` }],
+      );
+    case 'folder':
+      return twice(() => disk.rmdir(u.path)).then(
+        () => [],
+        () => [{ path: u.path, now: 'is a folder the change created (it did not exist before)' }],
+      );
+    case 'created':
+      return gone(u.path).then(
+        () => [],
+        () => [{ path: u.path, now: 'was created by the change and holds its new content (it did not exist before)' }],
+      );
+    case 'saved':
+      if (!u.moved) {
+        return gone(u.copy).then(
+          () => [],
+          () => [{ path: u.copy, now: `is a second copy of ${u.path}, left over (${u.path} is as it was; the copy can be deleted)` }],
+        );
+      }
+      return twice(() => disk.rename(u.copy, u.path)).then(
+        () => [],
+        () => [{ path: u.path, now: u.now, savedAt: u.copy }],
+      );
+    case 'rewritten': {
+      if (!u.started) {
+        return gone(u.copy).then(
+          () => [],
+          () => [{ path: u.copy, now: `is a second copy of ${u.path}, left over (${u.path} is as it was; the copy can be deleted)` }],
+        );
+      }
+      try {
+        await twice(() => disk.overwriteInPlace(u.path, u.bytes));
+      } catch {
+        // The bytes matter more than the links: the saved copy takes the path back.
+        return twice(() => disk.rename(u.copy, u.path)).then(
+          () => [{ path: u.path, now: 'has its previous content back from its saved copy, but is no longer one file with its other hard links, which may hold part of the new content' }],
+          () => [{ path: u.path, now: 'may hold part of the new content (and so may its other hard links)', savedAt: u.copy }],
+        );
+      }
+      return gone(u.copy).then(
+        () => [],
+        () => [{ path: u.copy, now: `is a second copy of ${u.path}, left over (${u.path} is as it was; the copy can be deleted)` }],
+      );
+    }
+    case 'renamed':
+      return twice(() => disk.rename(u.to, u.from)).then(
+        () => [],
+        () => [{ path: u.from, now: `was moved to ${u.to}` }],
+      );
+  }
+}
+
+/**
+ * Changes on node:fs, all or nothing. Every path is read before the first write; each
+ * step keeps what it replaces or deletes at a saved copy beside it and records what it
+ * did. A failure (or cancellation) part-way takes the steps back in reverse order, so
+ * what a step created is gone before what it replaced comes back, and the previous files
+ * come back by renaming their saved copies, which needs no space on a full disk. Only
+ * once every step landed are the saved copies removed. When taking a step back fails
+ * too, an `ApplyFailure` names what each path holds and where its saved copy is.
+ */
+export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOptions, io: ApplyIo = NODE_APPLY_IO): Promise<ApplyReport> {
   throwIfCancelled(opts.signal);
-  const snaps = new Map<string, Snapshot>();
+  const disk = new Disk(io);
+  const snaps = new Map<string, Before | undefined>();
   for (const c of changes) {
     for (const p of c.kind === 'rename' ? [c.from, c.to] : [c.path]) {
       if (!snaps.has(p)) {
-        snaps.set(p, await snapshot(p));
+        snaps.set(p, await disk.read(p));
       }
     }
   }
-  const madeDirs: string[] = [];
+  const journal: Undo[] = [];
+  const readOnly: string[] = [];
   try {
     for (const c of changes) {
       throwIfCancelled(opts.signal);
-      switch (c.kind) {
-        case 'edit': {
-          const snap = snaps.get(c.path)!;
-          const current = snap.bytes && (await atPath(c.path, (file) => readRegular(file, c.path)))?.bytes;
-          if (!current) {
-            throw new StaleError(c.path);
-          }
-          const { text, encoding } = decodeTextExact(current);
-          if (text !== c.base) {
-            throw new StaleError(c.path);
-          }
-          await writeAtomic(c.path, encodeText(applyTextEdits(text, c.edits), encoding), snap.bytes ? snap.mode : undefined);
-          break;
-        }
-        case 'create': {
-          if (!c.overwrite && (await exists(c.path))) {
-            throw new Error(`${c.path} already exists`);
-          }
-          madeDirs.push(...(await makeParents(c.path)));
-          const snap = snaps.get(c.path)!;
-          await writeAtomic(c.path, c.bytes, snap.bytes ? snap.mode : undefined);
-          break;
-        }
-        case 'delete':
-          if (!(await atPath(c.path, (file) => fs.unlink(file).then(() => true)))) {
-            throw Object.assign(new Error(`ENOENT: no such file, ${c.path}`), { code: 'ENOENT' });
-          }
-          break;
-        case 'rename': {
-          if (!c.overwrite && (await exists(c.to))) {
-            throw new Error(`${c.to} already exists`);
-          }
-          madeDirs.push(...(await makeParents(c.to)));
-          const moved = await atPath(c.from, (from) => atPath(c.to, (to) => fs.rename(from, to).then(() => true)));
-          if (!moved) {
-            throw Object.assign(new Error(`ENOENT: no such file, ${c.from}`), { code: 'ENOENT' });
-          }
-          break;
-        }
-      }
+      await applyOne(disk, c, snaps, journal, readOnly);
     }
     throwIfCancelled(opts.signal);
   } catch (e) {
-    await restore([...snaps.values()], madeDirs);
+    const left: FileState[] = [];
+    for (const u of [...journal].reverse()) {
+      left.push(...(await undoOne(disk, u)));
+    }
+    if (left.length) {
+      throw new ApplyFailure(e instanceof Error ? e.message : String(e), left);
+    }
     throw e;
   }
-  return { unsaved: [] };
-}
-
-/** Puts every path back as its snapshot holds it; best effort, so one failure does not stop the rest. */
-async function restore(snaps: readonly Snapshot[], madeDirs: readonly string[]): Promise<void> {
-  for (const s of snaps) {
-    try {
-      if (s.bytes) {
-        await makeParents(s.path);
-        await writeAtomic(s.path, s.bytes, s.mode);
-      } else {
-        await atPath(s.path, (file) => fs.rm(file, { force: true }));
-      }
-    } catch {
-      // keep restoring the others
+  const savedCopiesLeft: string[] = [];
+  for (const u of journal) {
+    if (u.kind === 'saved' || u.kind === 'rewritten') {
+      await twice(() => disk.unlink(u.copy)).catch(() => savedCopiesLeft.push(u.copy));
     }
   }
-  for (const d of [...madeDirs].reverse()) {
-    await atPath(d, (folder) => fs.rmdir(folder)).catch(() => undefined);
+  return { unsaved: [], readOnly, savedCopiesLeft };
+}
+
+async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Before | undefined>, journal: Undo[], readOnly: string[]): Promise<void> {
+  const wrote = (p: string) => {
+    const before = snaps.get(p);
+    if (before && (before.mode & 0o222) === 0) {
+      readOnly.push(p);
+    }
+  };
+  switch (c.kind) {
+    case 'edit': {
+      const before = snaps.get(c.path);
+      const current = before && (await disk.read(c.path).catch((e) => Promise.reject(described(e, `reading ${c.path}`))));
+      const decoded = current && decodeTextExact(current.bytes);
+      if (!current || !decoded || decoded.text !== c.base) {
+        throw new StaleError(c.path);
+      }
+      const { text, encoding } = decoded;
+      await disk.replace(c.path, encodeText(applyTextEdits(text, c.edits), encoding), current, journal).catch((e) => Promise.reject(described(e, `writing ${c.path}`)));
+      wrote(c.path);
+      return;
+    }
+    case 'create': {
+      const before = snaps.get(c.path);
+      if (!c.overwrite && (before || (await disk.exists(c.path)))) {
+        throw new Error(`${c.path} already exists`);
+      }
+      try {
+        await disk.makeParents(c.path, journal);
+        await disk.replace(c.path, c.bytes, before && (await disk.read(c.path)), journal);
+      } catch (e) {
+        throw described(e, `writing ${c.path}`);
+      }
+      wrote(c.path);
+      return;
+    }
+    case 'delete': {
+      const saved: Undo = { kind: 'saved', path: c.path, copy: besideName(c.path, 'saved'), moved: true, now: 'is deleted' };
+      await disk.rename(c.path, saved.copy).catch((e) => Promise.reject(described(e, `deleting ${c.path}`)));
+      journal.push(saved);
+      return;
+    }
+    case 'rename': {
+      const before = snaps.get(c.to);
+      const there = await disk.exists(c.to);
+      if (there && !c.overwrite) {
+        throw new Error(`${c.to} already exists`);
+      }
+      if (there && !before) {
+        throw new StaleError(c.to);
+      }
+      try {
+        await disk.makeParents(c.to, journal);
+        let saved: Extract<Undo, { kind: 'saved' }> | undefined;
+        const now = there && before ? await disk.read(c.to) : undefined;
+        if (now) {
+          saved = { kind: 'saved', path: c.to, copy: besideName(c.to, 'saved'), moved: false, now: `holds the file moved from ${c.from}` };
+          await disk.keep(c.to, saved.copy, now, journal);
+          journal.push(saved);
+        }
+        await disk.rename(c.from, c.to);
+        journal.push({ kind: 'renamed', from: c.from, to: c.to });
+        if (saved) {
+          saved.moved = true;
+        }
+      } catch (e) {
+        throw described(e, `moving ${c.from} to ${c.to}`);
+      }
+      return;
+    }
   }
 }

@@ -1,11 +1,17 @@
-import { accessSync, constants as fsConstants } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdtempSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { throwIfCancelled } from '../core/cancel';
 import { CancelledError } from '../core/errors';
-import { StaleError, type ApplyOptions, type ApplyReport, type FileChange } from './workspace';
+import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
-/** Bytes on disk before the change, or nothing; restored when a later step fails. */
-type DiskSnapshot = { uri: vscode.Uri; bytes: Uint8Array | undefined };
+/**
+ * Bytes on disk before the change, or nothing; restored when a later step fails. They are
+ * held in memory (as VS Code's own undo of a deleted file holds them) and written aside
+ * to the machine's temporary folder when they cannot be put back.
+ */
+type DiskSnapshot = { uri: vscode.Uri; bytes: Uint8Array | undefined; readOnly: boolean };
 
 interface EditedDoc {
   doc: vscode.TextDocument;
@@ -21,6 +27,46 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 async function readIfExists(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   try {
     return await vscode.workspace.fs.readFile(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readType(uri: vscode.Uri): Promise<vscode.FileType | undefined> {
+  try {
+    return (await vscode.workspace.fs.stat(uri)).type;
+  } catch {
+    return undefined;
+  }
+}
+
+async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
+  try {
+    return ((await vscode.workspace.fs.stat(uri)).permissions ?? 0) & vscode.FilePermission.Readonly ? true : false;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `step` once more when it fails: a transient error should not leave a file changed. */
+async function twice<T>(step: () => Thenable<T>): Promise<T> {
+  try {
+    return await step();
+  } catch {
+    return await step();
+  }
+}
+
+/**
+ * The previous bytes of a file that could not be put back, written where the person can
+ * open them (the machine's temporary folder); undefined when even that fails.
+ */
+function saveAside(p: string, bytes: Uint8Array): string | undefined {
+  try {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-file-tools-saved-'));
+    const file = path.join(dir, path.basename(p) || 'file');
+    writeFileSync(file, bytes, { flag: 'wx', mode: 0o600 });
+    return file;
   } catch {
     return undefined;
   }
@@ -60,10 +106,24 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
   const remember = async (p: string) => {
     if (!disk.has(p)) {
       const uri = uriFor(p);
-      disk.set(p, { uri, bytes: await readIfExists(uri) });
+      const bytes = await readIfExists(uri);
+      disk.set(p, { uri, bytes, readOnly: bytes !== undefined && (await isReadOnly(uri)) });
+    }
+  };
+  // the folders a create or move will make, deepest first: removed again when the change is undone
+  const newFolders: string[] = [];
+  const noteFolders = async (p: string) => {
+    for (let d = path.dirname(p); d !== path.dirname(d) && !newFolders.includes(d); d = path.dirname(d)) {
+      if ((await readType(uriFor(d))) !== undefined) {
+        break;
+      }
+      newFolders.push(d);
     }
   };
   for (const c of changes) {
+    if (c.kind === 'create' || c.kind === 'rename') {
+      await noteFolders(c.kind === 'create' ? c.path : c.to);
+    }
     if (c.kind === 'edit') {
       const uri = uriFor(c.path);
       assertWritable(uri);
@@ -126,47 +186,87 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
       }
     }
   } catch (err) {
-    await rollback(edited, disk);
+    const left = await rollback(edited, disk, newFolders, uriFor);
+    if (left.length) {
+      throw new ApplyFailure(err instanceof Error ? err.message : String(err), left);
+    }
     throw err;
   }
-  return { unsaved };
+  const written = new Set(changes.flatMap((c) => (c.kind === 'edit' || c.kind === 'create' ? [c.path] : [])));
+  return { unsaved, readOnly: [...disk].filter(([p, s]) => s.readOnly && written.has(p)).map(([p]) => p), savedCopiesLeft: [] };
 }
 
 /**
- * Puts documents and files back as they were. A document that was clean gets its disk
- * bytes back and is reverted to them, so it is clean again; one with unsaved changes
- * gets its previous text back and stays unsaved. Best effort: one failure does not stop
- * the rest.
+ * Puts documents and files back as they were, judged by what each path holds now (a
+ * `WorkspaceEdit` that failed part-way does not say which of its steps ran): first what
+ * the change created is removed, last change first, so that its space is free before what
+ * it replaced or deleted is written back. A document that was clean gets its disk bytes
+ * back and is reverted to them, so it is clean again; one with unsaved changes gets its
+ * previous text back and stays unsaved. One failure does not stop the rest; what could
+ * not be put back is returned, with where its previous bytes were saved.
  */
-async function rollback(edited: ReadonlyMap<string, EditedDoc>, disk: ReadonlyMap<string, DiskSnapshot>): Promise<void> {
-  for (const s of disk.values()) {
+async function rollback(
+  edited: ReadonlyMap<string, EditedDoc>,
+  disk: ReadonlyMap<string, DiskSnapshot>,
+  newFolders: readonly string[],
+  uriFor: (path: string) => vscode.Uri,
+): Promise<FileState[]> {
+  const left: FileState[] = [];
+  const last = [...disk].reverse();
+  for (const [p, s] of last.filter(([, s]) => s.bytes === undefined)) {
     try {
-      const now = await readIfExists(s.uri);
-      if (s.bytes === undefined) {
-        if (now !== undefined) {
-          await vscode.workspace.fs.delete(s.uri, { useTrash: false });
-        }
-      } else if (now === undefined || Buffer.compare(Buffer.from(now), Buffer.from(s.bytes)) !== 0) {
-        await vscode.workspace.fs.writeFile(s.uri, s.bytes);
+      if ((await readIfExists(s.uri)) !== undefined) {
+        await twice(() => vscode.workspace.fs.delete(s.uri, { useTrash: false }));
       }
     } catch {
-      // keep restoring the others
+      left.push({ path: p, now: 'was created by the change and holds its new content (it did not exist before)' });
     }
   }
-  for (const e of edited.values()) {
+  for (const d of [...newFolders].sort((a, b) => b.length - a.length)) {
+    const uri = uriFor(d);
+    try {
+      if ((await readType(uri)) !== undefined && (await vscode.workspace.fs.readDirectory(uri)).length === 0) {
+        await twice(() => vscode.workspace.fs.delete(uri, { recursive: false, useTrash: false }));
+      }
+    } catch {
+      left.push({ path: d, now: 'is a folder the change created (it did not exist before)' });
+    }
+  }
+  for (const [p, s] of last) {
+    const before = s.bytes;
+    if (before === undefined) {
+      continue;
+    }
+    const now = await readIfExists(s.uri);
+    if (now !== undefined && Buffer.compare(Buffer.from(now), Buffer.from(before)) === 0) {
+      continue;
+    }
+    try {
+      await twice(() => vscode.workspace.fs.writeFile(s.uri, before));
+    } catch {
+      const savedAt = saveAside(p, before);
+      left.push({ path: p, now: now === undefined ? 'is deleted' : 'holds the new content', ...(savedAt ? { savedAt } : {}) });
+    }
+  }
+  for (const [p, e] of edited) {
     try {
       if (e.doc.isClosed || e.doc.getText() === e.before) {
         continue;
       }
       const back = new vscode.WorkspaceEdit();
       back.replace(e.doc.uri, wholeRange(e.doc), e.before);
-      await vscode.workspace.applyEdit(back);
+      if (!(await vscode.workspace.applyEdit(back))) {
+        throw new Error('refused');
+      }
       if (!e.wasDirty) {
         // Same text as on disk: saving leaves the file's bytes as they were and the document clean.
         await e.doc.save();
       }
     } catch {
-      // keep restoring the others
+      if (!left.some((l) => l.path === p)) {
+        left.push({ path: p, now: 'has the new text in its editor (not saved)' });
+      }
     }
   }
+  return left;
 }

@@ -55,6 +55,10 @@ export interface ApplyOptions {
 export interface ApplyReport {
   /** Edited files left with unsaved changes in their editor (they had some before, or saving is off). */
   unsaved: string[];
+  /** Files that were read-only before and were written anyway (they keep their permissions). */
+  readOnly: string[];
+  /** Saved copies of previous content that could not be removed after the change landed. */
+  savedCopiesLeft: string[];
 }
 
 export type DiagnosticSeverity = 'error' | 'warning';
@@ -139,6 +143,30 @@ export interface Workspace {
    * their diagnostics stop changing, or after `maxMs`.
    */
   settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<void>;
+}
+
+/** What one path of a failed change holds after putting the change back failed there. */
+export interface FileState {
+  /** Absolute path, as the change named it. */
+  path: string;
+  /** What the path holds now, in a few words ("holds the new text", "is deleted"). */
+  now: string;
+  /** Where the path's previous content is kept (absolute), when it is not at `path`. */
+  savedAt?: string;
+}
+
+/**
+ * A change failed part-way (`reason`) and putting it back failed too: what every path that
+ * is not as it was holds now. Every path not listed is as it was before the change.
+ */
+export class ApplyFailure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly files: readonly FileState[],
+  ) {
+    super(`${reason}; putting the change back failed for ${files.map((f) => f.path).join(', ')}`);
+    this.name = 'ApplyFailure';
+  }
 }
 
 /** A file changed since the text a change was computed on was read. */

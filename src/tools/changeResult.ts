@@ -20,6 +20,9 @@ export function renderLandedFile(f: LandedFile, opts: { notes?: readonly string[
   if (f.unsaved) {
     lines.push('The change is in the editor, not saved: the file had unsaved changes of the user, which were kept.');
   }
+  if (f.wasReadOnly) {
+    lines.push('The file was read-only; it was written and stays read-only.');
+  }
   if (f.formatted) {
     lines.push('The formatter then reformatted the file; the diff shows the result.');
   }
@@ -41,7 +44,13 @@ export function renderSingleChange(landed: Landed, opts: { notes?: readonly stri
   if (landed.otherProblems.length) {
     out.push('Other files now with errors:', ...landed.otherProblems.map((o) => `${o.display}: ${o.errors} error${o.errors === 1 ? '' : 's'}`));
   }
+  out.push(...copiesLeftLines(landed));
   return out.join('\n');
+}
+
+/** A saved copy the change could not remove after it landed: said, so that it is not mistaken for the user's file. */
+function copiesLeftLines(landed: Landed): string[] {
+  return landed.savedCopiesLeft.length ? [`The change landed, but a saved copy of the previous content could not be removed (it can be deleted): ${landed.savedCopiesLeft.join(', ')}`] : [];
 }
 
 const LETTER = { create: 'A', overwrite: 'A', modify: 'M', move: 'M', delete: 'D' } as const;
@@ -67,6 +76,9 @@ export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, str
     if (f.unsaved) {
       out.push(`${display}: the change is in the editor, not saved: the file had unsaved changes of the user, which were kept.`);
     }
+    if (f.wasReadOnly) {
+      out.push(`${display}: was read-only; it was written and stays read-only.`);
+    }
     if (f.userDiff) {
       out.push(`The user edited your proposal for ${display} before accepting it; what landed differs by:`, '<user-edits>', f.userDiff, '</user-edits>');
     }
@@ -74,5 +86,6 @@ export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, str
       out.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
     }
   }
+  out.push(...copiesLeftLines(landed));
   return out.join('\n');
 }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
 import { AliasError, snakeCase, wholeNumber, type AliasTable } from './aliases';
-import { boolField, boundedJson, contentField, textField } from './input';
+import { boolField, boundedJson, changedFilePathField, contentField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
 import { renderSingleChange } from './changeResult';
 import { Access, invocationMessage, requireTrust } from './access';
@@ -120,7 +120,7 @@ export const editAliases: AliasTable = {
 
 export const editSchema = z
   .strictObject({
-    path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
+    path: changedFilePathField(MAX_PATH_INPUT_CHARS),
     old_string: oldField.optional(),
     new_string: newField.optional(),
     replace_all: boolField().optional(),

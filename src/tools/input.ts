@@ -169,3 +169,20 @@ export function boundedJson(v: unknown, maxChars: number): string {
   }
   return s.length > maxChars ? `${s.slice(0, Math.max(0, maxChars - 3))}...` : s;
 }
+
+/**
+ * The path of a file to change: a path that ends as a folder's does (`a.txt/`, `dir/.`,
+ * `dir/..`) is refused, as the file system would refuse it; resolved, it would name
+ * another file than the one written (`a.txt/` would write `a.txt`).
+ */
+export function changedFilePathField(maxChars: number) {
+  return textField(maxChars, 'a file path').refine((v) => !namesFolder(v), {
+    error: 'ends as a folder\'s path does ("/", "/." or "/..") but must name the file to change: give the file\'s path without it',
+  });
+}
+
+/** Whether a path's last segment is empty, "." or "..": it can name a folder only. */
+export function namesFolder(p: string): boolean {
+  const last = p.trim().split(/[\\/]/).pop() ?? '';
+  return last === '' || last === '.' || last === '..';
+}

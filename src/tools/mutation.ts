@@ -6,7 +6,7 @@ import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
-import { StaleError, type Diagnostic, type FileChange } from '../host/workspace';
+import { ApplyFailure, StaleError, type Diagnostic, type FileChange } from '../host/workspace';
 import type { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
@@ -49,6 +49,8 @@ export interface LandedFile {
   version: string | undefined;
   /** Left with unsaved changes in its editor (it had some before, or saving is off). */
   unsaved: boolean;
+  /** Was read-only before it was written (it keeps its permissions). */
+  wasReadOnly: boolean;
   formatted: boolean;
   /** Errors that were not there before the change. */
   newErrors: Diagnostic[];
@@ -58,6 +60,8 @@ export interface Landed {
   files: LandedFile[];
   /** Other files with errors after the change (fs_write), at most MAX_OTHER_PROBLEM_FILES. */
   otherProblems: { display: string; errors: number }[];
+  /** Saved copies of previous content, as tools print paths, that could not be removed after the change landed. */
+  savedCopiesLeft: string[];
 }
 
 /** Converts a text's line endings to CRLF (or back) when a file or the workspace says so. */
@@ -187,6 +191,18 @@ function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
   }
 }
 
+/**
+ * A change that failed part-way and could not be wholly put back: what each file holds
+ * now and where its previous content is, so that the person can restore it by hand.
+ */
+function applyFailureMessage(e: ApplyFailure): string {
+  return [
+    `The change could not be applied (${e.reason}), and putting the files back failed too, so these are not as they were:`,
+    ...e.files.map((f) => `- ${f.path} ${f.now}${f.savedAt ? `; its previous content is saved at ${f.savedAt}` : ''}.`),
+    'Every other file of the change is as it was. Tell the user; a saved copy moved back over its file restores it. Do not redo the change until the files are put back.',
+  ].join('\n');
+}
+
 /** A message of the file system with the workspace folders' paths written as tools print paths (relative inside them). */
 function inWorkspaceTerms(ctx: ToolContext, message: string): string {
   const roots = [...ctx.ws.roots()].sort((a, b) => b.path.length - a.path.length);
@@ -306,6 +322,9 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
     if (e instanceof StaleError) {
       throw new ToolError('stale', `${plan.files.find((f) => f.target.real === e.path)?.target.located.display ?? e.path} changed just before the change was applied. Nothing was written. Read it again, then redo the change.`);
     }
+    if (e instanceof ApplyFailure) {
+      throw new ToolError('io', inWorkspaceTerms(ctx, applyFailureMessage(e)));
+    }
     if (e instanceof ToolError) {
       throw e;
     }
@@ -349,6 +368,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
       diff: opts.diffs === false || !showsOld.has(f) ? '' : unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text, RESULT_DIFF_BOUNDS),
       version,
       unsaved: report.unsaved.includes(f.target.real),
+      wasReadOnly: report.readOnly.includes(f.target.real),
       formatted: formatted.has(f.target.real),
       newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], ctx.ws.diagnostics(f.target.real)).slice(0, MAX_DIAGNOSTICS_PER_FILE),
     });
@@ -363,5 +383,5 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
       }
     }
   }
-  return { files, otherProblems };
+  return { files, otherProblems, savedCopiesLeft: report.savedCopiesLeft.map((p) => locate(p, ctx.ws.roots()).display) };
 }

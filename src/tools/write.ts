@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from './aliases';
-import { contentField, textField } from './input';
+import { changedFilePathField, contentField, textField } from './input';
 import { MAX_EDIT_TEXT_CHARS, MAX_PATH_INPUT_CHARS, MAX_VERSION_INPUT_CHARS } from '../core/limits';
 import { callText, tryLine } from '../core/contract';
 import { plural } from '../core/format';
@@ -13,7 +13,7 @@ import type { FileText } from './fileText';
 import type { ToolContext, ToolSpec } from './types';
 
 export const writeSchema = z.strictObject({
-  path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
+  path: changedFilePathField(MAX_PATH_INPUT_CHARS),
   content: contentField(MAX_EDIT_TEXT_CHARS, 'the whole new content of the file'),
   version: textField(MAX_VERSION_INPUT_CHARS, 'a version from fs_read').optional(),
 });

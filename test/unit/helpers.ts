@@ -63,7 +63,7 @@ export class TestWorkspace extends NodeWorkspace {
         fs.writeFileSync(c.path, text);
       }
     }
-    return { unsaved };
+    return { ...report, unsaved };
   }
   notebooks = new Map<string, { cells: NotebookCell[]; isDirty: boolean }>();
   override openDocument(p: string): OpenDocument | undefined {

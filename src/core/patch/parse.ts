@@ -173,6 +173,11 @@ function pathOf(m: RegExpExecArray, header: string, line: number): string {
   if (path === '') {
     fail(line, `\`*** ${header}:\` names no path. Write \`*** ${header}: <path>\`.`);
   }
+  // resolved, `a.txt/` or `dir/.` would name another file than the one meant
+  const last = path.split(/[\\/]/).pop();
+  if (last === '' || last === '.' || last === '..') {
+    fail(line, `\`*** ${header}: ${path}\` ends as a folder's path does; a patch names files. Write the file's path without it.`);
+  }
   return path;
 }
 
