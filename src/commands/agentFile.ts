@@ -2,8 +2,8 @@
  * The agent "Agent File Tools": Agent mode's tools with ours in place of the built-in file tools
  * they overlap. The extension ships it (`agents/agent-file-tools.agent.md`, contributed through
  * `contributes.chatAgents`, so it is in the chat's agent picker right after install), and the
- * command "Create Custom Agent for This Workspace" writes the same file into the workspace for a
- * user to customise. A unit test keeps the shipped file equal to `agentFile()`.
+ * command "Create Custom Agent for This Workspace" writes the same file, under another name, into
+ * the workspace for a user to customise. A unit test keeps the shipped file equal to `agentFile()`.
  *
  * The file is Markdown with a YAML header (`name`, `description`, `tools`) and instructions as
  * its body. Each entry of `tools` is a full reference name: a built-in tool set (`execute`), one
@@ -13,6 +13,11 @@
 
 export const EXTENSION_ID = 'agent-file-tools.agent-file-tools';
 export const AGENT_NAME = 'Agent File Tools';
+/**
+ * The workspace copy's name: the picker lists it beside the shipped agent, and two rows of one
+ * name cannot be told apart there.
+ */
+export const WORKSPACE_AGENT_NAME = 'Agent File Tools (workspace)';
 /** Where the command writes the workspace copy. */
 export const AGENT_FILE = '.github/agents/agent-file-tools.agent.md';
 /** The shipped agent, inside the extension (contributes.chatAgents). */
@@ -107,8 +112,8 @@ export function toolSearchCall(ours: readonly ContributedTool[]): { query: strin
 export const AGENT_DESCRIPTION =
   "Agent mode with the Agent File Tools loaded. With Copilot's Claude Sonnet 4.5+, Opus 4.5+ and GPT-5.4+, the default Agent defers other extensions' tools; this agent gets the model ours.";
 
-/** The whole agent file. */
-export function agentFile(ours: readonly ContributedTool[], extensionId = EXTENSION_ID): string {
+/** The whole agent file: the shipped one, or with `name` the workspace copy (it differs in its name only). */
+export function agentFile(ours: readonly ContributedTool[], extensionId = EXTENSION_ID, name = AGENT_NAME): string {
   const replaced = ours.flatMap((t) => (OVERLAPS[t.name] ?? []).map((b) => b.split('/')[1]));
   const list = agentTools(ours, extensionId)
     .map((t) => `'${t}'`)
@@ -123,7 +128,7 @@ export function agentFile(ours: readonly ContributedTool[], extensionId = EXTENS
     '# With it on, the prompt is true on both APIs (Messages: fs_* sent with defer_loading; Responses:',
     "# not sent until tool_search returns them), and the body's first call, with a limit above the",
     '# number of deferred tools, loads all seven however the embeddings rank them.',
-    `name: ${AGENT_NAME}`,
+    `name: ${name}`,
     `description: "${AGENT_DESCRIPTION}"`,
     `tools: [${list}]`,
     '---',

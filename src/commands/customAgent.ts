@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-import { AGENT_FILE, AGENT_NAME, agentFile, type ContributedTool, EXTENSION_ID } from './agentFile';
+import { AGENT_FILE, AGENT_NAME, agentFile, type ContributedTool, EXTENSION_ID, WORKSPACE_AGENT_NAME } from './agentFile';
 
 function contributedTools(): ContributedTool[] {
   const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes?: { languageModelTools?: ContributedTool[] } } | undefined;
@@ -18,7 +18,8 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 
 /**
  * "Create Custom Agent for This Workspace": writes `.github/agents/agent-file-tools.agent.md`, the
- * agent the extension ships, into the workspace, where a user can change its tools and instructions.
+ * agent the extension ships (named "Agent File Tools (workspace)" so the picker tells the two
+ * apart), into the workspace, where a user can change its tools and instructions.
  */
 async function createCustomAgent(): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -44,9 +45,9 @@ async function createCustomAgent(): Promise<void> {
     }
   }
   const newFolder = !(await exists(vscode.Uri.joinPath(uri, '..')));
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(agentFile(contributedTools())));
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(agentFile(contributedTools(), EXTENSION_ID, WORKSPACE_AGENT_NAME)));
   await vscode.window.showTextDocument(uri, { preview: false });
-  const picker = `Created ${AGENT_FILE}: pick "${AGENT_NAME}" in the chat's agent picker (beside Agent, Ask and Plan).`;
+  const picker = `Created ${AGENT_FILE}: pick "${WORKSPACE_AGENT_NAME}" in the chat's agent picker (beside Agent, Ask, Plan and the shipped "${AGENT_NAME}").`;
   if (!newFolder) {
     void vscode.window.showInformationMessage(picker);
     return;

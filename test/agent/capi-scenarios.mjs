@@ -91,6 +91,19 @@ function agentScenarios(f) {
       },
     },
     {
+      name: `CAPI ${f.model}: #fsRead in the prompt names fs_read, and the default Agent still defers it`,
+      mode: 'Agent',
+      model: f.model,
+      prompt: 'Use #fsRead to read README.md',
+      turns: [{ text: 'The reference arrived.' }],
+      expect(r) {
+        const [req] = r.requests;
+        assert.match(req.user, /<toolReferences>[\s\S]*\bfs_read\b[\s\S]*<\/toolReferences>/, 'the prompt names fs_read among its tool references');
+        assert.equal(standing(req, 'fs_read'), 'deferred', 'a # reference does not load the tool');
+        noFalseDeferral(req);
+      },
+    },
+    {
       name: `CAPI ${f.model}: the shipped agent's first call loads all seven tools, then fs_read reads a file`,
       mode: AGENT,
       model: f.model,
@@ -156,7 +169,8 @@ export default [
       await page.locator('.context-view .monaco-list-row').first().waitFor();
       const hover = await page.locator(`.context-view .monaco-list-row[aria-label^="${AGENT}"]`).first().innerText().catch(() => '');
       r.figures.push(`picker row: ${JSON.stringify(hover)}; description: ${AGENT_DESCRIPTION}`);
-      await h.screenshot('agent-picker-shipped', { readme: 'agent-picker' });
+      // the chat input with the agent picker open, as a newcomer sees it
+      await h.screenshot('agent-picker-shipped', { readme: 'agent-picker', clip: { x: 52, y: 420, width: 640, height: 360 } });
       await page.keyboard.press('Escape');
     },
   },

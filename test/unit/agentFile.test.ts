@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AGENT_NAME, agentFile, agentTools, SHIPPED_AGENT_FILE, TOOL_SEARCH_LIMIT, toolSearchCall } from '../../src/commands/agentFile';
+import { AGENT_NAME, agentFile, agentTools, EXTENSION_ID, SHIPPED_AGENT_FILE, TOOL_SEARCH_LIMIT, toolSearchCall, WORKSPACE_AGENT_NAME } from '../../src/commands/agentFile';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -14,8 +14,11 @@ describe('the shipped agent', () => {
     assert.deepEqual(manifest.contributes.chatAgents, [{ path: `./${SHIPPED_AGENT_FILE}` }]);
   });
 
-  it('is the file the command writes into a workspace, byte for byte', () => {
+  it('is agentFile(), and the workspace copy the command writes differs in its name only', () => {
     assert.equal(shipped, agentFile(ours), `regenerate ${SHIPPED_AGENT_FILE} from agentFile() after changing it`);
+    const copy = agentFile(ours, EXTENSION_ID, WORKSPACE_AGENT_NAME);
+    assert.equal(copy, shipped.replace(`\nname: ${AGENT_NAME}\n`, `\nname: ${WORKSPACE_AGENT_NAME}\n`));
+    assert.notEqual(copy, shipped);
   });
 
   it('names itself, has a one-line description and lists every tool of ours and tool search', () => {
