@@ -170,7 +170,7 @@ export default [
       const hover = await page.locator(`.context-view .monaco-list-row[aria-label^="${AGENT}"]`).first().innerText().catch(() => '');
       r.figures.push(`picker row: ${JSON.stringify(hover)}; description: ${AGENT_DESCRIPTION}`);
       // the chat input with the agent picker open, as a newcomer sees it
-      await h.screenshot('agent-picker-shipped', { readme: 'agent-picker', clip: { x: 52, y: 420, width: 640, height: 360 } });
+      await h.screenshot('agent-picker-shipped', { readme: 'agent-picker', clip: { x: 52, y: 540, width: 520, height: 240 } });
       await page.keyboard.press('Escape');
     },
   },
