@@ -37,18 +37,60 @@ export class Chat {
     this.log = log;
   }
 
-  /** Waits for the chat input and the Scripted Model, then widens the chat for screenshots. */
-  async ready(timeoutMs = 90000) {
+  /**
+   * Waits for the chat input and for `model` to be the chat's model (the Scripted Model, the only
+   * model of the scripted host, is picked by itself), then widens the chat for screenshots.
+   */
+  async ready(timeoutMs = 90000, model = 'Scripted Model') {
     const { page } = this;
     const t0 = Date.now();
     await page.waitForSelector(S.input, { timeout: timeoutMs });
-    while (!(await page.locator(S.model).innerText().catch(() => '')).includes('Scripted Model')) {
-      if (Date.now() - t0 > timeoutMs) {
-        throw new Error(`the Scripted Model never became the chat's model (the picker shows "${await page.locator(S.model).innerText().catch(() => '?')}")`);
-      }
+    // an empty `model`: any model, once the picker shows one
+    for (;;) {
+      const shown = await this.currentModel();
+      if (shown && shown.includes(model)) break;
+      if (Date.now() - t0 > timeoutMs) throw new Error(`${model || 'a model'} never became the chat's model (the picker shows "${shown}")`);
       await page.waitForTimeout(250);
     }
     await page.locator(S.maximize).first().click({ timeout: 3000 }).catch(() => this.log('the chat has no Maximize button'));
+  }
+
+  /** The model the picker shows, as text. */
+  async currentModel() {
+    return (await this.page.locator(S.model).innerText().catch(() => '')).trim();
+  }
+
+  /**
+   * Picks a model by its whole name ("Claude Sonnet 4" is not "Claude Sonnet 4.5") in the model
+   * picker; a model may sit in its collapsed "Other Models" section.
+   */
+  async pickModel(name, timeoutMs = 60000) {
+    const { page } = this;
+    const whole = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![.\\w])`);
+    const t0 = Date.now();
+    while (!whole.test(await this.currentModel())) {
+      if (Date.now() - t0 > timeoutMs) throw new Error(`the model picker never offered ${name} (it shows "${await this.currentModel()}")`);
+      await page.keyboard.press('Escape');
+      await page.click(`${S.model} a.model-picker-name`).catch(() => page.click(S.model));
+      await page.locator(S.pickerRow).first().waitFor({ timeout: 5000 }).catch(() => {});
+      const labels = async () => page.locator(S.pickerRow).evaluateAll((rs) => rs.map((r) => r.getAttribute('aria-label') ?? ''));
+      let at = (await labels()).findIndex((l) => whole.test(l));
+      if (at < 0) {
+        const other = (await labels()).findIndex((l) => l.startsWith('Other Models'));
+        if (other >= 0) {
+          await page.locator(S.pickerRow).nth(other).click({ timeout: 2000 }).catch(() => {});
+          await page.waitForTimeout(300);
+          at = (await labels()).findIndex((l) => whole.test(l));
+        }
+      }
+      if (at >= 0) {
+        await page.locator(S.pickerRow).nth(at).click({ timeout: 2000 }).catch(() => {});
+      } else {
+        this.log(`model rows: ${JSON.stringify(await labels())}`);
+        await page.keyboard.press('Escape');
+      }
+      await page.waitForTimeout(500);
+    }
   }
 
   /** Closes the "Set BYOK utility models" notice, which shows up a while after start. */

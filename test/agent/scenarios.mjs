@@ -539,12 +539,14 @@ export default [
   },
   {
     name: 'the custom agent: the command writes it, the mode picker offers it, the model gets ours in place of the overlapping built-ins',
-    setup: [{ command: 'Agent File Tools: Create Custom Agent for This Workspace' }, { editor: 'agent-file-tools.agent.md' }, { mode: 'Agent File Tools' }],
+    setup: [{ command: 'Agent File Tools: Create Custom Agent for This Workspace' }, { editor: 'agent-file-tools.agent.md' }, { mode: 'Agent File Tools (workspace)' }],
     prompt: 'What does README.md say?',
     model: [{ tool: 'fs_read', input: { path: 'README.md' } }, { text: 'The custom agent read it.' }],
     async expect(r) {
       const file = r.ws.read('.github/agents/agent-file-tools.agent.md');
-      assert.match(file, /^---\nname: Agent File Tools\ndescription: '.*'\ntools: \[.*'agent-file-tools\.agent-file-tools\/fsRead'.*\]\n---\n/);
+      assert.match(file, /^---\n(# .*\n)+name: Agent File Tools \(workspace\)\ndescription: ".*"\ntools: \[.*'agent-file-tools\.agent-file-tools\/fsRead'.*\]\n---\n/);
+      const shipped = fs.readFileSync(path.join(r.harness.root, 'agents/agent-file-tools.agent.md'), 'utf8');
+      assert.equal(file, shipped.replace('\nname: Agent File Tools\n', '\nname: Agent File Tools (workspace)\n'), 'the command writes the agent the extension ships, under its own name');
       const agentMode = r.harness.records.get('read a file (and a file with folder instructions, given before the page)');
       assert.ok(agentMode, 'the Agent-mode scenario ran first: its tools are the baseline');
       const overlapped = new Set(OURS.flatMap((t) => OVERLAPPED[t.name] ?? []));
@@ -566,8 +568,8 @@ export default [
       sameText(r, call(r, 'fs_read'));
       const modes = await r.harness.chat.modes();
       assert.ok(
-        modes.some((m) => m.startsWith('Agent File Tools, ')),
-        `the mode picker offers the agent: ${modes.join(' | ')}`,
+        modes.some((m) => m.startsWith('Agent File Tools (workspace), ')) && modes.some((m) => m.startsWith('Agent File Tools, ')),
+        `the mode picker offers the workspace copy beside the shipped agent: ${modes.join(' | ')}`,
       );
       const page = r.harness.page;
       await page.click('.interactive-input-part .chat-mode-picker-item a.action-label');

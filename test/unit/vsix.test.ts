@@ -69,6 +69,20 @@ describe('the packaged .vsix', function () {
     }
   });
 
+  it('holds the shipped agent and the walkthrough media, each at the path the manifest names', () => {
+    const source = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const paths = [
+      ...source.contributes.chatAgents.map((a: { path: string }) => a.path),
+      ...source.contributes.walkthroughs.flatMap((w: { steps: { media: { markdown?: string; image?: string } }[] }) => w.steps.map((s) => s.media.markdown ?? s.media.image)),
+    ];
+    assert.ok(paths.length >= 2, `the manifest names an agent and walkthrough media: ${paths.join(', ')}`);
+    for (const p of paths) {
+      const name = `extension/${path.posix.normalize(p as string)}`;
+      assert.ok(names.includes(name.toLowerCase()), `${name} in the package`);
+      assert.equal(zipFile(buf, entries, name).toString('utf8'), fs.readFileSync(path.join(root, p as string), 'utf8'), `${p} is packaged as it is in the tree`);
+    }
+  });
+
   it('holds nothing from src/, test/ or node_modules/, and no source maps', () => {
     const bad = names.filter((e) => /^extension\/(src|test|node_modules|out|bench|scripts)\//.test(e) || e.endsWith('.map') || e.endsWith('.ts'));
     assert.deepEqual(bad, []);
