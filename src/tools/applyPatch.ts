@@ -8,7 +8,7 @@ import { renderPatchResult } from './changeResult';
 import { loadFileText, type FileText } from './fileText';
 import { authorizeMatching, invocationMessage, matchingQuestion, landChange, refuseForbidden, requireTrust, withEol, type PlannedFile } from './mutation';
 import { textResult, type ToolResult } from './result';
-import { readDecision, resolveTarget, type Target } from './target';
+import { readDecision, resolveGitDirectories, resolveTarget, type Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 export const applyPatchSchema = z.strictObject({
@@ -116,6 +116,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     for (const p of namedPaths(patch)) {
       targets.set(p, await resolveTarget(ctx, p));
     }
+    await resolveGitDirectories(ctx, [...targets.values()]);
     refuseForbidden(ctx, [...targets.values()]);
     await refuseLinksRemoved(ctx, patch, targets);
     return ctx.locks.withLocks(
