@@ -54,6 +54,11 @@ export interface GitDirectories {
    * file about to be created as `refs/x` in a folder that holds `objects` would make it one.
    */
   enclosing(path: string): Promise<string | undefined>;
+  /**
+   * Counts these paths as present from now on (the files one change creates together): a
+   * patch that adds `HEAD`, `objects/...` and `refs/...` at once makes a repository.
+   */
+  plan(paths: readonly string[]): void;
 }
 
 /** The folders of a "/" relative path below its base, shallow first: `a/b/c` gives `a`, `a/b`, `a/b/c`. */

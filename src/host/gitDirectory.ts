@@ -10,11 +10,16 @@ import { isGitDirectoryBy, type GitDirectories, type GitMark } from '../core/git
 export class GitDirectoryProbe implements GitDirectories {
   private readonly present = new Map<string, Promise<boolean>>();
   private readonly folders = new Map<string, Promise<boolean>>();
+  /** Paths a change will create, and the folders on their way. */
+  private readonly planned = new Set<string>();
 
   constructor(private readonly exists: (p: string) => Promise<boolean>) {}
 
   private has(folder: string, name: string): Promise<boolean> {
     const p = path.join(folder, name);
+    if (this.planned.has(p)) {
+      return Promise.resolve(true);
+    }
     let v = this.present.get(p);
     if (!v) {
       v = this.exists(p).catch(() => false);
@@ -30,6 +35,19 @@ export class GitDirectoryProbe implements GitDirectories {
       this.folders.set(folder, v);
     }
     return v;
+  }
+
+  plan(paths: readonly string[]): void {
+    for (const p of paths) {
+      for (let cur = path.normalize(p); !this.planned.has(cur); cur = path.dirname(cur)) {
+        this.planned.add(cur);
+        if (path.dirname(cur) === cur) {
+          break;
+        }
+      }
+    }
+    // verdicts given before may change now
+    this.folders.clear();
   }
 
   async enclosing(p: string): Promise<string | undefined> {

@@ -149,6 +149,11 @@ export class Access {
     return new Access(ctx, await resolveTarget(ctx, path), verb, toolName);
   }
 
+  /** Decides on a target already resolved (the paths of one patch are resolved together). */
+  static of(ctx: ToolContext, target: Target, toolName: string, verb: string): Access {
+    return new Access(ctx, target, verb, toolName);
+  }
+
   /** Refuses what may never be written (`.git` internals), before any work. */
   refuseForbidden(): void {
     if (this.change.kind === 'refuse') {

@@ -9,7 +9,7 @@ import { Access, firstQuestion, invocationMessage, requireTrust } from './access
 import type { FileText } from './fileText';
 import { landChange, withEol, type PlannedFile } from './mutation';
 import { textResult, type ToolResult } from './result';
-import type { Target } from './target';
+import { resolveGitDirectories, resolveTarget, type Target } from './target';
 import type { ToolContext, ToolSpec } from './types';
 
 export const applyPatchSchema = z.strictObject({
@@ -113,10 +113,13 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
   async invoke(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolResult> {
     requireTrust(ctx, 'fs_apply_patch');
     const patch = parse(input.patch);
-    const access = new Map<string, Access>();
+    const resolved = new Map<string, Target>();
     for (const p of namedPaths(patch)) {
-      access.set(p, await Access.resolve(ctx, p, 'fs_apply_patch', 'change'));
+      resolved.set(p, await resolveTarget(ctx, p));
     }
+    // the files the patch creates count as present: added files that make a git directory together are inside one
+    await resolveGitDirectories(ctx, [...resolved.values()]);
+    const access = new Map([...resolved].map(([p, t]) => [p, Access.of(ctx, t, 'fs_apply_patch', 'change')] as const));
     access.forEach((a) => a.refuseForbidden());
     const targets = new Map([...access].map(([p, a]) => [p, a.target] as const));
     return ctx.locks.withLocks(

@@ -26,6 +26,22 @@ export function gitDirectoriesOf(ctx: ToolContext): GitDirectories {
   return f;
 }
 
+/**
+ * For the targets of one change together: the files it creates count as present, so
+ * files that make a git directory only together (a patch adding `HEAD`, `objects/..` and
+ * `refs/..`) are seen as inside one. Sets each target's `gitDir` again.
+ */
+export async function resolveGitDirectories(ctx: ToolContext, targets: readonly Target[]): Promise<void> {
+  const dirs = gitDirectoriesOf(ctx);
+  dirs.plan(targets.map((t) => t.real));
+  for (const t of targets) {
+    const gitDir = await dirs.enclosing(t.real);
+    if (gitDir !== undefined) {
+      t.gitDir = gitDir;
+    }
+  }
+}
+
 export async function resolveTarget(ctx: ToolContext, input: string): Promise<Target> {
   const roots = ctx.ws.roots();
   const abs = resolveInputPath(input, roots);

@@ -107,7 +107,7 @@ describe('git directories by what they are, not by name', () => {
 
   it('keeps the files of a walk that lie outside git directories, asking each folder once', async () => {
     const asked: string[] = [];
-    const dirs = { isGitDirectory: async (f: string) => (asked.push(f), f.endsWith('/g')), enclosing: async () => undefined };
+    const dirs = { isGitDirectory: async (f: string) => (asked.push(f), f.endsWith('/g')), enclosing: async () => undefined, plan: () => {} };
     const kept = await outsideGitDirectories(['a.txt', 'x/g/config', 'x/g/objects/ab/cd', 'x/y/z.txt', 'x/y/w.txt', 'b/c.txt'], '', (rel) => `/r/${rel}`, dirs);
     assert.deepEqual([...kept].sort(), ['a.txt', 'b/c.txt', 'x/y/w.txt', 'x/y/z.txt']);
     assert.equal(new Set(asked).size, asked.length, `asked twice: ${asked.join(', ')}`);
@@ -135,6 +135,22 @@ describe('git directories by what they are, not by name', () => {
       });
     }
   }
+
+  it('a patch that makes a git directory only with the files it adds together is refused, and so is each step of building one', async () => {
+    const ctx = await context(tree.root, { approvalPolicy: 'never' });
+    const whole = await call(ctx, 'fs_apply_patch', {
+      patch: '*** Begin Patch\n*** Add File: made/config\n+[core]\n+\tfsmonitor = "touch pwned"\n*** Add File: made/HEAD\n+ref: refs/heads/main\n*** Add File: made/objects/info/packs\n+\n*** Add File: made/refs/heads/.keep\n+\n*** End Patch',
+    });
+    assert.equal(whole.isError, true, whole.text);
+    assert.match(whole.text, /made\/\S+ is inside the git folder made \(a repository under another name than \.git\)/);
+    assert.equal(fs.existsSync(p('made')), false);
+    // one file at a time: the file that would complete it is refused
+    assert.equal((await call(await context(tree.root, { approvalPolicy: 'never' }), 'fs_write', { path: 'step/objects/info/packs', content: '\n' })).isError, false);
+    const last = await call(await context(tree.root, { approvalPolicy: 'never' }), 'fs_write', { path: 'step/refs/heads/main', content: '0000\n' });
+    assert.equal(last.isError, true, last.text);
+    assert.match(last.text, /step\/refs\/heads\/main is inside the git folder step /);
+    fs.rmSync(p('step'), { recursive: true });
+  });
 
   it('the CLI refuses them with --yes, --allow-protected and --allow-outside, and the next git command runs nothing', function () {
     this.timeout(120000);
