@@ -47,7 +47,7 @@ const COMPILES: [Record<string, unknown>, string][] = [
 ];
 
 /** An approver that records the questions and answers them as the CLI's flags would. */
-function recording(flags: { yes: boolean; allowOutside: boolean }): { approver: Approver; asked: Confirmation[] } {
+function recording(flags: { yes: boolean; allowOutside: boolean; allowProtected?: boolean }): { approver: Approver; asked: Confirmation[] } {
   const cli = cliApprover(flags);
   const asked: Confirmation[] = [];
   return { asked, approver: { ...cli, confirm: (q, s) => (asked.push(q), cli.confirm(q, s)) } };
@@ -262,7 +262,7 @@ describe('a change is neither a window nor an oracle on what reading would ask a
   });
 
   it('in a tool call, a secret\'s old text reaches the model only after the read question was answered yes', async () => {
-    const { approver, asked } = recording({ yes: true, allowOutside: false });
+    const { approver, asked } = recording({ yes: true, allowOutside: false, allowProtected: true });
     const ctx = await context(tree.root, {}, approver);
     const r = await call(ctx, 'fs_edit', { path: '.env', old_string: 'sk-live-123456', new_string: 'sk-live-999' });
     assert.equal(r.isError, false, r.text);
@@ -281,7 +281,7 @@ describe('a change is neither a window nor an oracle on what reading would ask a
     // outside, whether it exists is itself the answer: asked either way
     assert.deepEqual((await prepare(ctx, 'fs_write', { path: o('etc/missing.txt'), content: '' }))?.confirmation?.reasons, ['outside']);
     assert.deepEqual((await prepare(ctx, 'fs_write', { path: o('etc/notes.txt'), content: '' }))?.confirmation?.reasons, ['outside']);
-    const { approver, asked } = recording({ yes: true, allowOutside: true });
+    const { approver, asked } = recording({ yes: true, allowOutside: true, allowProtected: true });
     const run = await context(tree.root, {}, approver);
     const r = await call(run, 'fs_write', { path: '.env', content: 'K=new\n', version: textVersion(fs.readFileSync(path.join(tree.root, '.env'), 'utf8')) });
     assert.equal(r.isError, false, r.text);

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { textVersion } from '../../src/core/hash';
 import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -216,7 +217,7 @@ const SCENARIOS: Scenario[] = [
     name: 'fs_write over a CRLF file',
     files: () => ({ 'w.txt': CRLF }),
     tool: 'fs_write',
-    input: { path: 'w.txt', content: 'one\ntwo\nthree\nfour\n' },
+    input: { path: 'w.txt', content: 'one\ntwo\nthree\nfour\n', version: textVersion(CRLF) },
     success: /^Wrote w\.txt: \+1 -0 lines; version [0-9a-f]{8}\./,
   },
   {

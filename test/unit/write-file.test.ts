@@ -61,7 +61,9 @@ describe('writing a file: long names, folder-shaped paths, mode, owner and hard 
 
   it('keeps the mode, set-id bits included, of a file it replaces', async () => {
     fs.chmodSync(p('a.txt'), 0o2751);
-    const r = await call(await context(tree.root), 'fs_write', { path: 'a.txt', content: 'new\n' });
+    const ctx = await context(tree.root);
+    await call(ctx, 'fs_read', { path: 'a.txt' });
+    const r = await call(ctx, 'fs_write', { path: 'a.txt', content: 'new\n' });
     assert.equal(r.isError, false, r.text);
     assert.equal(fs.statSync(p('a.txt')).mode & 0o7777, 0o2751);
   });
@@ -71,7 +73,9 @@ describe('writing a file: long names, folder-shaped paths, mode, owner and hard 
     const uid = isRoot ? 4242 : process.getuid!();
     const gid = isRoot ? 4343 : (process.getgroups!().find((g) => g !== process.getgid!()) ?? process.getgid!());
     fs.chownSync(p('a.txt'), uid, gid);
-    const r = await call(await context(tree.root), 'fs_write', { path: 'a.txt', content: 'new\n' });
+    const ctx = await context(tree.root);
+    await call(ctx, 'fs_read', { path: 'a.txt' });
+    const r = await call(ctx, 'fs_write', { path: 'a.txt', content: 'new\n' });
     assert.equal(r.isError, false, r.text);
     const st = fs.statSync(p('a.txt'));
     assert.deepEqual([st.uid, st.gid, read('a.txt')], [uid, gid, 'new\n']);
@@ -108,6 +112,7 @@ describe('writing a file: long names, folder-shaped paths, mode, owner and hard 
   it('keeps a hard link: a file with other links is written in place, and every link shows the change', async () => {
     fs.linkSync(p('a.txt'), p('other-name.txt'));
     const ctx = await context(tree.root);
+    await call(ctx, 'fs_read', { path: 'a.txt' });
     let r = await call(ctx, 'fs_write', { path: 'a.txt', content: 'written through one link, longer than before\n' });
     assert.equal(r.isError, false, r.text);
     r = await call(ctx, 'fs_edit', { path: 'a.txt', old_string: 'longer than before', new_string: 'short' });
@@ -123,6 +128,7 @@ describe('writing a file: long names, folder-shaped paths, mode, owner and hard 
     fs.writeFileSync(p('ro.txt'), 'locked\n');
     fs.chmodSync(p('ro.txt'), 0o444);
     const ctx = await context(tree.root);
+    await call(ctx, 'fs_read', { path: 'ro.txt' });
     const w = await call(ctx, 'fs_write', { path: 'ro.txt', content: 'unlocked\n' });
     assert.equal(w.isError, false, w.text);
     assert.match(w.text, /^Wrote ro\.txt: \+1 -1 lines; version [0-9a-f]{8}\.\nThe file was read-only; it was written and stays read-only\.\n/);
