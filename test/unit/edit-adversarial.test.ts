@@ -1,32 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { applyReplacements, describeFailure, findEdit, planEdits, type FindResult, type FoundEdit, type MatchLevel } from '../../src/core/edit';
+import { describeFailure, planEdits } from '../../src/core/edit';
+import { code, fails, matches as ok, run } from './editHelpers';
 
 // Edits a fuzzy matcher gets wrong when it trusts a near match: each class has the case that
 // must fail (or be adapted) and the case next to it that must still pass.
-
-function code(...lines: string[]): string {
-  return lines.join('\n') + '\n';
-}
-
-function run(content: string, oldString: string, newString: string, replaceAll = false): { r: FindResult; text?: string } {
-  const r = findEdit(content, { oldString, newString, replaceAll });
-  return { r, text: r.ok ? applyReplacements(content, r.replacements) : undefined };
-}
-
-function ok(content: string, oldString: string, newString: string, level: MatchLevel, expected: string, replaceAll = false): FoundEdit {
-  const { r, text } = run(content, oldString, newString, replaceAll);
-  assert.ok(r.ok, `expected a match, got ${JSON.stringify(r)}`);
-  assert.equal(text, expected);
-  assert.equal(r.level, level, r.adjustments.join('; '));
-  return r;
-}
-
-function fails(content: string, oldString: string, newString: string, reason: string): Exclude<FindResult, FoundEdit> {
-  const { r } = run(content, oldString, newString);
-  assert.equal(r.ok, false, `expected a failure, got ${JSON.stringify(r)}`);
-  assert.equal((r as { reason: string }).reason, reason, JSON.stringify(r));
-  return r as Exclude<FindResult, FoundEdit>;
-}
 
 describe('fs_edit adversarial: names and numbers are matched whole', () => {
   const cfg = code('const timeout = 1000;', 'const retries = 3;', 'let maxCount = 0;', 'const ratio = 1.5;');

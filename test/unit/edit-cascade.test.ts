@@ -1,43 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { CancelledError } from '../../src/core/errors';
-import { applyReplacements, findEdit, planEdits, type EditRequest, type FindResult, type FoundEdit, type MatchLevel } from '../../src/core/edit';
+import { applyReplacements, findEdit, planEdits, type EditRequest, type MatchLevel } from '../../src/core/edit';
+import { ambiguous, code, matches, notFound, run } from './editHelpers';
 
-function code(...lines: string[]): string {
-  return lines.join('\n') + '\n';
-}
-
-/** Runs one edit and returns the result and, when it matched, the new text. */
-function run(content: string, oldString: string, newString: string, replaceAll = false): { r: FindResult; text?: string } {
-  const r = findEdit(content, { oldString, newString, replaceAll });
-  return { r, text: r.ok ? applyReplacements(content, r.replacements) : undefined };
-}
-
-/** Asserts the edit matched at `level` and gives `expected`. */
-function matches(content: string, oldString: string, newString: string, level: MatchLevel, expected: string, replaceAll = false): FoundEdit {
-  const { r, text } = run(content, oldString, newString, replaceAll);
-  assert.ok(r.ok, `expected a match, got ${JSON.stringify(r)}`);
-  assert.equal(r.level, level, `level (adjustments: ${r.adjustments.join('; ')})`);
-  assert.equal(r.exact, level === 'exact');
-  assert.equal(text, expected);
-  return r;
-}
-
-/** Asserts the edit found nothing. */
-function notFound(content: string, oldString: string, newString: string, replaceAll = false): Extract<FindResult, { reason: 'not-found' }> {
-  const { r } = run(content, oldString, newString, replaceAll);
-  assert.equal(r.ok, false, `expected no match, got ${JSON.stringify(r)}`);
-  assert.equal((r as { reason: string }).reason, 'not-found', JSON.stringify(r));
-  return r as Extract<FindResult, { reason: 'not-found' }>;
-}
-
-function ambiguous(content: string, oldString: string, lines: number[], replaceAll = false): Extract<FindResult, { reason: 'ambiguous' }> {
-  const { r } = run(content, oldString, oldString + 'X', replaceAll);
-  assert.equal(r.ok, false, JSON.stringify(r));
-  assert.equal((r as { reason: string }).reason, 'ambiguous', JSON.stringify(r));
-  const a = r as Extract<FindResult, { reason: 'ambiguous' }>;
-  assert.deepEqual(a.lines, lines);
-  return a;
-}
 
 const PY = code('def total(items, rate):', '    s = 0', '    for it in items:', '        s += it.price', '    return s * rate', '', 'def other():', '    return 42');
 
