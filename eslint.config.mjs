@@ -15,7 +15,7 @@ const VSCODE_MODULE = (layerDir) => ({ name: 'vscode', message: `${layerDir} mus
  */
 const layer = (layerDir, dirs) => ({
   regex: `^(\\.\\./)+(${dirs.join('|')})(/|$)`,
-  message: `${layerDir} must not import src/${dirs.length === 1 ? dirs[0] : `{${dirs.join(',')}}`}: the layers are core <- host <- tools <- vscode, approval, commands.`,
+  message: `${layerDir} must not import src/${dirs.length === 1 ? dirs[0] : `{${dirs.join(',')}}`}: the layers are core <- host <- services <- tools <- vscode, approval, commands.`,
 });
 
 export default tseslint.config(
@@ -41,7 +41,7 @@ export default tseslint.config(
     // Files and processes are reached only through the host seam (src/host), so every tool
     // runs the same on VS Code's file system, on node:fs, and in tests.
     files: ['src/**/*.ts'],
-    ignores: ['src/host/**', 'src/core/**', 'src/tools/**'],
+    ignores: ['src/host/**', 'src/core/**', 'src/services/**', 'src/tools/**'],
     rules: { 'no-restricted-imports': ['error', { paths: HOST_ONLY }] },
   },
   {
@@ -56,9 +56,19 @@ export default tseslint.config(
     },
   },
   {
+    // The services the tools share sit below them: they never reach a tool.
+    files: ['src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [VSCODE_MODULE('src/services'), ...HOST_ONLY], patterns: [layer('src/services', ['tools', 'vscode', 'approval', 'commands'])] },
+      ],
+    },
+  },
+  {
     // The host seam serves the tools; it never calls back into them.
     files: ['src/host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [layer('src/host', ['tools', 'approval', 'commands'])] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('src/host', ['services', 'tools', 'approval', 'commands'])] }] },
   },
   {
     // The core is pure: it must run in plain Node (CLI, unit tests, benchmarks). Loops
@@ -67,7 +77,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [VSCODE_MODULE('src/core'), ...HOST_ONLY], patterns: [layer('src/core', ['host', 'tools', 'vscode', 'approval', 'commands'])] },
+        { paths: [VSCODE_MODULE('src/core'), ...HOST_ONLY], patterns: [layer('src/core', ['host', 'services', 'tools', 'vscode', 'approval', 'commands'])] },
       ],
     },
   },

@@ -63,10 +63,10 @@ export function ensureTree(dataDir) {
 /** A tool context on node:fs for the tree, as the CLI builds it. */
 export async function toolContext(dir) {
   const { NodeWorkspace } = require(path.join(root, 'out/src/host/nodeWorkspace.js'));
-  const { ReadLedger } = require(path.join(root, 'out/src/tools/ledger.js'));
-  const { DEFAULT_SETTINGS } = require(path.join(root, 'out/src/tools/settings.js'));
-  const { FileLocks } = require(path.join(root, 'out/src/tools/locks.js'));
-  const { cliApprover } = require(path.join(root, 'out/src/tools/cliApprover.js'));
+  const { ReadLedger } = require(path.join(root, 'out/src/services/ledger.js'));
+  const { DEFAULT_SETTINGS } = require(path.join(root, 'out/src/services/settings.js'));
+  const { FileLocks } = require(path.join(root, 'out/src/services/locks.js'));
+  const { cliApprover } = require(path.join(root, 'out/src/services/cliApprover.js'));
   const ws = await NodeWorkspace.create([dir]);
   const approver = cliApprover({ yes: true, allowOutside: false });
   return { ws, approver, settings: DEFAULT_SETTINGS, signal: { isCancellationRequested: false }, ledger: new ReadLedger(), locks: new FileLocks(), log: { info() {}, warn() {}, error() {} } };
@@ -74,7 +74,7 @@ export async function toolContext(dir) {
 
 /** One tool call in this process; throws on an error result. */
 export async function callTool(ctx, name, input) {
-  const { invokeTool } = require(path.join(root, 'out/src/tools/run.js'));
+  const { invokeTool } = require(path.join(root, 'out/src/services/run.js'));
   const { findTool } = require(path.join(root, 'out/src/tools/registry.js'));
   const r = await invokeTool(findTool(name), input, ctx);
   const text = r.parts.map((p) => p.text).join('\n');

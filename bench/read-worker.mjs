@@ -25,10 +25,10 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 
 // load code before the idle reading, so the growth is the read's own
 const { NodeWorkspace } = require(path.join(root, 'out/src/host/nodeWorkspace.js'));
-const { invokeTool } = require(path.join(root, 'out/src/tools/run.js'));
+const { invokeTool } = require(path.join(root, 'out/src/services/run.js'));
 const { findTool } = require(path.join(root, 'out/src/tools/registry.js'));
-const { ReadLedger } = require(path.join(root, 'out/src/tools/ledger.js'));
-const { DEFAULT_SETTINGS } = require(path.join(root, 'out/src/tools/settings.js'));
+const { ReadLedger } = require(path.join(root, 'out/src/services/ledger.js'));
+const { DEFAULT_SETTINGS } = require(path.join(root, 'out/src/services/settings.js'));
 const ws = await NodeWorkspace.create([path.dirname(file)]);
 const ctx = { ws, settings: DEFAULT_SETTINGS, signal: { isCancellationRequested: false }, ledger: new ReadLedger(), log: { info() {}, warn() {}, error() {} } };
 globalThis.gc?.();

@@ -8,15 +8,15 @@
  */
 import { NEVER_CANCELLED } from './core/cancel';
 import { NodeWorkspace, readLocalText } from './host/nodeWorkspace';
-import { ReadLedger } from './tools/ledger';
-import { FileLocks } from './tools/locks';
+import { ReadLedger } from './services/ledger';
+import { FileLocks } from './services/locks';
 import { TOOLS, findTool } from './tools/registry';
-import { resultText, type ToolResult } from './tools/result';
-import { invokeTool } from './tools/run';
-import { exitCodeOf } from './tools/approval';
-import { cliApprover } from './tools/cliApprover';
-import { DEFAULT_SETTINGS } from './tools/settings';
-import { SILENT_LOGGER, type ToolContext } from './tools/types';
+import { resultText, type ToolResult } from './services/result';
+import { invokeTool } from './services/run';
+import { exitCodeOf } from './services/approval';
+import { cliApprover } from './services/cliApprover';
+import { DEFAULT_SETTINGS } from './services/settings';
+import { SILENT_LOGGER, type ToolContext } from './services/types';
 
 const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--json]
        agent-file-tools --list

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { CancelSignal } from '../core/cancel';
-import { ApprovalDenied, type ChangeProposal, type Review } from '../tools/approval';
-import { errorResult } from '../tools/result';
-import type { Logger } from '../tools/types';
+import { ApprovalDenied, type ChangeProposal, type Review } from '../services/approval';
+import { errorResult } from '../services/result';
+import type { Logger } from '../services/types';
 import type { ReviewUi } from './vscodeApprover';
 import { ProposalFileSystem } from './proposalFileSystem';
 import { acceptedText, changesTitle, diffTitle, type ReviewedFile } from './proposalText';

@@ -1,6 +1,6 @@
 // What the review shows and decides, without the editor: titles, labels, and which text a
 // file gets when the person accepts. Pure, so it is unit-tested in plain Node.
-import type { ChangeProposal, ProposedAction, ProposedFile } from '../tools/approval';
+import type { ChangeProposal, ProposedAction, ProposedFile } from '../services/approval';
 
 /** The last segment of a displayed path (`src/a.ts` -> `a.ts`). */
 export function baseName(display: string): string {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CancelSignal } from '../core/cancel';
-import { type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../tools/approval';
+import { type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../services/approval';
 
 /** Shows a proposed change to the person and waits for their answer. */
 export interface ReviewUi {

@@ -6,7 +6,7 @@ import { engineFor } from './engine';
 import { globSearch } from '../core/search/globSearch';
 import { nameSimilarity, rankSimilar } from '../core/suggest';
 import { readDecision } from './access';
-import { scopesFor } from './grep';
+import { scopesFor } from './scopes';
 import type { Target } from './target';
 import type { ToolContext } from './types';
 

@@ -1,16 +1,16 @@
 import * as z from 'zod';
 import { describeWithoutContent, formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PlannedChange } from '../core/patch';
 import { ToolError } from '../core/errors';
-import type { AliasTable } from './aliases';
-import { textField } from './input';
+import type { AliasTable } from '../services/aliases';
+import { textField } from '../services/input';
 import { MAX_PATCH_CHARS } from '../core/limits';
-import { renderPatchResult } from './changeResult';
-import { Access, firstQuestion, invocationMessage, requireTrust } from './access';
-import type { FileText } from './fileText';
-import { landChange, withEol, type PlannedFile } from './mutation';
-import { textResult, type ToolResult } from './result';
-import { resolveGitDirectories, resolveTarget, type Target } from './target';
-import type { ToolContext, ToolSpec } from './types';
+import { renderPatchResult } from '../services/changeResult';
+import { Access, firstQuestion, invocationMessage, requireTrust } from '../services/access';
+import type { FileText } from '../services/fileText';
+import { landChange, withEol, type PlannedFile } from '../services/mutation';
+import { textResult, type ToolResult } from '../services/result';
+import { resolveGitDirectories, resolveTarget, type Target } from '../services/target';
+import type { ToolContext, ToolSpec } from '../services/types';
 
 export const applyPatchSchema = z.strictObject({
   patch: textField(MAX_PATCH_CHARS, 'the patch text, from "*** Begin Patch" to "*** End Patch"'),

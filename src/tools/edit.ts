@@ -1,17 +1,17 @@
 import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
-import { AliasError, snakeCase, wholeNumber, type AliasTable } from './aliases';
-import { boolField, boundedJson, changedFilePathField, contentField } from './input';
+import { AliasError, snakeCase, wholeNumber, type AliasTable } from '../services/aliases';
+import { boolField, boundedJson, changedFilePathField, contentField } from '../services/input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
-import { renderSingleChange } from './changeResult';
-import { Access, invocationMessage, requireTrust } from './access';
-import type { FileText } from './fileText';
-import { landChange, withEol } from './mutation';
-import { textResult, type ToolResult } from './result';
-import { suggestPaths } from './suggest';
-import type { Target } from './target';
-import type { ToolContext, ToolSpec } from './types';
+import { renderSingleChange } from '../services/changeResult';
+import { Access, invocationMessage, requireTrust } from '../services/access';
+import type { FileText } from '../services/fileText';
+import { landChange, withEol } from '../services/mutation';
+import { textResult, type ToolResult } from '../services/result';
+import { suggestPaths } from '../services/suggest';
+import type { Target } from '../services/target';
+import type { ToolContext, ToolSpec } from '../services/types';
 
 const oldField = contentField(MAX_EDIT_TEXT_CHARS, 'the exact text to replace');
 const newField = contentField(MAX_EDIT_TEXT_CHARS, 'the replacement text');

@@ -4,19 +4,18 @@ import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
 import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
-import { locate } from '../core/paths';
-import { engineFor } from './engine';
+import { engineFor } from '../services/engine';
 import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
-import { openScope, type Scope } from '../core/search/scope';
-import { fitToBudget } from './budget';
-import { newInChat } from './once';
-import { boolField, boundedJson, intField, textField } from './input';
-import { AliasError, negate, wholeNumber, type AliasTable } from './aliases';
-import { textResult, type ToolResult } from './result';
-import { authorize, preparationFor, readDecision, sensitiveFileTest } from './access';
-import { checkUnchanged, resolveTarget } from './target';
-import type { ToolContext, ToolSpec } from './types';
+import { fitToBudget } from '../services/budget';
+import { newInChat } from '../services/once';
+import { boolField, boundedJson, intField, textField } from '../services/input';
+import { AliasError, negate, wholeNumber, type AliasTable } from '../services/aliases';
+import { textResult, type ToolResult } from '../services/result';
+import { preparationFor, readDecision, sensitiveFileTest } from '../services/access';
+import { checkScopes, scopesFor } from '../services/scopes';
+import { resolveTarget } from '../services/target';
+import type { ToolContext, ToolSpec } from '../services/types';
 
 /** Matches (content) or files (files, count) per page by default. */
 const DEFAULT_LIMIT = 100;
@@ -97,31 +96,6 @@ export const grepAliases: AliasTable = {
   values: { output: { files_with_matches: 'files' } },
   ignored: ['-n'],
 };
-
-/** Where the search runs: the given path, or every workspace folder. */
-export async function scopesFor(ctx: ToolContext, path: string | undefined, respectIgnore: boolean, purpose: 'files' | 'search', toolName: string, accept: 'folder' | 'folder-or-file'): Promise<Scope[]> {
-  const roots = ctx.ws.roots();
-  const given = path !== undefined ? await resolveTarget(ctx, path) : undefined;
-  if (given) {
-    await authorize(ctx, given, toolName, 'search');
-  }
-  const targets = given ? [given] : roots.map((r) => ({ real: r.path, located: locate(r.path, roots) }));
-  if (targets.length === 0) {
-    throw new ToolError('invalid-input', `No workspace folder is open, so ${toolName} has nowhere to search by default. Give an absolute path.`);
-  }
-  const scopes: Scope[] = [];
-  for (const t of targets) {
-    scopes.push(await openScope(ctx.ws, t, { purpose, respectIgnore, settingGlobs: ctx.settings.ignoreGlobs, accept, toolName, signal: ctx.signal }));
-  }
-  return scopes;
-}
-
-/** After a walk by path: each searched folder must still be the one decided on (see checkUnchanged). */
-export async function checkScopes(ctx: ToolContext, scopes: readonly Scope[]): Promise<void> {
-  for (const s of scopes) {
-    await checkUnchanged(ctx, s.base, s.display(s.baseRel));
-  }
-}
 
 /** The pattern as a result names it: quoted, and cut when long (the Continue line carries it whole). */
 function quotedPattern(p: string): string {

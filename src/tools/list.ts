@@ -8,17 +8,17 @@ import { findRepository, type Repository } from '../core/list/gitIndex';
 import { fileSystemSource, gitSource } from '../core/list/sources';
 import { locate } from '../core/paths';
 import { outsideQuestion } from '../core/policy';
-import { ApprovalDenied } from './approval';
+import { ApprovalDenied } from '../services/approval';
 import { listPage } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
-import { fitToBudget } from './budget';
-import { boolField, boundedJson, intField, textField } from './input';
-import { AliasError, type AliasTable } from './aliases';
+import { fitToBudget } from '../services/budget';
+import { boolField, boundedJson, intField, textField } from '../services/input';
+import { AliasError, type AliasTable } from '../services/aliases';
 import { callText, nextInput } from '../core/contract';
-import { textResult, type ToolResult } from './result';
-import { authorize, preparationFor, readDecision } from './access';
-import { checkUnchanged, resolveTarget } from './target';
-import type { ToolContext, ToolSpec } from './types';
+import { textResult, type ToolResult } from '../services/result';
+import { authorize, preparationFor, readDecision } from '../services/access';
+import { checkUnchanged, resolveTarget } from '../services/target';
+import type { ToolContext, ToolSpec } from '../services/types';
 
 /** Default levels listed. */
 const DEFAULT_DEPTH = 2;

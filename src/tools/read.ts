@@ -9,23 +9,23 @@ import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
 import { extractPdfPages, pdfInTask, renderPdfEnvelope } from '../core/read/pdf';
-import { fitToBudget } from './budget';
-import { suggestPaths } from './suggest';
+import { fitToBudget } from '../services/budget';
+import { suggestPaths } from '../services/suggest';
 import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder, type InstructionFile, type InstructionText } from '../core/read/instructions';
 import { locate } from '../core/paths';
 import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectFileType } from '../core/text/sniff';
-import { boolField, boundedJson, intField, textField } from './input';
-import { AliasError, wholeNumber, type AliasTable } from './aliases';
+import { boolField, boundedJson, intField, textField } from '../services/input';
+import { AliasError, wholeNumber, type AliasTable } from '../services/aliases';
 import { callText } from '../core/contract';
-import type { ToolResult } from './result';
-import { authorize, globsOf, preparationFor, readDecision, sensitiveGlobs } from './access';
-import { checkUnchanged, openDocumentFor, resolveTarget, type Target } from './target';
+import type { ToolResult } from '../services/result';
+import { authorize, globsOf, preparationFor, readDecision, sensitiveGlobs } from '../services/access';
+import { checkUnchanged, openDocumentFor, resolveTarget, type Target } from '../services/target';
 import { readText, type TextRequest, type TextSource } from './readText';
-import { documentVersion, openedFileVersion } from './fileText';
-import type { ToolContext, ToolSpec } from './types';
+import { documentVersion, openedFileVersion } from '../services/fileText';
+import type { ToolContext, ToolSpec } from '../services/types';
 
 const indentationSchema = z.strictObject({
   anchor_line: intField(1).optional(),

@@ -8,9 +8,9 @@ import { pageFromUtf8Stream } from '../core/read/streamPage';
 import { ColumnPastEnd, OffsetPastEnd, pageFromLines, type Page } from '../core/read/textPage';
 import { decoderLabel, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectEol, splitLines } from '../core/text/lines';
-import { fitToBudget } from './budget';
-import type { Target } from './target';
-import type { ToolContext } from './types';
+import { fitToBudget } from '../services/budget';
+import type { Target } from '../services/target';
+import type { ToolContext } from '../services/types';
 
 /** Where the text comes from: decoded whole (an editor buffer or a small file), or a stream. */
 export type TextSource =

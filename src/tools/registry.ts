@@ -5,7 +5,7 @@ import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listTool } from './list';
 import { readTool } from './read';
-import type { ToolSpec } from './types';
+import type { ToolSpec } from '../services/types';
 import { writeTool } from './write';
 
 /** The tools' names, in the order they are listed (`--list`, package.json). */

@@ -1,16 +1,16 @@
 import * as z from 'zod';
 import { ToolError } from '../core/errors';
-import type { AliasTable } from './aliases';
-import { changedFilePathField, contentField, textField } from './input';
+import type { AliasTable } from '../services/aliases';
+import { changedFilePathField, contentField, textField } from '../services/input';
 import { MAX_EDIT_TEXT_CHARS, MAX_PATH_INPUT_CHARS, MAX_VERSION_INPUT_CHARS } from '../core/limits';
 import { callText, tryLine } from '../core/contract';
 import { plural } from '../core/format';
-import { renderSingleChange } from './changeResult';
-import { Access, invocationMessage, requireTrust } from './access';
-import { landChange, withEol } from './mutation';
-import { textResult, type ToolResult } from './result';
-import type { FileText } from './fileText';
-import type { ToolContext, ToolSpec } from './types';
+import { renderSingleChange } from '../services/changeResult';
+import { Access, invocationMessage, requireTrust } from '../services/access';
+import { landChange, withEol } from '../services/mutation';
+import { textResult, type ToolResult } from '../services/result';
+import type { FileText } from '../services/fileText';
+import type { ToolContext, ToolSpec } from '../services/types';
 
 export const writeSchema = z.strictObject({
   path: changedFilePathField(MAX_PATH_INPUT_CHARS),

@@ -3,11 +3,11 @@ import type { VscodeApprover } from '../approval/vscodeApprover';
 import type { Workspace } from '../host/workspace';
 import { code } from '../core/policy';
 import { InstructionMemory } from '../core/read/instructions';
-import { ReadLedger } from '../tools/ledger';
-import { FileLocks } from '../tools/locks';
+import { ReadLedger } from '../services/ledger';
+import { FileLocks } from '../services/locks';
 import { TOOLS } from '../tools/registry';
-import { invokeTool, prepareTool } from '../tools/run';
-import type { Logger, ToolContext, ToolSpec } from '../tools/types';
+import { invokeTool, prepareTool } from '../services/run';
+import type { Logger, ToolContext, ToolSpec } from '../services/types';
 import { toLmResult } from './result';
 import { readSettings } from './settings';
 

@@ -1,7 +1,7 @@
 import { PromptElement, renderElementJSON, type BasePromptElementProps, type PromptPiece } from '@vscode/prompt-tsx';
 import * as vscode from 'vscode';
-import type { ToolResult } from '../tools/result';
-import type { Logger } from '../tools/types';
+import type { ToolResult } from '../services/result';
+import type { Logger } from '../services/types';
 
 /**
  * How a tool's result reaches its caller.

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, type Settings } from '../tools/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../services/settings';
 
 export const SECTION = 'agentFileTools';
 

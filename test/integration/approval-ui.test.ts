@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DiffReview, isMultiDiffTab, tabUris, type PendingReview } from '../../src/approval/diffReview';
-import { ApprovalDenied, type ChangeProposal, type Review } from '../../src/tools/approval';
-import { resultText } from '../../src/tools/result';
+import { ApprovalDenied, type ChangeProposal, type Review } from '../../src/services/approval';
+import { resultText } from '../../src/services/result';
 import { ui, uiAvailable, waitFor } from './ui';
 import { wsUri } from './util';
 

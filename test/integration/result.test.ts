@@ -4,7 +4,7 @@ import { OutputMode, PromptElement, Raw, renderPrompt, TokenLimit, UserMessage, 
 type PromptElementJSON = JSONTree.PromptElementJSON;
 import * as vscode from 'vscode';
 import { ADDITION_PRIORITY, PAGE_PRIORITY, toLmResult } from '../../src/vscode/result';
-import { resultText, type ToolResult } from '../../src/tools/result';
+import { resultText, type ToolResult } from '../../src/services/result';
 import { invoke } from './util';
 
 /** Counts a token per four characters, like the Scripted Model of the Agent-mode suite. */

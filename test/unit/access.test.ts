@@ -7,13 +7,13 @@ import { textVersion } from '../../src/core/hash';
 import { MAX_EDIT_FILE_BYTES } from '../../src/core/limits';
 import * as policy from '../../src/core/policy';
 import * as writePolicy from '../../src/core/writePolicy';
-import { Access } from '../../src/tools/access';
-import type { Approver, Confirmation } from '../../src/tools/approval';
-import { renderSingleChange } from '../../src/tools/changeResult';
-import { cliApprover } from '../../src/tools/cliApprover';
-import { loadFileText } from '../../src/tools/fileText';
-import { ReadLedger } from '../../src/tools/ledger';
-import { landChange } from '../../src/tools/mutation';
+import { Access } from '../../src/services/access';
+import type { Approver, Confirmation } from '../../src/services/approval';
+import { renderSingleChange } from '../../src/services/changeResult';
+import { cliApprover } from '../../src/services/cliApprover';
+import { loadFileText } from '../../src/services/fileText';
+import { ReadLedger } from '../../src/services/ledger';
+import { landChange } from '../../src/services/mutation';
 import { call, context, prepare, tempTree } from './helpers';
 
 /** Counts the calls of a module's exported functions while `fn` runs (the compiled modules call each other through their exports). */

@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
-import { resolveAliases, snakeCase } from '../../src/tools/aliases';
+import { resolveAliases, snakeCase } from '../../src/services/aliases';
 import { findTool, TOOLS } from '../../src/tools/registry';
-import { resultText } from '../../src/tools/result';
-import { parseInput } from '../../src/tools/run';
+import { resultText } from '../../src/services/result';
+import { parseInput } from '../../src/services/run';
 import { call, context, tempTree } from './helpers';
 
 const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encodeText } from '../../src/core/text/encoding';
-import { cliApprover } from '../../src/tools/cliApprover';
+import { cliApprover } from '../../src/services/cliApprover';
 import { call, context, makeReadOnly, scriptedApprover, tempTree } from './helpers';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');

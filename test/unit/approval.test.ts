@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { exitCodeOf, type Approver, type ChangeProposal, type Confirmation } from '../../src/tools/approval';
-import { cliApprover } from '../../src/tools/cliApprover';
+import { exitCodeOf, type Approver, type ChangeProposal, type Confirmation } from '../../src/services/approval';
+import { cliApprover } from '../../src/services/cliApprover';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { call, context, prepare, tempTree } from './helpers';
 

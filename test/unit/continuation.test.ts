@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { ToolContext } from '../../src/tools/types';
+import type { ToolContext } from '../../src/services/types';
 import { call, context, continuation, rgOnPath, tempTree, withEngine } from './helpers';
 
 /**

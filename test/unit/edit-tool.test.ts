@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encodeText, type Encoding } from '../../src/core/text/encoding';
-import type { Approver, Confirmation, Review } from '../../src/tools/approval';
-import { cliApprover } from '../../src/tools/cliApprover';
+import type { Approver, Confirmation, Review } from '../../src/services/approval';
+import { cliApprover } from '../../src/services/cliApprover';
 import { call, context, prepare, scriptedApprover, tempTree } from './helpers';
 
 describe('fs_edit', () => {

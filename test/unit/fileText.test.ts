@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FULL_READ_MAX_BYTES } from '../../src/core/limits';
 import { encodeText } from '../../src/core/text/encoding';
-import { loadFileText } from '../../src/tools/fileText';
-import { resolveTarget } from '../../src/tools/target';
+import { loadFileText } from '../../src/services/fileText';
+import { resolveTarget } from '../../src/services/target';
 import { call, context, tempTree } from './helpers';
 
 describe('the text loader', () => {

@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseGitIndex, UnsupportedIndex } from '../../src/core/list/gitIndex';
-import { cliApprover } from '../../src/tools/cliApprover';
+import { cliApprover } from '../../src/services/cliApprover';
 import { call, context, tempTree } from './helpers';
 
 /** git with an identity and no user or system config, as a test fixture builder. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cliApprover } from '../../src/tools/cliApprover';
+import { cliApprover } from '../../src/services/cliApprover';
 import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
 
 /** The text with what depends on where the test runs made constant: the workspace path, and the cursor that fingerprints it. */

@@ -8,17 +8,17 @@ import { NodeWorkspace } from '../../src/host/nodeWorkspace';
 import { StaleError, type ApplyOptions, type ApplyReport, type Diagnostic, type FileChange, type OpenDocument } from '../../src/host/workspace';
 import { applyTextEdits } from '../../src/core/diff';
 import type { NotebookCell } from '../../src/core/read/notebook';
-import { ReadLedger } from '../../src/tools/ledger';
-import { FileLocks } from '../../src/tools/locks';
-import { resultText, type ToolResult } from '../../src/tools/result';
-import { invokeTool, prepareTool } from '../../src/tools/run';
-import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation, type Review } from '../../src/tools/approval';
-import { cliApprover } from '../../src/tools/cliApprover';
-import { DEFAULT_SETTINGS, type Settings } from '../../src/tools/settings';
+import { ReadLedger } from '../../src/services/ledger';
+import { FileLocks } from '../../src/services/locks';
+import { resultText, type ToolResult } from '../../src/services/result';
+import { invokeTool, prepareTool } from '../../src/services/run';
+import { acceptAsProposed, type Approver, type ChangeProposal, type Confirmation, type Review } from '../../src/services/approval';
+import { cliApprover } from '../../src/services/cliApprover';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/services/settings';
 import { findTool } from '../../src/tools/registry';
 import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
 import { NODE_PROCESSES } from '../../src/host/process';
-import { SILENT_LOGGER, type ToolContext } from '../../src/tools/types';
+import { SILENT_LOGGER, type ToolContext } from '../../src/services/types';
 
 /** A temporary folder with the given files ("dir/a.txt": contents); removed by `cleanup`. */
 export function tempTree(files: Record<string, string | Uint8Array> = {}): { root: string; cleanup(): void } {

@@ -20,7 +20,8 @@ describe('layers: what each part of src/ may import', function () {
 
   const forbidden: [string, string][] = [
     ['src/core/probe.ts', "import type { Workspace } from '../host/workspace';"],
-    ['src/core/edit/probe.ts', "import { runTool } from '../../tools/run';"],
+    ['src/core/edit/probe.ts', "import { runTool } from '../../services/run';"],
+    ['src/core/probe.ts', "import { readTool } from '../tools/read';"],
     ['src/core/probe.ts', "import * as vscode from 'vscode';"],
     ['src/core/list/probe.ts', "import { lmTools } from '../../vscode/lmTools';"],
     ['src/core/probe.ts', "import { diffTitle } from '../approval/proposalText';"],
@@ -30,8 +31,12 @@ describe('layers: what each part of src/ may import', function () {
     ['src/tools/probe.ts', "import { diffTitle } from '../approval/proposalText';"],
     ['src/tools/probe.ts', "import { lmTools } from '../vscode/lmTools';"],
     ['src/tools/probe.ts', "import * as cp from 'node:child_process';"],
-    ['src/host/probe.ts', "import { runTool } from '../tools/run';"],
-    ['src/host/probe.ts', "import type { Approver } from '../tools/approval';"],
+    ['src/host/probe.ts', "import { runTool } from '../services/run';"],
+    ['src/host/probe.ts', "import { readTool } from '../tools/read';"],
+    ['src/services/probe.ts', "import { readTool } from '../tools/read';"],
+    ['src/services/probe.ts', "import * as vscode from 'vscode';"],
+    ['src/services/probe.ts', "import { diffTitle } from '../approval/proposalText';"],
+    ['src/host/probe.ts', "import type { Approver } from '../services/approval';"],
   ];
   for (const [rel, code] of forbidden) {
     it(`refuses in ${rel}: ${code}`, async () => {
@@ -43,11 +48,12 @@ describe('layers: what each part of src/ may import', function () {
   const allowed: [string, string][] = [
     ['src/core/probe.ts', "import { isGitName } from './paths';"],
     ['src/core/edit/probe.ts', "import { MAX_EDIT_PLACES } from '../limits';"],
-    ['src/tools/probe.ts', "import type { Approver } from './approval';"],
+    ['src/tools/probe.ts', "import type { Approver } from '../services/approval';"],
+    ['src/services/probe.ts', "import type { Workspace } from '../host/workspace';"],
     ['src/tools/probe.ts', "import type { Workspace } from '../host/workspace';"],
     ['src/host/probe.ts', "import * as vscode from 'vscode';"],
     ['src/host/probe.ts', "import * as fs from 'node:fs';"],
-    ['src/vscode/probe.ts', "import { runTool } from '../tools/run';"],
+    ['src/vscode/probe.ts', "import { runTool } from '../services/run';"],
   ];
   for (const [rel, code] of allowed) {
     it(`allows in ${rel}: ${code}`, async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cliApprover } from '../../src/tools/cliApprover';
+import { cliApprover } from '../../src/services/cliApprover';
 import { call, context, tempTree } from './helpers';
 
 const SECRET = 'OUTSIDE-SECRET-7f3a';

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { CancelledError } from '../../src/core/errors';
-import { acceptAsProposed, type Approver, type ChangeProposal, type Review } from '../../src/tools/approval';
-import { FileLocks } from '../../src/tools/locks';
-import type { Logger } from '../../src/tools/types';
+import { acceptAsProposed, type Approver, type ChangeProposal, type Review } from '../../src/services/approval';
+import { FileLocks } from '../../src/services/locks';
+import type { Logger } from '../../src/services/types';
 import { call, context, tempTree } from './helpers';
 
 function deferred<T = void>(): { promise: Promise<T>; resolve(v: T): void } {

@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { MAX_PDF_PAGES_PER_READ, MAX_READ_LINES } from '../../src/core/limits';
 import { TOOLS } from '../../src/tools/registry';
-import { resultText } from '../../src/tools/result';
-import { fieldsAt, parseInput } from '../../src/tools/run';
-import { DEFAULT_SETTINGS } from '../../src/tools/settings';
+import { resultText } from '../../src/services/result';
+import { fieldsAt, parseInput } from '../../src/services/run';
+import { DEFAULT_SETTINGS } from '../../src/services/settings';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
