@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { textVersion } from '../../src/core/hash';
 import { VscodeWorkspace } from '../../src/host/vscodeWorkspace';
 import { ReadLedger } from '../../src/services/ledger';
 import { FileLocks } from '../../src/services/locks';
@@ -82,7 +83,8 @@ describe('reviewing a change in VS Code', () => {
       assert.equal((await prepareTool(findTool('fs_write')!, { path: 'review/new/.env', content: '' }, ctx))?.confirmation, undefined, 'a secret not there yet holds nothing to ask about');
       // The whole call: outside a chat VS Code shows the card as a dialog, which its test host
       // answers yes; the call's own question must be the card's, or the call would wait on a dialog of its own.
-      const call = invoke('fs_write', { path: 'review/.env', content: 'TOKEN=new\n' });
+      // the model knows the file's version (it never read it here): an overwrite without it is refused
+      const call = invoke('fs_write', { path: 'review/.env', content: 'TOKEN=new\n', version: textVersion('TOKEN=old-secret\n') });
       await reviewOf('.env');
       assert.equal(fs.readFileSync(p, 'utf8'), 'TOKEN=old-secret\n', 'nothing lands before the answer');
       assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
