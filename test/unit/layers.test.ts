@@ -169,3 +169,23 @@ describe('layers: no loop between the folders of src/core', () => {
     assert.deepEqual(relativeImports("import type { A } from './list/walk';\nexport { b } from '../paths';\nimport {\n  c,\n} from './c';\nimport x from 'diff';"), ['./list/walk', '../paths', './c']);
   });
 });
+
+describe('layers: files of one job', () => {
+  it('no file under src/ is over 600 lines: a longer one holds more than one job', () => {
+    const src = path.resolve(__dirname, '../../../src');
+    const long: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          walk(p);
+        } else if (e.name.endsWith('.ts') && fs.readFileSync(p, 'utf8').split('\n').length - 1 > 600) {
+          long.push(path.relative(src, p));
+        }
+      }
+    };
+    walk(src);
+    assert.ok(fs.existsSync(path.join(src, 'extension.ts')), 'the sources were found');
+    assert.deepEqual(long, []);
+  });
+});
