@@ -63,16 +63,8 @@ export const NODE_APPLY_IO: ApplyIo = {
   rmdir: (p) => nodeFs.rmdir(p),
 };
 
-/** A regular file as it was before the change. */
-export interface Before {
-  bytes: Uint8Array;
-  mode: number;
-  uid: number;
-  gid: number;
-  nlink: number;
-  ino: number;
-  dev: number;
-}
+/** A regular file as it was before the change: its bytes, and what of it a write must keep or check. */
+export type Before = { bytes: Uint8Array } & Pick<ApplyStat, 'mode' | 'uid' | 'gid' | 'nlink' | 'ino' | 'dev'>;
 
 /**
  * One thing the change did that is not yet known to stay, and how to take it back. Every
