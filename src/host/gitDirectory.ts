@@ -76,12 +76,17 @@ function sameName(mark: GitMark, name: string): boolean {
   return mark.length === name.length && mark.toLowerCase() === name.toLowerCase();
 }
 
-/** Whether anything is at a local path, a link included, without following it. */
+/**
+ * Whether anything is at a local path, a link included, without following it. Only "not
+ * there" is an answer of no: a path that cannot be looked at (a permission, a loop) counts
+ * as there, so a folder that hides its parts is taken for a git directory, never the reverse.
+ */
 export async function localEntryExists(p: string): Promise<boolean> {
   try {
     await fs.lstat(p);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
   }
 }

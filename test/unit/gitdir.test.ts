@@ -214,3 +214,18 @@ describe('git directories by what they are, not by name', () => {
     });
   }
 });
+
+describe('looking for the parts of a git directory', () => {
+  it('only "not there" counts as absent: a path that cannot be looked at counts as there', async () => {
+    const t = tempTree({ 'file.txt': 'x' });
+    try {
+      fs.symlinkSync('/nowhere', path.join(t.root, 'link'));
+      assert.equal(await localEntryExists(path.join(t.root, 'missing')), false, 'ENOENT');
+      assert.equal(await localEntryExists(path.join(t.root, 'file.txt', 'objects')), false, 'ENOTDIR');
+      assert.equal(await localEntryExists(path.join(t.root, 'link')), true, 'a dangling link is there');
+      assert.equal(await localEntryExists(path.join(t.root, `${'n'.repeat(300)}`)), true, 'ENAMETOOLONG: not looked at, so not taken as absent');
+    } finally {
+      t.cleanup();
+    }
+  });
+});
