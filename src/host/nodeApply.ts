@@ -100,6 +100,8 @@ export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOpt
       }
     }
   }
+  throwIfCancelled(opts.signal);
+  await opts.beforeWrite?.();
   const journal: Undo[] = [];
   const readOnly: string[] = [];
   try {

@@ -144,6 +144,8 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
     }
   }
   throwIfCancelled(opts.signal);
+  await opts.beforeWrite?.();
+  throwIfCancelled(opts.signal);
 
   const we = new vscode.WorkspaceEdit();
   const meta: vscode.WorkspaceEditEntryMetadata = { label: opts.label, needsConfirmation: false };

@@ -50,6 +50,11 @@ export interface ApplyOptions {
   saveIfClean: boolean;
   /** Names the change in the editor's undo history. */
   label: string;
+  /**
+   * Runs once every path was read and just before the first write: a last check of what
+   * the disk looks like now (a refusal thrown here changes nothing).
+   */
+  beforeWrite?: () => Promise<void>;
 }
 
 export interface ApplyReport {

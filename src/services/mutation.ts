@@ -7,7 +7,7 @@ import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
 import { ApplyFailure, StaleError, type Diagnostic, type FileChange } from '../host/workspace';
-import type { Access } from './access';
+import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
 import type { Target } from './target';
@@ -168,6 +168,25 @@ async function checkResolved(ctx: ToolContext, plan: ChangePlan): Promise<void> 
   }
 }
 
+/**
+ * Every path of the change must still lie outside git's data: a git directory that
+ * appeared while the person looked (`git init --bare` of the target's folder, or HEAD,
+ * objects and refs appearing in a folder above it) is refused as it is when the change
+ * is made, with the same words. A fresh finder asks the disk again; the files the change
+ * creates count as present, as when the change was made.
+ */
+async function recheckGitDirectories(ctx: ToolContext, plan: ChangePlan): Promise<void> {
+  const dirs = ctx.ws.gitDirectories();
+  const targets = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]);
+  dirs.plan(plan.files.map((f) => f.target.real));
+  for (const t of targets) {
+    const gitDir = await dirs.enclosing(t.real);
+    if (gitDir !== undefined) {
+      Access.of(ctx, { ...t, gitDir }, plan.tool, 'change').refuseForbidden();
+    }
+  }
+}
+
 function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
   // a moved file keeps its encoding; a new one is UTF-8
   const encoding: Encoding = f.before && isOurEncoding(f.before.encoding) ? f.before.encoding : 'utf-8';
@@ -317,7 +336,12 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
   const changes = [...perFile.values()].flat();
   let report;
   try {
-    report = await ctx.ws.applyChanges(changes, { signal: ctx.signal, saveIfClean: ctx.settings.saveAfterChange, label: `${plan.tool}: ${plan.summary}` });
+    report = await ctx.ws.applyChanges(changes, {
+      signal: ctx.signal,
+      saveIfClean: ctx.settings.saveAfterChange,
+      label: `${plan.tool}: ${plan.summary}`,
+      beforeWrite: () => recheckGitDirectories(ctx, plan),
+    });
   } catch (e) {
     if (e instanceof StaleError) {
       throw new ToolError('stale', `${plan.files.find((f) => f.target.real === e.path)?.target.located.display ?? e.path} changed just before the change was applied. Nothing was written. Read it again, then redo the change.`);

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { isGitDirectoryListing, outsideGitDirectories } from '../../src/core/gitDirectory';
 import { GitDirectoryProbe, localEntryExists } from '../../src/host/gitDirectory';
 import type { ApprovalPolicy } from '../../src/core/writePolicy';
-import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
+import { acceptAsProposed } from '../../src/services/approval';
+import { call, context, rgOnPath, scriptedApprover, tempTree, withEngine } from './helpers';
 
 const cli = path.resolve(__dirname, '../../../dist/cli.js');
 
@@ -228,4 +229,62 @@ describe('looking for the parts of a git directory', () => {
       t.cleanup();
     }
   });
+});
+
+describe('a git directory that appears while a change waits for review', () => {
+  const files = { 'bare/notes.txt': 'notes\n', 'deep/inner/keep.txt': 'keep\n', 'plain/a.txt': 'a\n' };
+  /** Ways a folder becomes git's data while the person looks, the folder, and the file in it the change writes. */
+  const appear: [string, (root: string) => void, string, string][] = [
+    ['git init --bare of the file’s folder', (r) => void git(r, 'init', '-q', '--bare', 'bare'), 'bare', 'bare/notes.txt'],
+    [
+      'HEAD, objects and refs in a folder above it',
+      (r) => {
+        fs.mkdirSync(path.join(r, 'deep/objects'));
+        fs.mkdirSync(path.join(r, 'deep/refs'));
+        fs.writeFileSync(path.join(r, 'deep/HEAD'), 'ref: refs/heads/main\n');
+      },
+      'deep',
+      'deep/inner/keep.txt',
+    ],
+  ];
+  /** Each tool's change to `rel` (an existing file) or beside it; the path the refusal names. */
+  const changes = (rel: string): [string, unknown, string][] => {
+    const added = `${path.posix.dirname(rel)}/added.txt`;
+    const old = files[rel as keyof typeof files].trim();
+    return [
+      ['fs_edit', { path: rel, old_string: old, new_string: 'hooked' }, rel],
+      ['fs_write', { path: added, content: 'new\n' }, added],
+      ['fs_apply_patch', { patch: `*** Begin Patch\n*** Update File: plain/a.txt\n@@\n-a\n+b\n*** Update File: ${rel}\n@@\n-${old}\n+hooked\n*** End Patch` }, rel],
+    ];
+  };
+  for (const [how, make, gitDir, rel] of appear) {
+    for (const [tool, input, named] of changes(rel)) {
+      it(`${tool}: refused with the words of a refusal at plan time when ${how} appears during the review`, async () => {
+        const t = tempTree(files);
+        const control = tempTree(files);
+        try {
+          const { approver, reviews } = scriptedApprover((p) => {
+            make(t.root);
+            return acceptAsProposed(p);
+          });
+          const ctx = await context(t.root, { approvalPolicy: 'always' }, approver);
+          const r = await call(ctx, tool, input);
+          assert.equal(reviews.length, 1, `the change was reviewed: ${r.text}`);
+          assert.equal(r.isError, true, r.text);
+          const words = `${named} is inside the git folder ${gitDir} (a repository under another name than .git): git's own files are never written by these tools.`;
+          assert.ok(r.text.startsWith(words), r.text);
+          for (const [x, text] of Object.entries(files)) {
+            assert.equal(fs.readFileSync(path.join(t.root, x), 'utf8'), text, `${x} is as it was`);
+          }
+          assert.equal(fs.existsSync(path.join(t.root, path.dirname(rel), 'added.txt')), false, 'nothing was created');
+          // the same change on a tree where nothing appears lands
+          const landed = await call(await context(control.root, { approvalPolicy: 'always' }, scriptedApprover().approver), tool, input);
+          assert.equal(landed.isError, false, landed.text);
+        } finally {
+          t.cleanup();
+          control.cleanup();
+        }
+      });
+    }
+  }
 });
