@@ -115,10 +115,14 @@ export async function startCodeServer({ runDir, runEnv, workspace, port, extraEn
   return { base, child, stop, extensionsDir };
 }
 
-/** The workbench URL, with optional development extensions (a path or a list) and test module. */
+/**
+ * The workbench URL, with optional development extensions (a path or a list) and test
+ * module; `workspace` is a folder, or a `.code-workspace` file (opened as a workspace).
+ */
 export async function workbenchUrl(base, workspace, { devPath, testsPath } = {}) {
+  const open = `${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(workspace)}`;
   // The server names its remote authority in a meta tag; extension URIs must use it.
-  const html = await (await fetch(`${base}/?folder=${encodeURIComponent(workspace)}`)).text();
+  const html = await (await fetch(`${base}/?${open}`)).text();
   const m = html.match(/id="vscode-workbench-web-configuration" data-settings="([^"]*)"/);
   const cfg = m ? JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&')) : {};
   const authority = cfg.remoteAuthority || 'remote';
@@ -127,7 +131,7 @@ export async function workbenchUrl(base, workspace, { devPath, testsPath } = {})
   // Several development extensions load side by side: the payload may name the key more than once.
   for (const p of [devPath].flat().filter(Boolean)) payload.push(['extensionDevelopmentPath', remote(p)]);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
-  return `${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return `${base}/?${open}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',

@@ -3,7 +3,7 @@
 // starts the extension host. The tests run with mocha in that host and call the tools
 // through vscode.lm.invokeTool.
 //
-//   node scripts/run-vscode-tests.mjs [--suite integration|untrusted|vsix]
+//   node scripts/run-vscode-tests.mjs [--suite integration|untrusted|vsix|vfs]
 //
 // integration: the extension from this folder (extensionDevelopmentPath) on a copy of
 //   test/fixtures/workspace, tests from out/test/integration.
@@ -11,6 +11,10 @@
 //   tests from out/test/untrusted.
 // vsix: the packaged agent-file-tools.vsix installed with --install-extension into a
 //   fresh extensions folder, checked by out/test/vsix from a throwaway probe extension.
+// vfs: the window opens on a .code-workspace file whose one folder is aftfault:/ws (code-server
+//   keeps no folder added later with updateWorkspaceFolders); the test module registers that
+//   scheme over a folder of the run, failing the k-th file operation on demand
+//   (test/vfs/faultProvider.ts), before its tests from out/test/vfs run.
 // Exit code 0 only when every test passed. Screenshots go to test-output/screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +24,7 @@ import { CHROMIUM_ARGS, chromePath, csEntry, freePort, hostVersion, installVsix,
 const t0 = Date.now();
 const log = (...a) => console.log(`[vscode-tests +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 const suite = process.argv.includes('--suite') ? process.argv[process.argv.indexOf('--suite') + 1] : 'integration';
-if (!['integration', 'untrusted', 'vsix'].includes(suite)) {
+if (!['integration', 'untrusted', 'vsix', 'vfs'].includes(suite)) {
   console.error(`unknown suite ${suite}`);
   process.exit(2);
 }
@@ -36,8 +40,10 @@ for (const p of [node24, csEntry, chromePath, testsPath, ...(suite === 'vsix' ? 
 }
 
 const { dir: runDir, env: runEnv } = makeRunDir(suite);
-const workspace = path.join(runDir, 'ws');
+let workspace = path.join(runDir, 'ws');
 fs.cpSync(path.join(root, 'test/fixtures/workspace'), workspace, { recursive: true, verbatimSymlinks: true });
+// vfs: the folder behind aftfault:/ (its workspace folder is aftfault:/ws, the tests' trees are made in it)
+const vfsRoot = path.join(runDir, 'vfs-root');
 const uiDir = path.join(runDir, 'ui');
 fs.mkdirSync(uiDir);
 const shotsDir = path.join(root, 'test-output', 'screenshots');
@@ -45,6 +51,15 @@ fs.mkdirSync(shotsDir, { recursive: true });
 const resultsFile = path.join(runDir, 'results.json');
 
 let devPath = root;
+if (suite === 'vfs') {
+  fs.mkdirSync(path.join(vfsRoot, 'ws'), { recursive: true });
+  // Reviews would wait for a person: changes land at once, as under the policy `never`.
+  workspace = path.join(runDir, 'vfs.code-workspace');
+  fs.writeFileSync(workspace, JSON.stringify({
+    folders: [{ name: 'ws', uri: 'aftfault:/ws' }],
+    settings: { 'agentFileTools.approvalPolicy': 'never', 'agentFileTools.formatAfterChange': false, 'files.eol': '\n' },
+  }, null, 2));
+}
 if (suite === 'vsix') {
   // A probe extension with no code of its own carries the test module; the extension under
   // test is only the installed vsix.
@@ -67,7 +82,7 @@ const finish = async (code) => {
 setTimeout(() => { log('TIMEOUT'); void finish(124); }, timeoutMs).unref();
 
 try {
-  const extraEnv = { AFT_RESULTS_FILE: resultsFile, AFT_UI_DIR: uiDir, AFT_SHOTS_DIR: shotsDir, AFT_WORKSPACE: workspace };
+  const extraEnv = { AFT_RESULTS_FILE: resultsFile, AFT_UI_DIR: uiDir, AFT_SHOTS_DIR: shotsDir, AFT_WORKSPACE: workspace, AFT_VFS_ROOT: vfsRoot };
   if (suite === 'vsix') {
     const extensionsDir = path.join(runDir, 'extensions');
     fs.mkdirSync(extensionsDir, { recursive: true });
