@@ -2,8 +2,9 @@
 //   1. installs the test host if missing (scripts/setup-host.sh: idempotent, ~0.3 s when present)
 //   2. builds the extension and CLI, compiles the tests
 //   3. unit tests in plain Node (mocha), including the .vsix package check
-//   4. integration tests in a real VS Code extension host (code-server + chromium), and the
-//      same host with the workspace untrusted (Restricted Mode)
+//   4. integration tests in a real VS Code extension host (code-server + chromium), the
+//      same host with the workspace untrusted (Restricted Mode), and on a virtual workspace
+//      folder whose file operations fail on demand (the vfs suite)
 //   5. the packaged .vsix installed into a fresh host, its tools called there
 //   6. the Agent-mode suite: Copilot Chat's Agent mode, driven by a scripted model, calls the tools
 // Exits non-zero when any step or test fails; ends with one "N passed, M failed" line.
@@ -72,7 +73,7 @@ async function suite(name, title, cmd, args) {
   if (r.code !== 0) problems.push(`${title} failed (exit ${r.code})`);
 }
 
-for (const name of ['integration', 'untrusted', 'vsix']) {
+for (const name of ['integration', 'untrusted', 'vfs', 'vsix']) {
   await suite(name, `${name} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', name]);
 }
 // The Agent-mode suite: VS Code's chat, in Agent mode with a scripted model, calls the tools.

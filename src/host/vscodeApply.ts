@@ -173,7 +173,9 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
   const unsaved: string[] = [];
   try {
     if (!(await vscode.workspace.applyEdit(we))) {
-      throw new Error('the editor refused the change (a file it touches may have changed or be locked)');
+      // applyEdit answers false and keeps the file system's error to itself: a full disk
+      // and a missing permission read the same as a file changed behind it
+      throw new Error('the editor refused the change: a file it touches may have changed, be locked, or not be writable (a full disk, no permission)');
     }
     if (opts.signal.isCancellationRequested) {
       throw new CancelledError();
