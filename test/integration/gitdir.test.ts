@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { waitFor } from './ui';
 import { invoke } from './util';
 
 /** A bare repository inside the workspace: git's data under another name than `.git`. */
@@ -34,6 +35,20 @@ describe('git directories not named .git, in the VS Code extension host', () => 
     }
     assert.equal(fs.readFileSync(path.join(dir, 'repo.git/config'), 'utf8'), config);
     assert.deepEqual(fs.readdirSync(path.join(dir, 'repo.git/hooks')).filter((f) => !f.endsWith('.sample')), []);
+  });
+
+  it('a bare repository made of the file\'s folder while its review waits stops the write at Accept, with the words of a refusal at plan time', async () => {
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', 'always', vscode.ConfigurationTarget.Workspace);
+    const folder = path.join(dir, 'later');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'notes.txt'), 'notes\n');
+    const call = invoke('fs_edit', { path: `${rel}/later/notes.txt`, old_string: 'notes', new_string: 'hooked' });
+    await waitFor('the review of notes.txt', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('notes.txt ') && t.input instanceof vscode.TabInputTextDiff));
+    execFileSync('git', ['init', '-q', '--bare', '.'], { cwd: folder });
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    const { text } = await call;
+    assert.match(text, /^gitdir-bare\/later\/notes\.txt is inside the git folder gitdir-bare\/later \(a repository under another name than \.git\): git's own files are never written by these tools\./, text);
+    assert.equal(fs.readFileSync(path.join(folder, 'notes.txt'), 'utf8'), 'notes\n');
   });
 
   it('fs_list shows it collapsed and fs_grep finds nothing in it', async () => {
