@@ -90,6 +90,29 @@ describe('applying changes on node:fs', () => {
     assert.equal(read('moved/crlf.txt').toString(), 'one\r\ntwo\r\n');
   });
 
+  it('runs the last check once, after every path was read and before anything is written; a refusal there changes nothing', async () => {
+    const listing = () => JSON.stringify(fs.readdirSync(tree.root, { recursive: true }).sort().map((f) => [f, fs.statSync(p(String(f))).isFile() ? read(String(f)).toString('latin1') : 'dir']));
+    const start = listing();
+    let checks = 0;
+    const changes: FileChange[] = [
+      edit('a.txt', 'one\ntwo\n', 'ONE\ntwo\n'),
+      { kind: 'create', path: p('made/x.txt'), bytes: Buffer.from('x'), overwrite: false },
+      { kind: 'delete', path: p('keep.txt') },
+      { kind: 'rename', from: p('crlf.txt'), to: p('moved.txt'), overwrite: false },
+    ];
+    const beforeWrite = async () => {
+      checks++;
+      assert.equal(listing(), start, 'nothing was written before the check');
+      throw new Error('refused at the last check');
+    };
+    await assert.rejects(ws.applyChanges(changes, { ...opts, beforeWrite }), /refused at the last check/);
+    assert.equal(checks, 1);
+    assert.equal(listing(), start);
+    await ws.applyChanges(changes, { ...opts, beforeWrite: async () => void checks++ });
+    assert.equal(checks, 2);
+    assert.equal(read('a.txt').toString(), 'ONE\ntwo\n');
+  });
+
   it('is all or nothing: a failing step puts back what the earlier ones did, folders included', async () => {
     await assert.rejects(
       ws.applyChanges(

@@ -153,12 +153,30 @@ const RUNS: [FaultMode, FaultKind][] = [
 ];
 
 /** The paths an ApplyFailure message names (`- run-3/a.txt is deleted; ...`), with where it says the previous content is. */
-function named(text: string): Map<string, string | undefined> {
-  const out = new Map<string, string | undefined>();
+function named(text: string): Map<string, { now: string; savedAt: string | undefined }> {
+  const out = new Map<string, { now: string; savedAt: string | undefined }>();
   for (const m of text.matchAll(/^- (\S+) (.*)$/gm)) {
-    out.set(m[1]!, /its previous content is saved at (.+)\.$/.exec(m[2]!)?.[1]);
+    out.set(m[1]!, { now: m[2]!, savedAt: /its previous content is saved at (.+)\.$/.exec(m[2]!)?.[1] });
   }
   return out;
+}
+
+/** Whether what the message says a path holds now is what it holds. */
+function holds(claim: string, was: Buffer | 'dir' | undefined, is: Buffer | 'dir' | undefined, full: Buffer | 'dir' | undefined): boolean {
+  const eq = (a: Buffer | 'dir' | undefined, b: Buffer | 'dir' | undefined) => (a === undefined || b === undefined || a === 'dir' || b === 'dir' ? a === b : Buffer.compare(a, b) === 0);
+  if (claim.startsWith('is deleted')) {
+    return is === undefined;
+  }
+  if (claim.startsWith('was created by the change and holds its new content')) {
+    return was === undefined && is !== undefined && eq(is, full);
+  }
+  if (claim.startsWith('is a folder the change created')) {
+    return was === undefined && is === 'dir';
+  }
+  if (claim.startsWith('holds the new content')) {
+    return is !== undefined && !eq(is, was) && eq(is, full);
+  }
+  return claim.startsWith('has the new text in its editor');
 }
 
 interface Outcome {
@@ -215,7 +233,9 @@ async function runOnce(s: Scenario, arm: Arm | undefined): Promise<Outcome> {
       const display = `${rel}/${p}`;
       assert.ok([...said.keys()].some((n) => n === display || n.startsWith(`${display}/`)), `${display} is named: ${what}`);
     }
-    for (const [p, savedAt] of said) {
+    for (const [p, { now: claim, savedAt }] of said) {
+      const key = p.slice(rel.length + 1);
+      assert.ok(holds(claim, start.get(key), now.get(key), after.get(key)), `${p} ${claim}: true of the tree: ${what}`);
       if (savedAt !== undefined) {
         const prev = start.get(p.slice(rel.length + 1));
         assert.ok(prev instanceof Buffer, `${p} had content before: ${what}`);
