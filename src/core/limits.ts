@@ -205,6 +205,12 @@ export const MAX_EDIT_PLACES = 100_000;
 export const MAX_EDIT_PLACES_LISTED = 20;
 /** Characters (UTF-16 code units) of a line quoted in an fs_edit failure before it is cut. */
 export const MAX_EDIT_QUOTE_CHARS = 160;
+/** Differing lines a stale old_string's answer lists one by one; when more differ it shows the file's region instead. */
+export const MAX_EDIT_DIFFERING_LINES_LISTED = 4;
+/** Lines of the file's region a stale old_string's answer shows at most. */
+export const MAX_EDIT_REGION_LINES = 60;
+/** Bytes (UTF-8) of the file's region a stale old_string's answer shows at most. */
+export const MAX_EDIT_REGION_BYTES = 6 * 1024;
 /** Lines one elision line (`// ... existing code ...`) in old_string may stand for at most. */
 export const MAX_EDIT_ELIDED_LINES = 1000;
 /**
