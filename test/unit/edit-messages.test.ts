@@ -95,7 +95,7 @@ describe('fs_edit messages', () => {
     assert.ok(shown.length >= 2 && shown.length <= MAX_EDIT_REGION_LINES, String(shown.length));
     assert.match(shown[0], /^L1: row\(0, "x{152}\.\.\. \(5011 characters\)$/);
     const next = shown.length + 1;
-    assert.match(m, new RegExp(`\\(lines ${next}-300 not shown\\)\nRead the lines not shown and retry with the exact text\.\nTry: fs_read \\{"path":"big\\.js","offset":${next},"limit":${301 - next}\\}$`));
+    assert.match(m, new RegExp(`\\(lines ${next}-300 not shown\\)\nRead the lines not shown and retry with the exact text\\.\nTry: fs_read \\{"path":"big\\.js","offset":${next},"limit":${301 - next}\\}$`));
   });
 
   it('not found, a line that differs only in whitespace: says so, and the quotes show the tabs and spaces', () => {
