@@ -205,6 +205,12 @@ export const MAX_EDIT_PLACES = 100_000;
 export const MAX_EDIT_PLACES_LISTED = 20;
 /** Characters (UTF-16 code units) of a line quoted in an fs_edit failure before it is cut. */
 export const MAX_EDIT_QUOTE_CHARS = 160;
+/** Differing lines a stale old_string's answer lists one by one; when more differ it shows the file's region instead. */
+export const MAX_EDIT_DIFFERING_LINES_LISTED = 4;
+/** Lines of the file's region a stale old_string's answer shows at most. */
+export const MAX_EDIT_REGION_LINES = 60;
+/** Bytes (UTF-8) of the file's region a stale old_string's answer shows at most. */
+export const MAX_EDIT_REGION_BYTES = 6 * 1024;
 /** Lines one elision line (`// ... existing code ...`) in old_string may stand for at most. */
 export const MAX_EDIT_ELIDED_LINES = 1000;
 /**
@@ -264,6 +270,14 @@ export const PATCH_PROBE_CONCURRENCY = 8;
 export const MAX_PATCH_ERROR_LINES = 12;
 /** Characters (UTF-16 code units) of one line quoted in a patch error before it is cut. */
 export const MAX_PATCH_ERROR_LINE_CHARS = 300;
+/** Failures of one file a rejected patch's answer shows (it counts the rest). */
+export const MAX_PATCH_FAILURES_PER_FILE = 3;
+/** Files with failures a rejected patch's answer shows (it counts the rest). */
+export const MAX_PATCH_FAILED_FILES_SHOWN = 4;
+/** Characters (UTF-16 code units) of the failures a rejected patch's answer shows, together (within MAX_ERROR_TEXT_CHARS); it counts the rest. */
+export const MAX_PATCH_FAILURES_CHARS = 7000;
+/** Lines that may start with a `@@` text (it is no whole line of the file) for it to name one of them; more are refused as too common. */
+export const MAX_PATCH_PREFIX_LINES = 1000;
 /** Places an ambiguity error names (it counts the rest). */
 export const MAX_PATCH_AMBIGUOUS_PLACES = 5;
 /** Occurrences of one line in a file above which the closest-region search ignores that line (too common to say anything). */

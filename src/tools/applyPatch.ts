@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import { describeWithoutContent, formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PlannedChange } from '../core/patch';
+import { describeVerifyError, describeVerifyFailures, describeWithoutContent, failurePath, formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PatchVerifyDetail, type PlannedChange } from '../core/patch';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from '../services/aliases';
 import { textField } from '../services/input';
-import { MAX_PATCH_CHARS } from '../core/limits';
+import { MAX_PATCH_CHARS, MAX_PATCH_FAILED_FILES_SHOWN } from '../core/limits';
+import { suggestPaths } from '../services/suggest';
 import { renderPatchResult } from '../services/changeResult';
 import { Access, firstQuestion, invocationMessage, requireTrust } from '../services/access';
 import type { FileText } from '../services/fileText';
@@ -151,10 +152,14 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
           plan = await planPatch(patch, probe, ctx.signal);
         } catch (e) {
           if (e instanceof PatchVerifyError) {
-            // where a chunk does not fit says what the file holds: not for a file the model may not read unasked
-            const a = 'path' in e.detail ? access.get(e.detail.path) : undefined;
-            const hidden = a !== undefined && a.guarded;
-            throw new ToolError('no-match', formatPatchError(e, (hidden && describeWithoutContent(e.detail)) || e.message));
+            await suggestMissing(ctx, e.failures, targets);
+            // where a chunk does not fit says what the file holds: not for a file the model may not read unasked, whichever failure it is
+            const hidden = (d: PatchVerifyDetail): boolean => {
+              const p = failurePath(d);
+              const a = p === undefined ? undefined : access.get(p);
+              return a !== undefined && a.guarded;
+            };
+            throw new ToolError('no-match', formatPatchError(e, describeVerifyFailures(e.failures, (d) => (hidden(d) && describeWithoutContent(d)) || describeVerifyError(d))));
           }
           throw e;
         }
@@ -170,6 +175,24 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     );
   },
 };
+
+/**
+ * "Did you mean" for paths the patch updates or deletes that do not exist (not those an
+ * earlier hunk removed), as fs_read gives it: only names from folders the model may list.
+ * For the first few such paths: each is a search of the workspace.
+ */
+async function suggestMissing(ctx: ToolContext, failures: readonly PatchVerifyDetail[], targets: ReadonlyMap<string, Target>): Promise<void> {
+  let left = MAX_PATCH_FAILED_FILES_SHOWN;
+  for (const d of failures) {
+    const t = d.code === 'missing' && !d.earlier ? targets.get(d.path) : undefined;
+    if (d.code === 'missing' && t && left-- > 0) {
+      const found = await suggestPaths(ctx, t).catch(() => []);
+      if (found.length > 0) {
+        d.suggestions = found;
+      }
+    }
+  }
+}
 
 const PASS_WORDS = { exact: 'exactly', 'trim-end': 'ignoring trailing whitespace', trim: 'ignoring whitespace at both ends', unicode: 'treating typographic quotes, dashes and spaces as ASCII' } as const;
 

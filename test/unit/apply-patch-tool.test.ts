@@ -133,6 +133,25 @@ describe('fs_apply_patch', () => {
     // a plain file keeps the full explanation
     const plain = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '@@', ' a1', '-a9', '+x') });
     assert.match(plain.text, /Closest region of a\.txt/);
+    // one answer for several failures: each file's part decides what it shows
+    const both = await call(await context(tree.root), 'fs_apply_patch', {
+      patch: patch('*** Update File: a.txt', '@@', ' a1', '-a9', '+x', '*** Update File: .env', '@@', '-API_KEY=sk-live-000000', '+API_KEY=x', '@@', '-DB_PASS=hunter', '+y'),
+    });
+    assert.equal(both.isError, true, both.text);
+    assert.match(both.text, /3 problems in 2 files, each below, grouped by file:\nIn a\.txt: 1 problem:\n[^]*Closest region of a\.txt[^]*\nIn \.env: 2 problems:\n/);
+    assert.doesNotMatch(both.text, /sk-live-123456|hunter2/, both.text);
+    assert.equal((both.text.match(/\.env may hold secrets or lies outside the workspace, so nothing of its content is shown here/g) ?? []).length, 2, both.text);
+    assert.equal(read('a.txt'), 'a1\na2\na3\n');
+  });
+
+  it('a path that does not exist gets "did you mean", as fs_read gives it, beside the other failures', async () => {
+    const r = await call(await context(tree.root), 'fs_apply_patch', {
+      patch: patch('*** Update File: b.tx', '@@', '-b2', '+B2', '*** Update File: a.txt', '@@', '-a7', '+A7', '*** Add File: new.txt', '+n'),
+    });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /b\.tx does not exist\. To create it, use `\*\*\* Add File: b\.tx` with the whole content as `\+` lines; otherwise check the path \(fs_glob\)\.\nDid you mean one of these\?\n- b\.txt\n/);
+    assert.match(r.text, /In a\.txt: 1 problem:/);
+    assert.equal(fs.existsSync(p('new.txt')), false);
   });
 
   it('asks before matching a chunk against a secret the model has not read, so a right guess reads exactly like a wrong one', async () => {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { MAX_EDIT_REGION_BYTES, MAX_EDIT_REGION_LINES } from '../../src/core/limits';
 import { describeFailure, describeMatch, findEdit, type FindFailure, type FindResult } from '../../src/core/edit';
 
 function code(...lines: string[]): string {
@@ -37,6 +38,64 @@ describe('fs_edit messages', () => {
         'Try: fs_read {"path":"src/app.ts","offset":40,"limit":5}',
       ].join('\n'),
     );
+  });
+
+  it('not found, three lines stale: every differing line in one answer, each with the line number and the file\'s text', () => {
+    const f = failure(findEdit(FILE, { oldString: 'function total(items) {\n  let sum = 1;\n  for (const it of items) sum += it.cost;\n  return sum * taxRate;\n}', newString: 'x' }));
+    assert.equal(
+      describeFailure(f, 'src/app.ts'),
+      [
+        'old_string was not found in src/app.ts.',
+        'The closest text is at lines 40-44; 3 of its lines differ:',
+        '  line 41:',
+        '    old_string: "  let sum = 1;"',
+        '    file:       "  let sum = 0;"',
+        '  line 42:',
+        '    old_string: "  for (const it of items) sum += it.cost;"',
+        '    file:       "  for (const it of items) sum += it.price;"',
+        '  line 43:',
+        '    old_string: "  return sum * taxRate;"',
+        '    file:       "  return sum * rate;"',
+        'Retry with the exact text of those lines.',
+        'Try: fs_read {"path":"src/app.ts","offset":40,"limit":5}',
+      ].join('\n'),
+    );
+  });
+
+  it('not found, more lines stale than are listed: the whole current region with its line numbers instead', () => {
+    const file = code('start();', ...Array.from({ length: 8 }, (_, i) => `  step(${i}, "a");`), 'end();', 'tail();');
+    const old = ['start();', ...Array.from({ length: 8 }, (_, i) => `  step(${i}, ${i < 6 ? '"b"' : '"a"'});`), 'end();'].join('\n');
+    const m = describeFailure(failure(findEdit(file, { oldString: old, newString: 'x' })), 'a.js');
+    assert.equal(
+      m,
+      [
+        'old_string was not found in a.js.',
+        'The closest text is at lines 1-10, but 6 of its lines differ from old_string (the first is line 2). The file has there:',
+        'L1: start();',
+        ...Array.from({ length: 8 }, (_, i) => `L${i + 2}:   step(${i}, "a");`),
+        'L10: end();',
+        'Retry with the exact text of those lines.',
+      ].join('\n'),
+    );
+    assert.doesNotMatch(m, /old_string: |Try: /);
+    // as many as are listed: listed, not the region
+    const four = ['start();', ...Array.from({ length: 8 }, (_, i) => `  step(${i}, ${i < 4 ? '"b"' : '"a"'});`), 'end();'].join('\n');
+    const r = describeFailure(failure(findEdit(file, { oldString: four, newString: 'x' })), 'a.js');
+    assert.match(r, /; 4 of its lines differ:\n {2}line 2:\n/);
+    assert.doesNotMatch(r, /^L\d+: /m);
+  });
+
+  it('the region shown for many stale lines is bounded in lines and bytes, and the read call continues past what it shows', () => {
+    const long = 'x'.repeat(5000);
+    const file = code(...Array.from({ length: 300 }, (_, i) => `row(${i}, "${long}");`));
+    const old = Array.from({ length: 300 }, (_, i) => `row(${i}, "${i % 3 ? long : 'y'}");`).join('\n');
+    const m = describeFailure(failure(findEdit(file, { oldString: old, newString: 'x' })), 'big.js');
+    assert.ok(Buffer.byteLength(m) < MAX_EDIT_REGION_BYTES + 1024, `${Buffer.byteLength(m)} bytes`);
+    const shown = m.split('\n').filter((l) => /^L\d+: /.test(l));
+    assert.ok(shown.length >= 2 && shown.length <= MAX_EDIT_REGION_LINES, String(shown.length));
+    assert.match(shown[0], /^L1: row\(0, "x{152}\.\.\. \(5011 characters\)$/);
+    const next = shown.length + 1;
+    assert.match(m, new RegExp(`\\(lines ${next}-300 not shown\\)\nRead the lines not shown and retry with the exact text\\.\nTry: fs_read \\{"path":"big\\.js","offset":${next},"limit":${301 - next}\\}$`));
   });
 
   it('not found, a line that differs only in whitespace: says so, and the quotes show the tabs and spaces', () => {

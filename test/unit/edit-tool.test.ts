@@ -39,6 +39,8 @@ describe('fs_edit', () => {
     for (const input of [
       { path: '.env', old_string: 'API_KEY=sk-live-000000', new_string: 'x' },
       { path: '.env', old_string: 'DB_PASS=hunter2', new_string: 'x' },
+      // several stale lines: the answer that lists each differing line is not given either
+      { path: '.env', old_string: 'API_KEY=sk-live-999999\nDB_PASS=hunter3\nDB_PASS=hunter4', new_string: 'x' },
       { path: '.env', edits: [{ old_string: 'API_KEY=sk-live-123456', new_string: 'A' }, { old_string: 'DB_PASS=hunter', new_string: 'x' }] },
     ]) {
       const r = await call(ctx, 'fs_edit', input);

@@ -512,7 +512,7 @@ describe('planPatch: errors the model reads', () => {
   it('a @@ line not found names the most similar line, or the earlier place it is at', async () => {
     const e = await refused({ f: 'def greet(name):\n    pass\n' }, '*** Update File: f', '@@ def greet():', '-    pass');
     assert.equal(e.code, 'context-not-found');
-    assert.match(e.message, /the `@@` text `def greet\(\):` matches no line of f\. The most similar line is L1: `def greet\(name\):`\. A `@@` line must repeat one whole line/);
+    assert.match(e.message, /the `@@` text `def greet\(\):` matches no line of f\. The most similar line is L1: `def greet\(name\):`\. A `@@` line must repeat a line of the file above the change, or the start of one/);
     const e2 = await refused({ f: 'a\nb\nc\n' }, '*** Update File: f', '@@', '-c', '+C', '@@ a', '-b');
     assert.match(e2.message, /matches no line of f after line 3\. It is line 1, above line 4, where the search began \(after the previous chunk\)/);
   });

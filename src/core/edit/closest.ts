@@ -1,7 +1,7 @@
-import { MAX_EDIT_VOTE_OCCURRENCES } from '../limits';
+import { EDIT_CANCEL_CHECK_STEPS, MAX_EDIT_DIFFERING_LINES_LISTED, MAX_EDIT_QUOTE_CHARS, MAX_EDIT_REGION_BYTES, MAX_EDIT_REGION_LINES, MAX_EDIT_VOTE_OCCURRENCES } from '../limits';
 import { isBlank, leadingWhitespace, substanceKey } from './normalize';
 import type { Subject } from './subject';
-import type { ClosestRegion } from './types';
+import type { ClosestRegion, LineDifference, RegionText } from './types';
 
 const WORD = /[\p{L}\p{N}_$]{3,}/gu;
 
@@ -9,7 +9,8 @@ const WORD = /[\p{L}\p{N}_$]{3,}/gu;
  * The region of the file most like old_string, for a "not found" answer: each line of
  * old_string found in the file votes for where old_string would start if that line were
  * in place (lines too common to tell places apart do not vote); with no line found at
- * all, shared words vote instead. Then the first line of the region that differs.
+ * all, shared words vote instead. Then the lines of the region that differ: each of them
+ * when a few do, the region's text when more do.
  * @param at a known start (a position among the file's lines with text), skipping the vote.
  */
 export function closestRegion(subject: Subject, oldLines: readonly string[], at?: number): ClosestRegion | undefined {
@@ -31,28 +32,68 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
   }
   const table = subject.table;
   let whitespace: ClosestRegion | undefined;
+  // Every line whose words differ, so one answer shows them all: a model fixing them one per call pays a call for each.
+  const listed: LineDifference[] = [];
+  let differing = 0;
   for (let j = 0; j < n; j++) {
     const p = start + j;
     if (p < 0 || p >= count) {
       continue;
     }
-    const actual = table.text(fileLines[p]);
+    if ((j & (EDIT_CANCEL_CHECK_STEPS - 1)) === 0) {
+      subject.checkCancelled();
+    }
     const expected = lines[j];
-    const region = { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected, actual };
     if (substanceKey(expected) !== keys[p]) {
-      return { ...region, difference: 'text' };
+      differing++;
+      if (listed.length <= MAX_EDIT_DIFFERING_LINES_LISTED) {
+        listed.push({ line: fileLines[p] + 1, expected, actual: table.text(fileLines[p]) });
+      }
+      continue;
     }
-    if (!whitespace && expected.trimEnd() !== actual.trimEnd()) {
-      whitespace = { ...region, difference: leadingWhitespace(expected) !== leadingWhitespace(actual) ? 'indentation' : 'whitespace' };
+    if (!whitespace && differing === 0) {
+      const actual = table.text(fileLines[p]);
+      if (expected.trimEnd() !== actual.trimEnd()) {
+        const region = { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected, actual };
+        whitespace = { ...region, difference: leadingWhitespace(expected) !== leadingWhitespace(actual) ? 'indentation' : 'whitespace' };
+      }
     }
+  }
+  const startLine = fileLines[first] + 1;
+  const endLine = fileLines[last] + 1;
+  if (differing > 0) {
+    const region: ClosestRegion = { startLine, endLine, ...listed[0], difference: 'text', differing };
+    if (differing > 1 && differing <= MAX_EDIT_DIFFERING_LINES_LISTED) {
+      region.lines = listed;
+    } else if (differing > MAX_EDIT_DIFFERING_LINES_LISTED) {
+      region.current = regionText(subject, fileLines[first], fileLines[last]);
+    }
+    return region;
   }
   if (start + n - 1 >= count || start < 0) {
     // old_string runs past an end of the file.
     const p = start < 0 ? 0 : count - 1;
     const j = p - start;
-    return { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected: lines[Math.min(Math.max(j, 0), n - 1)], actual: table.text(fileLines[p]), difference: 'text' };
+    return { startLine, endLine, line: fileLines[p] + 1, expected: lines[Math.min(Math.max(j, 0), n - 1)], actual: table.text(fileLines[p]), difference: 'text' };
   }
-  return whitespace ?? { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[first] + 1, expected: lines[0], actual: table.text(fileLines[first]), difference: 'whitespace' };
+  return whitespace ?? { startLine, endLine, line: fileLines[first] + 1, expected: lines[0], actual: table.text(fileLines[first]), difference: 'whitespace' };
+}
+
+/** The file's lines first..last (0-based), within the caps of lines and bytes; a long line is cut, saying how long it is. */
+function regionText(subject: Subject, first: number, last: number): RegionText {
+  const out: string[] = [];
+  let bytes = 0;
+  for (let i = first; i <= last; i++) {
+    const text = subject.table.text(i);
+    const shown = text.length > MAX_EDIT_QUOTE_CHARS ? `${text.slice(0, MAX_EDIT_QUOTE_CHARS)}... (${text.length} characters)` : text;
+    const size = Buffer.byteLength(shown, 'utf8') + 1;
+    if (out.length >= MAX_EDIT_REGION_LINES || (out.length > 0 && bytes + size > MAX_EDIT_REGION_BYTES)) {
+      return { startLine: first + 1, lines: out, cut: true };
+    }
+    out.push(shown);
+    bytes += size;
+  }
+  return { startLine: first + 1, lines: out, cut: false };
 }
 
 function bestStart(subject: Subject, lines: readonly string[]): number | undefined {

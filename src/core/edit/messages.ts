@@ -55,7 +55,18 @@ function body(f: FindFailure, path: string): string[] {
         return out;
       }
       out.push(...closest(f.closest));
-      out.push('Re-read those lines and retry with the exact text.', readCall(path, f.closest.startLine, f.closest.endLine));
+      const c = f.closest;
+      if (c.current && !c.current.cut) {
+        // the whole region is above: reading it again would only repeat it
+        out.push('Retry with the exact text of those lines.');
+        return out;
+      }
+      if (c.current) {
+        const next = c.current.startLine + c.current.lines.length;
+        out.push('Read the lines not shown and retry with the exact text.', readCall(path, next, c.endLine));
+        return out;
+      }
+      out.push(c.lines ? 'Retry with the exact text of those lines.' : 'Re-read those lines and retry with the exact text.', readCall(path, c.startLine, c.endLine));
       return out;
     }
     case 'ambiguous': {
@@ -89,6 +100,24 @@ function body(f: FindFailure, path: string): string[] {
 
 function closest(c: ClosestRegion): string[] {
   const range = c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`;
+  if (c.lines) {
+    const out = [`The closest text is at ${range}; ${c.lines.length} of its lines differ:`];
+    for (const d of c.lines) {
+      const [expected, actual] = quotePair(d.expected, d.actual);
+      out.push(`  line ${d.line}:`, `    old_string: ${expected}`, `    file:       ${actual}`);
+    }
+    return out;
+  }
+  if (c.current) {
+    const r = c.current;
+    const last = r.startLine + r.lines.length - 1;
+    const out = [`The closest text is at ${range}, but ${c.differing} of its lines differ from old_string (the first is line ${c.line}). The file has there:`];
+    out.push(...r.lines.map((t, i) => `L${r.startLine + i}: ${t}`));
+    if (r.cut) {
+      out.push(`(lines ${last + 1}-${c.endLine} not shown)`);
+    }
+    return out;
+  }
   const what =
     c.difference === 'indentation'
       ? `the same text is at ${range}, but indented differently${c.startLine === c.endLine ? '' : ' relative to its other lines'}; line ${c.line} is:`

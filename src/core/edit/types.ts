@@ -77,6 +77,27 @@ export interface ClosestRegion {
   actual: string;
   /** `text`: the words differ; `indentation`: only the indentation (or its structure) differs; `whitespace`: only other whitespace. */
   difference: 'text' | 'indentation' | 'whitespace';
+  /** For `text`: how many lines of the region differ in their words (the first is `line`). */
+  differing?: number;
+  /** For `text`, when a few lines differ: each of them, in order (`line` and its texts first). */
+  lines?: LineDifference[];
+  /** For `text`, when more lines differ than are listed: the region as the file has it now. */
+  current?: RegionText;
+}
+
+/** One line of old_string and the file's line where old_string puts it. */
+export interface LineDifference {
+  /** 1-based, in the file. */
+  line: number;
+  expected: string;
+  actual: string;
+}
+
+/** Lines of the file from `startLine` (1-based), as many as fit the caps; `cut` when the region goes on. */
+export interface RegionText {
+  startLine: number;
+  lines: string[];
+  cut: boolean;
 }
 
 export interface NotFound {

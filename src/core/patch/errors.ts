@@ -1,4 +1,4 @@
-import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_ERROR_LINE_CHARS, MAX_PATCH_ERROR_LINES } from '../limits';
+import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_ERROR_LINE_CHARS, MAX_PATCH_ERROR_LINES, MAX_PATCH_FAILED_FILES_SHOWN, MAX_PATCH_FAILURES_CHARS, MAX_PATCH_FAILURES_PER_FILE } from '../limits';
 import type { ChunkLine } from './types';
 
 /** The patch text is malformed. `message` names the 1-based `line` and the valid forms. */
@@ -31,6 +31,8 @@ export interface ChunkRef {
   patchLine: number;
   /** The ` ` and `-` lines the file had to contain, with their marks. */
   oldBody: ChunkLine[];
+  /** Earlier chunks of its hunk (1-based) that fail too: this one was placed as if they were not there. */
+  afterFailed?: number[];
 }
 
 /** Lines of the file near where a chunk was expected. Line numbers are 1-based. */
@@ -46,10 +48,15 @@ export type PatchVerifyDetail =
   | { code: 'empty' }
   | { code: 'too-many-paths'; count: number; max: number }
   /** An update or delete of a path that does not exist (`earlier`: a hunk of this patch removed it). */
-  | { code: 'missing'; hunk: HunkRef; path: string; earlier?: { hunk: HunkRef; how: 'deleted' | 'moved' } }
+  | { code: 'missing'; hunk: HunkRef; path: string; earlier?: { hunk: HunkRef; how: 'deleted' | 'moved' }; suggestions?: string[] }
   /** The path (or the move destination `path`) is a folder. */
   | { code: 'directory'; hunk: HunkRef; path: string }
   | { code: 'context-not-found'; hunk: HunkRef; path: string; chunk: ChunkRef; context: string; searchFrom: number; earlier?: number; closest?: { line: number; text: string }; textAfterHunk?: number }
+  /**
+   * The `@@` text is no whole line of the file, and several lines start with it after
+   * which the chunk would go to different places (`candidates`: the first few; `more`: others too).
+   */
+  | { code: 'context-ambiguous'; hunk: HunkRef; path: string; chunk: ChunkRef; context: string; searchFrom: number; candidates: { line: number; text: string }[]; more: boolean; textAfterHunk?: number }
   /**
    * The chunk's old lines are not where the chunk may go. `elsewhere`: they are in the
    * file, but before the previous chunk's end, or (an End of File chunk) not at the end.
@@ -76,15 +83,84 @@ export type PatchVerifyDetail =
 
 export type PatchVerifyCode = PatchVerifyDetail['code'];
 
-/** The patch does not fit the files. Nothing was applied; `detail` says what and where. */
+/**
+ * The patch does not fit the files. Nothing was applied; `failures` says what and where,
+ * every one found (each file and chunk is verified), in patch order; `detail` is the first.
+ */
 export class PatchVerifyError extends Error {
   readonly code: PatchVerifyCode;
+  readonly detail: PatchVerifyDetail;
+  readonly failures: PatchVerifyDetail[];
 
-  constructor(readonly detail: PatchVerifyDetail) {
-    super(describeVerifyError(detail));
+  constructor(failures: PatchVerifyDetail | PatchVerifyDetail[]) {
+    const all = Array.isArray(failures) ? failures : [failures];
+    super(describeVerifyFailures(all));
     this.name = 'PatchVerifyError';
-    this.code = detail.code;
+    this.failures = all;
+    this.detail = all[0];
+    this.code = this.detail.code;
   }
+}
+
+/** The path a failure is grouped under, when it has one. */
+export function failurePath(d: PatchVerifyDetail): string | undefined {
+  return 'path' in d ? d.path : undefined;
+}
+
+/**
+ * Every failure in one answer, grouped per file in the order the patch first names it: a
+ * few per file, a few files, within a size, then the count of the rest. One failure reads
+ * as `describe` tells it. `describe` may hide what a file holds (see `describeWithoutContent`).
+ */
+export function describeVerifyFailures(failures: readonly PatchVerifyDetail[], describe: (d: PatchVerifyDetail) => string = describeVerifyError): string {
+  if (failures.length === 1) {
+    return describe(failures[0]);
+  }
+  const groups = new Map<string, PatchVerifyDetail[]>();
+  for (const d of failures) {
+    const key = failurePath(d) ?? '';
+    const g = groups.get(key);
+    if (g) {
+      g.push(d);
+    } else {
+      groups.set(key, [d]);
+    }
+  }
+  const files = groups.size;
+  const out = [`${failures.length} problems${files > 1 ? ` in ${files} files` : ''}, each below${files > 1 ? ', grouped by file' : ''}:`];
+  let size = out[0].length;
+  let shown = 0;
+  let filesShown = 0;
+  let full = false;
+  for (const [path, list] of groups) {
+    if (full || filesShown >= MAX_PATCH_FAILED_FILES_SHOWN) {
+      break;
+    }
+    const head = `In ${quoteLine(path)}: ${list.length === 1 ? '1 problem' : `${list.length} problems`}`;
+    const parts: string[] = [];
+    for (const d of list.slice(0, MAX_PATCH_FAILURES_PER_FILE)) {
+      const text = describe(d);
+      if (size + head.length + text.length + 2 > MAX_PATCH_FAILURES_CHARS && (shown > 0 || parts.length > 0)) {
+        full = true;
+        break;
+      }
+      parts.push(text);
+      size += text.length + 1;
+    }
+    if (parts.length === 0) {
+      break;
+    }
+    filesShown++;
+    shown += parts.length;
+    size += head.length + 1;
+    out.push(`${head}${parts.length < list.length ? ` (${parts.length} shown)` : ''}:`, ...parts);
+  }
+  if (shown < failures.length) {
+    const rest = failures.length - shown;
+    const restFiles = files - filesShown;
+    out.push(`And ${rest === 1 ? '1 more problem' : `${rest} more problems`} not shown${restFiles > 0 ? `, ${restFiles === 1 ? 'in 1 more file' : `in ${restFiles} more files`}` : ''}: fix those above and send the patch again to see them.`);
+  }
+  return out.join('\n');
 }
 
 const HEADERS = { add: 'Add File', delete: 'Delete File', update: 'Update File' } as const;
@@ -99,7 +175,8 @@ function hunkName(h: HunkRef): string {
 
 function chunkName(c: ChunkRef): string {
   const at = c.contexts.length > 0 ? `, ${c.contexts.map((x) => `\`@@ ${quoteLine(x)}\``).join(' then ')}` : '';
-  return `chunk ${c.index} of ${c.count} (patch line ${c.patchLine}${at})`;
+  const skipped = c.afterFailed && c.afterFailed.length > 0 ? `; placed as if ${c.afterFailed.length === 1 ? `chunk ${c.afterFailed[0]}, which fails too, were` : `chunks ${list(c.afterFailed)}, which fail too, were`} not there, so where it goes is not certain` : '';
+  return `chunk ${c.index} of ${c.count} (patch line ${c.patchLine}${at}${skipped})`;
 }
 
 function list(ns: readonly number[]): string {
@@ -157,7 +234,8 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
         d.hunk.kind === 'delete'
           ? 'Check the path (fs_glob), or leave this hunk out.'
           : `To create it, use \`*** Add File: ${d.path}\` with the whole content as \`+\` lines; otherwise check the path (fs_glob).`;
-      return `${hunkName(d.hunk)}: ${d.path} does not exist${why}. ${fix}`;
+      const guesses = d.suggestions && d.suggestions.length > 0 ? ['Did you mean one of these?', ...d.suggestions.map((p) => `- ${quoteLine(p)}`)] : [];
+      return [`${hunkName(d.hunk)}: ${d.path} does not exist${why}. ${fix}`, ...guesses].join('\n');
     }
     case 'directory':
       return d.hunk.kind === 'update' && d.hunk.movePath !== undefined && d.path === d.hunk.movePath
@@ -168,8 +246,17 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
       const closest = d.earlier === undefined && d.closest ? ` The most similar line is L${d.closest.line}: \`${quoteLine(d.closest.text)}\`.` : '';
       return (
         `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the \`@@\` text \`${quoteLine(d.context)}\` matches no line of ${d.path}${after(d.searchFrom)}${asEdited(d.textAfterHunk)}.${earlier}${closest} ` +
-        'A `@@` line must repeat one whole line of the file above the change (surrounding whitespace may differ).'
+        'A `@@` line must repeat a line of the file above the change, or the start of one (surrounding whitespace may differ).'
       );
+    }
+    case 'context-ambiguous': {
+      const lines = d.candidates.map((c) => `L${c.line}: ${quoteLine(c.text)}`);
+      return [
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the \`@@\` text \`${quoteLine(d.context)}\` is not a whole line of ${d.path}, and ${d.more ? 'many' : d.candidates.length} of its lines${after(d.searchFrom)} start with it, under which the chunk would go to different places${asEdited(d.textAfterHunk)}:`,
+        ...lines,
+        ...(d.more ? ['(and more)'] : []),
+        'Write the `@@` line as the whole line of the one you mean (or enough of its start that only it begins so).',
+      ].join('\n');
     }
     case 'no-match': {
       const head = `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) are not in ${d.path}${after(d.searchFrom)}${asEdited(d.textAfterHunk)}, even ignoring whitespace around lines and typographic punctuation. The patch expects:`;
@@ -231,6 +318,7 @@ export function describeWithoutContent(d: PatchVerifyDetail): string | undefined
   switch (d.code) {
     case 'no-match':
     case 'context-not-found':
+    case 'context-ambiguous':
     case 'ambiguous':
     case 'insertion-unanchored':
     case 'insertion-not-last':

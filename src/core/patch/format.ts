@@ -9,5 +9,6 @@ export function formatPatchError(e: PatchSyntaxError | PatchVerifyError, message
   if (e.name === 'PatchSyntaxError') {
     return `The patch was not applied (no file was changed): it is malformed. ${message}\nFix it and send the whole patch again.`;
   }
-  return `The patch was not applied (no file was changed, not even by the hunks that fit). ${message}\nFix it and send the whole patch again, every hunk included.`;
+  const several = 'failures' in e && e.failures.length > 1;
+  return `The patch was not applied (no file was changed, not even by the hunks that fit). ${message}\nFix ${several ? 'them' : 'it'} and send the whole patch again, every hunk included.`;
 }

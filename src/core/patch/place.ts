@@ -1,33 +1,16 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_SCOPE_STEPS, MAX_PATCH_SCOPE_WINDOW_LINES } from '../limits';
-import { PatchVerifyError, somePlaces, type ChunkRef, type HunkRef } from './errors';
+import { anchorsEnd, findAnchors, overlaps, type Anchors } from './anchors';
+import { chunkRef, elsewhere, insertionPoint, lastIndex, variantsOf, type Run, type UpdateResult, type UpdateSite, type Variant } from './chunks';
+import { PatchVerifyError, somePlaces, type PatchVerifyDetail } from './errors';
 import { indexAtMost, ListFits, type Fits } from './fits';
-import { closestRegion, mostSimilarLine } from './closest';
-import { LineIndex, SEEK_PASSES, firstFit, normaliseLine } from './seek';
+import { closestRegion } from './closest';
+import { LineIndex, firstFit } from './seek';
 import { Scopes } from './scope';
-import { FileText, type LineSource } from './text';
-import type { Chunk, ChunkLine, ChunkMatch, SeekPass } from './types';
+import { FileText } from './text';
+import type { Chunk, SeekPass } from './types';
 
-/** Who is being patched, for errors and match records. */
-export interface UpdateSite {
-  hunk: HunkRef;
-  /** The path as errors name it. */
-  path: string;
-  /** Set when an earlier hunk of the patch already changed this file: its index. */
-  textAfterHunk?: number;
-  signal?: CancelSignal;
-}
-
-export interface UpdateResult {
-  text: string;
-  matches: ChunkMatch[];
-}
-
-/** A chunk's lines to find and its body, possibly without trailing empty lines (see `variantsOf`). */
-interface Variant {
-  pattern: string[];
-  body: ChunkLine[];
-}
+export type { UpdateResult, UpdateSite } from './chunks';
 
 interface Placed {
   chunk: number;
@@ -45,49 +28,9 @@ interface Placed {
 }
 
 /**
- * The chunk as written, then (as Codex retries) without a trailing empty old line and
- * the matching trailing empty new line, repeatedly: a blank line before the next `@@` or
- * the end of the patch is often a separator, not a line of the file.
- */
-function variantsOf(chunk: Chunk): Variant[] {
-  const out: Variant[] = [{ pattern: chunk.oldLines, body: chunk.body }];
-  let body = chunk.body;
-  for (;;) {
-    const oldAt = lastIndex(body, (l) => l.op !== '+');
-    if (oldAt < 0 || body[oldAt].text !== '') {
-      return out;
-    }
-    const newAt = lastIndex(body, (l) => l.op !== '-');
-    body = body.filter((_, i) => i !== oldAt && !(i === newAt && body[newAt].text === ''));
-    const pattern = body.filter((l) => l.op !== '+').map((l) => l.text);
-    if (pattern.length === 0) {
-      return out;
-    }
-    out.push({ pattern, body });
-  }
-}
-
-function lastIndex<T>(xs: readonly T[], f: (x: T) => boolean): number {
-  for (let i = xs.length - 1; i >= 0; i--) {
-    if (f(xs[i])) {
-      return i;
-    }
-  }
-  return -1;
-}
-
-/** Where a chunk without old lines goes: the end, before a final empty line (Codex). */
-function insertionPoint(file: LineSource): number {
-  return file.count > 0 && file.line(file.count - 1) === '' ? file.count - 1 : file.count;
-}
-
-function chunkRef(chunks: readonly Chunk[], k: number): ChunkRef {
-  const c = chunks[k];
-  return { index: k + 1, count: chunks.length, contexts: c.contexts, patchLine: c.patchLine, oldBody: c.body.filter((l) => l.op !== '+') };
-}
-
-/**
- * Applies the chunks of one `*** Update File` to `text`, or throws `PatchVerifyError`.
+ * Applies the chunks of one `*** Update File` to `text`; a chunk that does not fit is
+ * reported in `failures` and left out, the chunks after it placed as if it were not there
+ * (so every failure of the hunk is found in one pass).
  *
  * Placement: forward, each chunk at the first fit after the previous one (Codex), then
  * backward, each at the last fit before the next one. The first gives every chunk its
@@ -97,75 +40,82 @@ function chunkRef(chunks: readonly Chunk[], k: number): ChunkRef {
 export function applyChunks(text: string, chunks: readonly Chunk[], site: UpdateSite): UpdateResult {
   const file = new FileText(text);
   const index = new LineIndex(file);
-  const placed = placeForward(index, chunks, site);
-  settleAmbiguity(index, chunks, placed, latestPlaces(placed, file.count), site);
-  return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })) };
+  const run: Run = { ...site, failed: [] };
+  const failures: PatchVerifyDetail[] = [];
+  const placed = placeForward(index, chunks, run, failures);
+  try {
+    settleAmbiguity(index, chunks, placed, latestPlaces(placed, file.count), run);
+  } catch (e) {
+    if (!(e instanceof PatchVerifyError)) {
+      throw e;
+    }
+    run.explain?.();
+    failures.push(...e.failures);
+  }
+  return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })), failures };
 }
 
-/** Each chunk at its first fit after the chunk before it (and its `@@` lines). */
-function placeForward(index: LineIndex, chunks: readonly Chunk[], site: UpdateSite): Placed[] {
+/** Each chunk at its first fit after the chunk before it (and its `@@` lines); a chunk that fails is recorded and skipped. */
+function placeForward(index: LineIndex, chunks: readonly Chunk[], run: Run, failures: PatchVerifyDetail[]): Placed[] {
   const placed: Placed[] = [];
   // Chunks of only `+` lines go at the end, so none may come before a chunk that changes lines.
   const lastChanging = lastIndex(chunks, (c) => c.oldLines.length > 0);
   let s = 0;
   for (let k = 0; k < chunks.length; k++) {
-    throwIfCancelled(site.signal);
-    const chunk = chunks[k];
-    const ctxFits: Fits[] = [];
-    let lastCtxAt = -1;
-    for (const ctx of chunk.contexts) {
-      const hit = firstFit(index, [ctx], s, false);
-      if (!hit) {
-        throw contextNotFound(index, chunks, k, ctx, s, site);
-      }
-      ctxFits.push(hit.fits);
-      lastCtxAt = hit.at;
-      s = hit.at + 1;
-    }
-    if (chunk.oldLines.length === 0) {
-      if (lastChanging > k) {
-        const later = chunks.findIndex((c, j) => j > k && c.oldLines.length > 0);
-        throw new PatchVerifyError({ code: 'insertion-not-last', hunk: site.hunk, path: site.path, chunk: chunkRef(chunks, k), later: later + 1 });
-      }
-      const p = placeInsertion(index, chunks, k, ctxFits, lastCtxAt, site);
-      s = chunk.contexts.length > 0 ? p.pos : s;
+    throwIfCancelled(run.signal);
+    try {
+      const p = placeChunk(index, chunks, k, s, lastChanging, run);
       placed.push(p);
-      continue;
+      s = p.insert ? (chunks[k].contexts.length > 0 ? p.pos : s) : p.pos + p.variant.pattern.length;
+    } catch (e) {
+      if (!(e instanceof PatchVerifyError)) {
+        throw e;
+      }
+      if (e.code !== 'no-match' && e.code !== 'context-not-found') {
+        run.explain?.(); // those two asked when they were made
+      }
+      failures.push(...e.failures);
+      run.failed.push(k + 1);
     }
-    const p = placeReplacement(index, chunks, k, ctxFits, lastCtxAt, s, site);
-    placed.push(p);
-    s = p.pos + p.variant.pattern.length;
   }
   return placed;
 }
 
+/** One chunk at its first place from line `s`, or a `PatchVerifyError`. */
+function placeChunk(index: LineIndex, chunks: readonly Chunk[], k: number, s: number, lastChanging: number, run: Run): Placed {
+  const chunk = chunks[k];
+  const anchors = findAnchors(index, chunks, k, s, run);
+  if (chunk.oldLines.length === 0) {
+    if (lastChanging > k) {
+      const later = chunks.findIndex((c, j) => j > k && c.oldLines.length > 0);
+      throw new PatchVerifyError({ code: 'insertion-not-last', hunk: run.hunk, path: run.path, chunk: chunkRef(chunks, k, run), later: later + 1 });
+    }
+    return placeInsertion(index, chunks, k, anchors, run);
+  }
+  return placeReplacement(index, chunks, k, anchors, anchors.lastAt >= 0 ? anchors.lastAt + 1 : s, run);
+}
 /** A chunk of only `+` lines: at the end of the file, right after its `@@` line when it has one. */
-function placeInsertion(index: LineIndex, chunks: readonly Chunk[], k: number, ctxFits: Fits[], lastCtxAt: number, site: UpdateSite): Placed {
+function placeInsertion(index: LineIndex, chunks: readonly Chunk[], k: number, anchors: Anchors, run: Run): Placed {
   const chunk = chunks[k];
   const ip = insertionPoint(index.source);
-  if (chunk.contexts.length > 0) {
-    const anchor = chunk.contexts[chunk.contexts.length - 1];
-    if (ip - 1 < lastCtxAt || !SEEK_PASSES.some((p) => index.matchesAt([anchor], p, ip - 1))) {
-      throw new PatchVerifyError({ code: 'insertion-unanchored', hunk: site.hunk, path: site.path, chunk: chunkRef(chunks, k) });
-    }
+  if (chunk.contexts.length > 0 && (ip - 1 < anchors.lastAt || !anchorsEnd(index, chunk, ip, anchors.byPrefix))) {
+    throw new PatchVerifyError({ code: 'insertion-unanchored', hunk: run.hunk, path: run.path, chunk: chunkRef(chunks, k, run) });
   }
-  return { chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', fits: new ListFits([ip]), ctxFits, overlap: false };
+  return { chunk: k, insert: true, pos: ip, variant: { pattern: [], body: chunk.body }, pass: 'exact', fits: new ListFits([ip]), ctxFits: anchors.ctxFits, overlap: false };
 }
 
 /** A chunk with old lines: at the first fit of its first variant that fits, from line `s`. */
-function placeReplacement(index: LineIndex, chunks: readonly Chunk[], k: number, ctxFits: Fits[], lastCtxAt: number, s: number, site: UpdateSite): Placed {
+function placeReplacement(index: LineIndex, chunks: readonly Chunk[], k: number, anchors: Anchors, s: number, run: Run): Placed {
   const chunk = chunks[k];
-  // `@@ def f():` followed by the kept line ` def f():` names that line twice: the old
-  // lines may then start on the `@@` line itself.
-  const overlap = lastCtxAt >= 0 && normaliseLine(chunk.oldLines[0]) === normaliseLine(chunk.contexts[chunk.contexts.length - 1]);
-  const from = overlap ? lastCtxAt : s;
+  const overlap = overlaps(index, chunk, anchors.lastAt, anchors.byPrefix);
+  const from = overlap ? anchors.lastAt : s;
   for (const variant of variantsOf(chunk)) {
     const hit = firstFit(index, variant.pattern, from, chunk.isEndOfFile);
     if (hit) {
-      return { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, fits: hit.fits, ctxFits, overlap };
+      return { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, fits: hit.fits, ctxFits: anchors.ctxFits, overlap };
     }
   }
-  throw noMatch(index, chunks, k, from, site);
+  throw noMatch(index, chunks, k, from, run);
 }
 
 /**
@@ -214,7 +164,7 @@ function latestPlaces(placed: readonly Placed[], n: number): number[] {
  * still leave each chunk one place (then `placed` moves there); otherwise the patch is
  * refused as ambiguous, naming the places.
  */
-function settleAmbiguity(index: LineIndex, chunks: readonly Chunk[], placed: Placed[], latest: readonly number[], site: UpdateSite): void {
+function settleAmbiguity(index: LineIndex, chunks: readonly Chunk[], placed: Placed[], latest: readonly number[], site: Run): void {
   const ambiguous = placed.findIndex((p, i) => latest[i] !== p.pos);
   if (ambiguous < 0) {
     return;
@@ -233,7 +183,7 @@ function settleAmbiguity(index: LineIndex, chunks: readonly Chunk[], placed: Pla
     code: 'ambiguous',
     hunk: site.hunk,
     path: site.path,
-    chunk: chunkRef(chunks, p.chunk),
+    chunk: chunkRef(chunks, p.chunk, site),
     places: somePlaces(all).map((h) => h + 1),
     count: all.length,
     inBlocks: scoped?.kind === 'ambiguous' ? scoped.places.map((h) => h + 1) : undefined,
@@ -451,53 +401,19 @@ function assemble(file: FileText, placed: readonly Placed[]): string {
   return out.join('');
 }
 
-/** Where the pattern fits in the file although not where the chunk may go: before `start`, or (End of File chunks) not at the end. */
-function elsewhere(index: LineIndex, chunk: Chunk, patterns: readonly (readonly string[])[], start: number): { line: number; why: 'before-previous' | 'not-at-end' } | undefined {
-  for (const pattern of patterns) {
-    for (const pass of SEEK_PASSES) {
-      const fits = index.fits(pattern, pass);
-      if (chunk.isEndOfFile) {
-        const after = fits.first(start);
-        if (after >= 0) {
-          return { line: after + 1, why: 'not-at-end' };
-        }
-      }
-      const before = fits.last(start - 1);
-      if (before >= 0) {
-        return { line: before + 1, why: 'before-previous' };
-      }
-    }
-  }
-  return undefined;
-}
-
-function noMatch(index: LineIndex, chunks: readonly Chunk[], k: number, start: number, site: UpdateSite): PatchVerifyError {
+function noMatch(index: LineIndex, chunks: readonly Chunk[], k: number, start: number, run: Run): PatchVerifyError {
   const chunk = chunks[k];
-  const other = elsewhere(index, chunk, variantsOf(chunk).map((v) => v.pattern), start);
+  // what the file holds near it costs a search: only for the failures the answer shows
+  const explain = run.explain?.() ?? true;
+  const other = explain ? elsewhere(index, chunk, variantsOf(chunk).map((v) => v.pattern), start) : undefined;
   return new PatchVerifyError({
     code: 'no-match',
-    hunk: site.hunk,
-    path: site.path,
-    chunk: chunkRef(chunks, k),
+    hunk: run.hunk,
+    path: run.path,
+    chunk: chunkRef(chunks, k, run),
     searchFrom: start + 1,
     elsewhere: other,
-    closest: other ? undefined : closestRegion(index, chunk.oldLines, start),
-    textAfterHunk: site.textAfterHunk,
-  });
-}
-
-function contextNotFound(index: LineIndex, chunks: readonly Chunk[], k: number, ctx: string, start: number, site: UpdateSite): PatchVerifyError {
-  const other = elsewhere(index, { ...chunks[k], isEndOfFile: false }, [[ctx]], start);
-  const best = other ? undefined : mostSimilarLine(index.source.all(), normaliseLine(ctx));
-  return new PatchVerifyError({
-    code: 'context-not-found',
-    hunk: site.hunk,
-    path: site.path,
-    chunk: chunkRef(chunks, k),
-    context: ctx,
-    searchFrom: start + 1,
-    earlier: other?.line,
-    closest: best === undefined ? undefined : { line: best + 1, text: index.source.line(best) },
-    textAfterHunk: site.textAfterHunk,
+    closest: other || !explain ? undefined : closestRegion(index, chunk.oldLines, start),
+    textAfterHunk: run.textAfterHunk,
   });
 }

@@ -1,6 +1,6 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { MAX_PATCH_PATHS, PATCH_PROBE_CONCURRENCY } from '../limits';
-import { PatchVerifyError, type HunkRef } from './errors';
+import { MAX_PATCH_FAILED_FILES_SHOWN, MAX_PATCH_FAILURES_PER_FILE, MAX_PATCH_PATHS, PATCH_PROBE_CONCURRENCY } from '../limits';
+import { failurePath, PatchVerifyError, type HunkRef, type PatchVerifyDetail } from './errors';
 import { applyChunks } from './place';
 import type { ChunkMatch, FileProbe, Hunk, ParsedPatch, PatchPlan, PlannedChange } from './types';
 
@@ -96,8 +96,30 @@ export async function planPatch(patch: ParsedPatch, probe: (path: string) => Pro
     return s;
   };
 
+  // Every hunk is verified, not only those up to the first that fails: one answer names every failure.
+  const failures: PatchVerifyDetail[] = [];
+  const budget = new FailureBudget();
   patch.hunks.forEach((h, i) => {
     throwIfCancelled(signal);
+    try {
+      verifyHunk(h, i);
+    } catch (e) {
+      if (!(e instanceof PatchVerifyError)) {
+        throw e;
+      }
+      for (const d of e.failures) {
+        budget.take(failurePath(d) ?? '');
+        failures.push(d);
+      }
+    }
+  });
+  if (failures.length > 0) {
+    throw new PatchVerifyError(failures);
+  }
+
+  return { changes: netChanges(states) };
+
+  function verifyHunk(h: Hunk, i: number): void {
     const ref = hunkRef(h, i + 1);
     const s = stateOf(h.path);
     const dest = h.kind === 'update' && h.movePath !== undefined ? stateOf(h.movePath) : undefined;
@@ -128,10 +150,14 @@ export async function planPatch(patch: ParsedPatch, probe: (path: string) => Pro
       s.changedBy = ref.index;
       return;
     }
-    const result = applyChunks(s.text as string, h.chunks, { hunk: ref, path: h.path, textAfterHunk: s.changedBy, signal });
+    const result = applyChunks(s.text as string, h.chunks, { hunk: ref, path: h.path, textAfterHunk: s.changedBy, signal, explain: () => budget.take(h.path) });
     // One push per match: spreading a chunk-sized list as arguments overflows the stack.
     for (const m of result.matches) {
       s.matches.push(m);
+    }
+    // Its failed chunks were left out: later hunks of this file are verified against the rest of its change.
+    for (const f of result.failures) {
+      failures.push(f);
     }
     if (!dest || dest === s) {
       s.text = result.text;
@@ -155,9 +181,28 @@ export async function planPatch(patch: ParsedPatch, probe: (path: string) => Pro
     s.text = undefined;
     s.movedOut = { to: dest.key, hunk: ref };
     s.removedBy = { hunk: ref, how: 'moved' };
-  });
+  }
+}
 
-  return { changes: netChanges(states) };
+/**
+ * Which failures are worth explaining in full (a closest region, a similar line: each a
+ * search of the file): those the answer shows, the first few of the first few files.
+ * The rest are only counted, so a patch of 2,000 failing chunks costs no more to refuse.
+ */
+class FailureBudget {
+  /** Per path: its place among the paths that failed, and its failures so far. */
+  private readonly seen = new Map<string, { order: number; count: number }>();
+
+  /** Counts one failure of `path`; whether it is among those shown. */
+  take(path: string): boolean {
+    let s = this.seen.get(path);
+    if (!s) {
+      s = { order: this.seen.size, count: 0 };
+      this.seen.set(path, s);
+    }
+    s.count++;
+    return s.order < MAX_PATCH_FAILED_FILES_SHOWN && s.count <= MAX_PATCH_FAILURES_PER_FILE;
+  }
 }
 
 /**

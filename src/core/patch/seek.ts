@@ -69,8 +69,45 @@ export class LineIndex {
   private readonly byPass = new Map<SeekPass, PassIndex>();
   private readonly cache = new Map<string, Fits>();
   private lastNonBlank?: number;
+  /** The unicode pass's distinct lines, sorted, with their ids: a prefix is then a range. */
+  private sorted?: { keys: string[]; ids: number[] };
 
   constructor(readonly source: LineSource) {}
+
+  /**
+   * The 0-based lines, ascending, that start with `prefix` as the unicode pass reads
+   * lines (trimmed, ASCII typography; `prefix` given so); at most `cap` + 1 of them.
+   */
+  linesStartingWith(prefix: string, cap: number): number[] {
+    const index = this.pass('unicode');
+    if (!this.sorted) {
+      const keys = [...index.idOf.keys()].sort();
+      this.sorted = { keys, ids: keys.map((k) => index.idOf.get(k) as number) };
+    }
+    const { keys, ids } = this.sorted;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < prefix) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    const wanted = new Set<number>();
+    for (let i = lo; i < keys.length && keys[i].startsWith(prefix); i++) {
+      wanted.add(ids[i]);
+    }
+    const out: number[] = [];
+    const all = index.ids;
+    for (let i = 0; i < all.length && wanted.size > 0 && out.length <= cap; i++) {
+      if (wanted.has(all[i])) {
+        out.push(i);
+      }
+    }
+    return out;
+  }
 
   private pass(pass: SeekPass): PassIndex {
     let index = this.byPass.get(pass);
