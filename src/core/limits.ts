@@ -33,11 +33,16 @@ export const STREAM_CHUNK_BYTES = 256 * 1024;
  */
 export const LINE_TOTAL_MAX_BYTES = 64 * 1024 * 1024;
 /**
- * Bytes of one read of the newline scan that finds a deep line: small enough to stay in
+ * Bytes of one read of the newline scan that finds a deep line: few enough to stay in
  * the processor's cache while its newlines are counted, large enough that a gigabyte
- * takes a few thousand reads.
+ * takes about a thousand reads.
  */
-export const LINE_SCAN_CHUNK_BYTES = 256 * 1024;
+export const LINE_SCAN_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Reads of the newline scan in flight at once, each into a buffer of its own: the file
+ * system's threads read ahead while one chunk is counted (memory: this many chunks).
+ */
+export const LINE_SCAN_READS_IN_FLIGHT = 3;
 /** Files whose line-start index is kept (least recently read dropped first). */
 export const MAX_LINE_INDEX_FILES = 32;
 /**

@@ -1,5 +1,5 @@
 import { type CancelSignal, throwIfCancelled } from '../cancel';
-import { LINE_SCAN_CHUNK_BYTES } from '../limits';
+import { LINE_SCAN_CHUNK_BYTES, LINE_SCAN_READS_IN_FLIGHT } from '../limits';
 import { afterNthNewline, NewlineScanner } from '../text/newlines';
 import type { Checkpoint, LineIndex } from './lineIndex';
 import type { PageRequest } from './page';
@@ -22,36 +22,55 @@ export interface ScanOptions {
   chunkBytes?: number;
   /** Count with `indexOf` rather than WebAssembly (tests compare the two). */
   noWasm?: boolean;
+  /** Reads running at once (tests use 1 and more). */
+  readsInFlight?: number;
 }
 
 /**
  * Scans from checkpoint `from` for the byte where line `target` starts, or, with no
  * target (or one past the end), to the end for the line total. Reads large chunks into
- * a scanner's two buffers (the next read runs while one is counted), counts their
+ * a scanner's buffers, several at once (the next reads run while one is counted), counts their
  * newlines without looking at lines, and records a checkpoint per chunk in `index`, so
  * the next scan of this version starts near where it wants to be.
  */
 export async function scanLines(src: ByteSource, index: LineIndex, from: Checkpoint, target: number | undefined, opts: ScanOptions = {}): Promise<{ byte: number } | { total: number }> {
   const chunkBytes = opts.chunkBytes ?? LINE_SCAN_CHUNK_BYTES;
-  const scanner = new NewlineScanner(chunkBytes, 2, !opts.noWasm);
-  const readAt = (which: number, pos: number): Promise<number> => (pos >= src.size ? Promise.resolve(0) : src.readInto(scanner.buffers[which], pos, Math.min(chunkBytes, src.size - pos)));
+  const depth = opts.readsInFlight ?? LINE_SCAN_READS_IN_FLIGHT;
+  const scanner = new NewlineScanner(chunkBytes, depth, !opts.noWasm);
+  const wanted = (at: number): number => Math.max(0, Math.min(chunkBytes, src.size - at));
+  // buffer `which` gets the chunk at `at` whole (a short read is read on), or less at the end
+  const fill = async (which: number, at: number): Promise<number> => {
+    const buf = scanner.buffers[which];
+    const want = wanted(at);
+    let got = 0;
+    while (got < want) {
+      const n = await src.readInto(buf.subarray(got), at + got, want - got);
+      if (n === 0) {
+        break;
+      }
+      got += n;
+    }
+    return got;
+  };
   let line = from.line;
   let lineStart = from.byte;
   let pos = from.byte;
-  let which = 0;
-  let pending: Promise<number> | undefined = readAt(0, pos);
+  let issued = from.byte;
+  const slots: { which: number; at: number; read: Promise<number> }[] = [];
+  const issue = (which: number): void => {
+    slots.push({ which, at: issued, read: fill(which, issued) });
+    issued += chunkBytes;
+  };
+  for (let k = 0; k < depth; k++) {
+    issue(k);
+  }
   try {
     for (;;) {
       throwIfCancelled(opts.signal);
-      const n = await pending;
-      pending = undefined;
-      if (n === 0) {
-        // the last line counts when it has bytes (no final newline)
-        return { total: lineStart < pos ? line : line - 1 };
-      }
-      pending = readAt(which ^ 1, pos + n);
-      const buf = scanner.buffers[which];
-      const c = scanner.count(which, n);
+      const slot = slots.shift()!;
+      const n = await slot.read;
+      const buf = scanner.buffers[slot.which];
+      const c = n === 0 ? 0 : scanner.count(slot.which, n);
       if (target !== undefined && line + c >= target) {
         return { byte: pos + afterNthNewline(buf, n, target - line) };
       }
@@ -61,11 +80,15 @@ export async function scanLines(src: ByteSource, index: LineIndex, from: Checkpo
         index.pass(line, lineStart);
       }
       pos += n;
-      which ^= 1;
+      if (n < wanted(slot.at) || n === 0) {
+        // the end (the size opened with, or less when the file shrank): the last line counts when it has bytes
+        return { total: lineStart < pos ? line : line - 1 };
+      }
+      issue(slot.which);
     }
   } finally {
-    // the read in flight writes into this scanner's buffers: let it land before they go
-    await pending?.catch(() => 0);
+    // the reads in flight write into this scanner's buffers: let them land before they go
+    await Promise.all(slots.map((s) => s.read.catch(() => 0)));
   }
 }
 
