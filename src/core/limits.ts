@@ -52,6 +52,12 @@ export const MAX_LINE_INDEX_FILES = 32;
 export const MAX_LINE_INDEX_CHECKPOINTS = 4096;
 /** Lines at least between two checkpoints a scan records (a page's end is always recorded). */
 export const LINE_INDEX_MIN_STEP_LINES = 1000;
+/**
+ * A folder whose own size (what the file system records of its entries; ext4: 4 KiB per
+ * ~150 names) is over this is read by name, each entry's type looked up when a listing
+ * reaches it, in bytes.
+ */
+export const LAZY_TYPE_FOLDER_BYTES = 1024 * 1024;
 /** Lines scanned up from the end of a block comment for its start, in indentation mode's header. */
 export const INDENT_COMMENT_SCAN_MAX_LINES = 200;
 /** Bytes of a PDF above which fs_read does not extract its text (pdf.js holds it all in memory). */
