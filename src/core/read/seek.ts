@@ -137,8 +137,18 @@ export async function pageWithIndex(src: ByteSource, index: LineIndex, req: Page
     start = { line: req.offset, byte: found.byte };
   }
   const chunks = start.line === 1 && opts.fromStart ? opts.fromStart() : src.stream(start.byte);
-  const page = await pageFromUtf8Stream(chunks, req, opts.signal, start.line);
+  const counts = src.size <= opts.totalMaxBytes && index.total === undefined;
+  // A first page's total is counted from line 1 while the page is built: the file system reads while the page decodes.
+  const counting = counts && start.line === 1 ? scanLines(src, index, start, undefined, opts) : undefined;
+  let page: Page;
+  try {
+    page = await pageFromUtf8Stream(chunks, req, opts.signal, start.line);
+  } catch (e) {
+    await counting?.catch(() => undefined);
+    throw e;
+  }
   if (page.totalLines !== undefined) {
+    await counting?.catch(() => undefined);
     index.total = page.totalLines;
     return page;
   }
@@ -148,7 +158,7 @@ export async function pageWithIndex(src: ByteSource, index: LineIndex, req: Page
     return page;
   }
   if (index.total === undefined) {
-    const counted = await scanLines(src, index, next, undefined, opts);
+    const counted = await (counting ?? scanLines(src, index, next, undefined, opts));
     index.total = 'total' in counted ? counted.total : undefined;
   }
   return { ...page, totalLines: index.total };
