@@ -1,6 +1,6 @@
 // One measurement in a fresh process, so its peak RSS is its own:
-//   node bench/read-worker.mjs <ours|naive> <file> <offset>
-// Prints { ms, rssGrowthMiB, lines } as JSON.
+//   node bench/read-worker.mjs <ours|naive|naive-bytes|read-loop|next|total> <file> <offset|bytes> [warm-up file]
+// Prints { ms, rssGrowthMiB, lines } as JSON (`next`: { ms, baselineMs, ... }).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -34,12 +34,52 @@ const ctx = { ws, settings: DEFAULT_SETTINGS, signal: { isCancellationRequested:
 globalThis.gc?.();
 const idle = process.memoryUsage().rss;
 
+async function read(input) {
+  const r = await invokeTool(findTool('fs_read'), input, ctx);
+  if (r.isError) throw new Error(r.parts[0].text);
+  return r.parts[0].text;
+}
+const pageLines = (text) => (text.match(/^L\d+: /gm) || []).length;
+const warmUp = process.argv[5];
+if (warmUp) {
+  // the tool's code warmed on another file, so the figure is the read's, not the first call's compiling
+  await read({ path: path.relative(path.dirname(file), warmUp) });
+}
+
 const t0 = performance.now();
 let lines;
-if (mode === 'ours') {
-  const r = await invokeTool(findTool('fs_read'), { path: path.basename(file), offset }, ctx);
-  if (r.isError) throw new Error(r.parts[0].text);
-  lines = (r.parts[0].text.match(/^L\d+: /gm) || []).length;
+let extra = {};
+if (mode === 'ours' || mode === 'total') {
+  const text = await read({ path: path.basename(file), offset });
+  lines = pageLines(text);
+  if (mode === 'total') extra = { counted: !/total not counted/.test(text.split('\n')[2]) };
+} else if (mode === 'next') {
+  // a page, then the page its continuation names, timed in this process (the extension host keeps what the first one learnt)
+  const first = await read({ path: path.basename(file), offset });
+  const cont = /^Continue with: fs_read (.*)$/m.exec(first);
+  if (!cont) throw new Error(first.slice(-300));
+  const t1 = performance.now();
+  const next = await read(JSON.parse(cont[1]));
+  const ms = performance.now() - t1;
+  const t2 = performance.now();
+  await read({ path: path.basename(file), offset: 1 });
+  console.log(JSON.stringify({ ms, baselineMs: performance.now() - t2, firstMs: t1 - t0, rssGrowthMiB: (peakRss() - idle) / 1048576, lines: pageLines(next) }));
+  process.exit(0);
+} else if (mode === 'read-loop') {
+  // the floor of a cold seek: the bytes before the page, read with one large buffer, nothing else
+  const bytes = offset;
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(1024 * 1024);
+  let pos = 0;
+  while (pos < bytes) {
+    const n = fs.readSync(fd, buf, 0, Math.min(buf.length, bytes - pos), pos);
+    if (n === 0) break;
+    pos += n;
+  }
+  fs.closeSync(fd);
+  lines = 0;
+} else if (mode === 'read-whole') {
+  lines = fs.readFileSync(file).length > 0 ? 1 : 0;
 } else if (mode === 'naive') {
   // the naive read most tools do: whole file, split, slice, number
   const all = fs.readFileSync(file, 'utf8').split('\n');
@@ -60,4 +100,4 @@ if (mode === 'ours') {
 }
 const ms = performance.now() - t0;
 const peak = peakRss();
-console.log(JSON.stringify({ ms, rssGrowthMiB: (peak - idle) / 1048576, lines }));
+console.log(JSON.stringify({ ms, rssGrowthMiB: (peak - idle) / 1048576, lines, ...extra }));

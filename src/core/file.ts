@@ -20,6 +20,11 @@ export interface OpenedFile {
   readonly realPath: string | undefined;
   /** Up to `length` bytes from `position` (fewer at the end of the file). */
   read(position: number, length: number): Promise<Uint8Array>;
+  /**
+   * Up to `length` bytes from `position` into `target`, without allocating; the count read
+   * (0 at the end). Where a file has no descriptor it is left out: see {@link readIntoOf}.
+   */
+  readInto?(target: Uint8Array, position: number, length: number): Promise<number>;
   /** The bytes from `start` to the end, in chunks; stopping early reads no more. */
   stream(start?: number): AsyncIterable<Uint8Array>;
   close(): Promise<void>;
@@ -74,6 +79,18 @@ function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
     at += c.byteLength;
   }
   return out;
+}
+
+/** The file's `readInto`, or one made of `read` (a copy) where it has none. */
+export function readIntoOf(file: OpenedFile): (target: Uint8Array, position: number, length: number) => Promise<number> {
+  if (file.readInto) {
+    return (target, position, length) => file.readInto!(target, position, length);
+  }
+  return async (target, position, length) => {
+    const bytes = await file.read(position, Math.min(length, target.length));
+    target.set(bytes);
+    return bytes.length;
+  };
 }
 
 /** The first `maxBytes` bytes of an opened file (all of it when smaller). */

@@ -26,6 +26,38 @@ export const MAX_DIR_ENTRIES = 5000;
 export const VERSION_HEX_CHARS = 8;
 /** Chunk size of streamed reads, in bytes. */
 export const STREAM_CHUNK_BYTES = 256 * 1024;
+/**
+ * Streamed files up to this size get a line total: the newlines after the page are
+ * counted (one fast pass, about the cost of reading the file). Larger files say
+ * "total not counted" unless the page reaches the end.
+ */
+export const LINE_TOTAL_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes of one read of the newline scan that finds a deep line: few enough to stay in
+ * the processor's cache while its newlines are counted, large enough that a gigabyte
+ * takes about a thousand reads.
+ */
+export const LINE_SCAN_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Reads of the newline scan in flight at once, each into a buffer of its own: the file
+ * system's threads read ahead while one chunk is counted (memory: this many chunks).
+ */
+export const LINE_SCAN_READS_IN_FLIGHT = 3;
+/** Files whose line-start index is kept (least recently read dropped first). */
+export const MAX_LINE_INDEX_FILES = 32;
+/**
+ * Checkpoints (line number and the byte it starts at) kept per file: 64 KiB at most. When
+ * full, every other one is dropped, so they stay spread over the whole file.
+ */
+export const MAX_LINE_INDEX_CHECKPOINTS = 4096;
+/** Lines at least between two checkpoints a scan records (a page's end is always recorded). */
+export const LINE_INDEX_MIN_STEP_LINES = 1000;
+/**
+ * A folder whose own size (what the file system records of its entries; ext4: 4 KiB per
+ * ~150 names) is over this is read by name, each entry's type looked up when a listing
+ * reaches it, in bytes.
+ */
+export const LAZY_TYPE_FOLDER_BYTES = 1024 * 1024;
 /** Lines scanned up from the end of a block comment for its start, in indentation mode's header. */
 export const INDENT_COMMENT_SCAN_MAX_LINES = 200;
 /** Bytes of a PDF above which fs_read does not extract its text (pdf.js holds it all in memory). */

@@ -1,8 +1,8 @@
-import { constants as fsConstants, statSync } from 'node:fs';
+import { constants as fsConstants, lstatSync, statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { ToolError } from '../core/errors';
-import { STAT_BATCH_FILES } from '../core/limits';
+import { LAZY_TYPE_FOLDER_BYTES, STAT_BATCH_FILES } from '../core/limits';
 import type { DirEntry, EntryType } from './workspace';
 
 function typeOf(e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
@@ -48,10 +48,48 @@ async function withCheckedFolder<T>(p: string, read: (path: string) => Promise<T
   }
 }
 
-/** The entries of a local folder (see withCheckedFolder), symlinks as themselves. */
-export async function readLocalDirectory(p: string): Promise<DirEntry[]> {
-  const entries = await withCheckedFolder(p, (path) => fs.readdir(path, { withFileTypes: true }));
-  return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
+/**
+ * An entry of a large folder read by name: its type is looked up (one lstat, never
+ * following a link) when something asks for it, and kept. A listing that shows a
+ * hundred entries of a million asks for a hundred types.
+ */
+class NamedEntry implements DirEntry {
+  private known: EntryType | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly folder: string,
+  ) {}
+
+  get type(): EntryType {
+    if (this.known === undefined) {
+      // gone since the folder was read: not a file or folder any more
+      const st = lstatSync(`${this.folder}/${this.name}`, { throwIfNoEntry: false });
+      this.known = st ? typeOf(st) : 'other';
+    }
+    return this.known;
+  }
+}
+
+/**
+ * The entries of a local folder (see withCheckedFolder), symlinks as themselves. A
+ * folder whose own size says it is large is read by name only (see NamedEntry): the
+ * types of a million entries, as a million objects, would take twice the time and
+ * memory of reading their names.
+ */
+export async function readLocalDirectory(p: string, byNameAboveBytes = LAZY_TYPE_FOLDER_BYTES): Promise<DirEntry[]> {
+  return withCheckedFolder(p, async (path) => {
+    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > byNameAboveBytes) {
+      const names = await fs.readdir(path);
+      const entries = new Array<DirEntry>(names.length);
+      for (let i = 0; i < names.length; i++) {
+        entries[i] = new NamedEntry(names[i], p);
+      }
+      return entries;
+    }
+    const entries = await fs.readdir(path, { withFileTypes: true });
+    return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
+  });
 }
 
 /** Entries of a local folder through opendir, so a caller that stops early never reads the rest (see withCheckedFolder). */

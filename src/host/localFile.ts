@@ -79,6 +79,10 @@ export async function openLocalFile(path: string, opts: OpenOptions = {}): Promi
       }
       return got === length ? buf : buf.subarray(0, got);
     },
+    async readInto(target, position, length) {
+      const { bytesRead } = await fh.read(target, 0, Math.min(length, target.length), position);
+      return bytesRead;
+    },
     stream(start = 0) {
       return fh.createReadStream({ start, highWaterMark: STREAM_CHUNK_BYTES, autoClose: false, emitClose: false });
     },

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
-import { completeUtf8, readHead, type OpenedFile } from '../core/file';
+import { completeUtf8, readHead, readIntoOf, type OpenedFile } from '../core/file';
 import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PATH_INPUT_CHARS, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
 import { decideRead } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
@@ -25,6 +25,7 @@ import { authorize, globsOf, preparationFor, readDecision, sensitiveGlobs } from
 import { checkUnchanged, openDocumentFor, resolveTarget, type Target } from '../services/target';
 import { readText, type TextRequest, type TextSource } from './readText';
 import { documentVersion, openedFileVersion } from '../services/fileText';
+import { lineIndexes } from '../services/lineIndexes';
 import type { ToolContext, ToolSpec } from '../services/types';
 
 const indentationSchema = z.strictObject({
@@ -310,7 +311,11 @@ async function readFile(ctx: ToolContext, t: Target, input: ReadInput, file: Ope
     src = { kind: 'text', text, encoding: encodingLabel(encoding), dirty: false, version: textVersion(text) };
   } else {
     const { encoding, bomBytes } = detectBom(head);
-    src = { kind: 'stream', chunks: rest, head, encoding, bomBytes, fileBytes: size, version: await openedFileVersion(file, head) };
+    const version = await openedFileVersion(file, head);
+    // UTF-8 bytes are the stream's own, so positions in the file are positions of lines; UTF-16 is streamed from the start
+    const utf8 = encoding === 'utf-8' || encoding === 'utf-8-bom';
+    const indexed = utf8 ? { bytes: { size, readInto: readIntoOf(file), stream: (start: number) => file.stream(start) }, index: lineIndexes.get(t.real, version) } : undefined;
+    src = { kind: 'stream', chunks: rest, head, encoding, bomBytes, fileBytes: size, version, indexed };
   }
   return { isError: false, parts: [{ kind: 'text', text: await readText(ctx, t, src, req) }] };
 }

@@ -1,9 +1,11 @@
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
-import { FULL_READ_MAX_BYTES, MAX_READ_BYTES, MAX_READ_LINES } from '../core/limits';
+import { FULL_READ_MAX_BYTES, LINE_TOTAL_MAX_BYTES, MAX_READ_BYTES, MAX_READ_LINES } from '../core/limits';
 import { describeIndentationBlock, indentationBlock, type IndentationOptions } from '../core/read/indentation';
 import type { PageRequest, PieceCall } from '../core/read/page';
 import { renderFileEnvelope } from '../core/read/render';
+import type { LineIndex } from '../core/read/lineIndex';
+import { pageWithIndex, type ByteSource } from '../core/read/seek';
 import { pageFromUtf8Stream } from '../core/read/streamPage';
 import { ColumnPastEnd, OffsetPastEnd, pageFromLines, type Page } from '../core/read/textPage';
 import { decoderLabel, encodingLabel, type Encoding } from '../core/text/encoding';
@@ -15,7 +17,17 @@ import type { ToolContext } from '../services/types';
 /** Where the text comes from: decoded whole (an editor buffer or a small file), or a stream. */
 export type TextSource =
   | { kind: 'text'; text: string; encoding: string; dirty: boolean; version: string }
-  | { kind: 'stream'; chunks: AsyncIterable<Uint8Array>; head: Uint8Array; encoding: Encoding; bomBytes: number; fileBytes: number; version: string };
+  | {
+      kind: 'stream';
+      chunks: AsyncIterable<Uint8Array>;
+      head: Uint8Array;
+      encoding: Encoding;
+      bomBytes: number;
+      fileBytes: number;
+      version: string;
+      /** A UTF-8 file: its bytes by position and its line index, so a deep page starts from the nearest checkpoint. */
+      indexed?: { bytes: ByteSource; index: LineIndex };
+    };
 
 export interface TextRequest {
   offset: number;
@@ -91,7 +103,10 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
           `Use mode="slice" with offset and limit around line ${req.indentation.anchorLine}, or fs_grep to find the block.`,
       );
     }
-    const page = await pageFromUtf8Stream(utf8Chunks(src.chunks, src.head, src.encoding, src.bomBytes), pageReq, ctx.signal);
+    const fromStart = () => utf8Chunks(src.chunks, src.head, src.encoding, src.bomBytes);
+    const page = src.indexed
+      ? await pageWithIndex(src.indexed.bytes, src.indexed.index, pageReq, { bomBytes: src.bomBytes, totalMaxBytes: LINE_TOTAL_MAX_BYTES, signal: ctx.signal, fromStart })
+      : await pageFromUtf8Stream(fromStart(), pageReq, ctx.signal);
     return { page, encoding: encodingLabel(src.encoding), dirty: false, bytes: src.fileBytes, wholeText: undefined };
   }
   const bytes = Buffer.byteLength(src.text, 'utf8');
@@ -112,7 +127,7 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
     };
   }
   const page = pageFromLines(lines, pageReq);
-  if (bytes > FULL_READ_MAX_BYTES && page.nextOffset !== undefined) {
+  if (bytes > LINE_TOTAL_MAX_BYTES && page.nextOffset !== undefined) {
     // The same answer a streamed read of the file gives: no total.
     return { page: { ...page, totalLines: undefined }, encoding: src.encoding, dirty: src.dirty, bytes, wholeText: undefined };
   }

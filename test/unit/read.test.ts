@@ -274,11 +274,29 @@ describe('fs_read large files', () => {
   });
   after(() => tree.cleanup());
 
-  it('answers the first page without a total, with a continuation', async () => {
+  it('answers the first page of a file up to 64 MiB with its total, counted past the page, and a continuation', async () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_read', { path: 'large.log' });
-    assert.match(r.text, /<meta>lines 1-\d+ \(total not counted: the file is 10\.\d MiB\), utf-8, LF, version s[0-9a-f]+<\/meta>/);
+    assert.match(r.text, /<meta>lines 1-\d+ of 120000, utf-8, LF, version s[0-9a-f]+<\/meta>/);
     assert.match(r.text, /\nContinue with: fs_read \{"path":"large\.log","offset":\d+\}$/);
+  });
+
+  it('answers the first page of a file over 64 MiB without a total', async () => {
+    const huge = path.join(tree.root, 'huge.log');
+    const fd = fs.openSync(huge, 'w');
+    const block = Buffer.from(('abcdefghij'.repeat(9) + '\n').repeat(100_000));
+    for (let written = 0; written <= 64 * 1024 * 1024; written += block.length) {
+      fs.writeSync(fd, block);
+    }
+    fs.closeSync(fd);
+    try {
+      const ctx = await context(tree.root);
+      const r = await call(ctx, 'fs_read', { path: 'huge.log' });
+      assert.match(r.text, /<meta>lines 1-\d+ \(total not counted: the file is 6\d\.\d MiB\), utf-8, LF, version s[0-9a-f]+<\/meta>/);
+      assert.match(r.text, /\nContinue with: fs_read \{"path":"huge\.log","offset":\d+\}$/);
+    } finally {
+      fs.rmSync(huge);
+    }
   });
 
   it('reaches a deep offset by streaming and knows the end when it gets there', async () => {

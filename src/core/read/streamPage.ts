@@ -53,12 +53,16 @@ function skipUnits(bytes: Uint8Array, from: number, to: number, units: number): 
  * is known only when the page reaches the end of the stream. With `req.column`, the first
  * line's characters before that column are skipped the same way, never decoded.
  *
- * @param chunks the file's bytes after any BOM
+ * @param chunks the file's bytes after any BOM, or from the start of line `firstLine`
+ * @param firstLine the number of the line the stream starts with (a seek found where it starts)
  */
-export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req: PageRequest, signal?: CancelSignal): Promise<Page> {
+export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req: PageRequest, signal?: CancelSignal, firstLine = 1): Promise<Page> {
   const builder = new PageBuilder(req);
   const line = new StreamLine(req);
-  let lineNo = 1;
+  let lineNo = firstLine;
+  // bytes of the stream before the current chunk, and where the current line starts
+  let consumed = 0;
+  let lineStart = 0;
   let lineHasBytes = false;
   let moreAfterPage = false;
   let refused: number | undefined;
@@ -69,6 +73,7 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
   };
 
   const iterator = chunks[Symbol.asyncIterator]();
+  let previousChunkBytes = 0;
   try {
     outer: for (;;) {
       throwIfCancelled(signal);
@@ -76,6 +81,8 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
       if (done) {
         break;
       }
+      consumed += previousChunkBytes;
+      previousChunkBytes = chunk.length;
       let pos = 0;
       while (pos < chunk.length) {
         if (builder.full) {
@@ -92,6 +99,7 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
           lineNo++;
           lineHasBytes = false;
           pos = nl + 1;
+          lineStart = consumed + pos;
           continue;
         }
         lineHasBytes ||= end > pos;
@@ -108,6 +116,7 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
         lineNo++;
         lineHasBytes = false;
         pos = nl + 1;
+        lineStart = consumed + pos;
       }
     }
   } finally {
@@ -132,7 +141,8 @@ export async function pageFromUtf8Stream(chunks: AsyncIterable<Uint8Array>, req:
     return { builder, totalLines: total, nextOffset: undefined, stop: undefined };
   }
   const last = builder.lines[builder.lines.length - 1];
-  return { builder, totalLines: undefined, nextOffset: refused ?? last.n + 1, stop: builder.stop };
+  // the line that continues is the one being read when the page stopped: `lineStart` is where it starts
+  return { builder, totalLines: undefined, nextOffset: refused ?? last.n + 1, nextByte: lineStart, stop: builder.stop };
 }
 
 /**

@@ -8,6 +8,8 @@ export interface Page {
   totalLines: number | undefined;
   /** Set when lines remain after the page: the offset that continues. */
   nextOffset: number | undefined;
+  /** A streamed page: the byte (from the stream's start) where line `nextOffset` starts. */
+  nextByte?: number;
   stop: StopReason | undefined;
 }
 
