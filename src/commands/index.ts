@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { TOOLS } from '../tools/registry';
+import type { CommandCalls } from '../vscode/lmTools';
 import { registerCustomAgentCommand } from './customAgent';
 
 export const RESULT_SCHEME = 'agent-file-tools-result';
@@ -33,8 +34,10 @@ function activeFilePath(): string | undefined {
   return doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.path;
 }
 
-async function run(results: ResultDocuments, tool: string, input: object, label: string): Promise<void> {
+async function run(results: ResultDocuments, calls: CommandCalls, tool: string, input: object, label: string): Promise<void> {
   const cts = new vscode.CancellationTokenSource();
+  // the person asked for this call: its review takes the keyboard
+  const mark = calls.mark(tool, input);
   try {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `Agent File Tools: ${tool}`, cancellable: false },
@@ -44,12 +47,13 @@ async function run(results: ResultDocuments, tool: string, input: object, label:
   } catch (e) {
     void vscode.window.showErrorMessage(`${tool} failed: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
+    mark.dispose();
     cts.dispose();
   }
 }
 
 /** The command-palette entries: the same tools, run by a person, output shown as the model sees it. */
-export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCalls): vscode.Disposable[] {
   const results = new ResultDocuments();
   return [
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
@@ -61,7 +65,7 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
         void vscode.window.showInformationMessage('Open a file first: this command reads the active editor\'s file as a model would.');
         return;
       }
-      await run(results, 'fs_read', { path }, vscode.workspace.asRelativePath(path));
+      await run(results, calls, 'fs_read', { path }, vscode.workspace.asRelativePath(path));
     }),
     vscode.commands.registerCommand('agentFileTools.runTool', async () => {
       const pick = await vscode.window.showQuickPick(
@@ -90,15 +94,15 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
       }
       const input = JSON.parse(text) as Record<string, unknown>;
       const label = [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
-      await run(results, pick.label, input, label);
+      await run(results, calls, pick.label, input, label);
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromClipboard', async () => {
-      await applyPatchText(results, await vscode.env.clipboard.readText(), 'the clipboard');
+      await applyPatchText(results, calls, await vscode.env.clipboard.readText(), 'the clipboard');
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromEditor', async () => {
       const editor = vscode.window.activeTextEditor;
       const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : editor?.document.getText();
-      await applyPatchText(results, selection ?? '', 'the active editor');
+      await applyPatchText(results, calls, selection ?? '', 'the active editor');
     }),
   ];
 }
@@ -107,12 +111,12 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
  * A patch someone has from elsewhere (a review, a chat, a mail), applied through the same
  * flow as the model's: verified whole, reviewed in the multi-diff editor, applied at once.
  */
-async function applyPatchText(results: ResultDocuments, text: string, from: string): Promise<void> {
+async function applyPatchText(results: ResultDocuments, calls: CommandCalls, text: string, from: string): Promise<void> {
   // A person copies a whole message: the patch is the part from its first marker to its last.
   const m = /^[ \t]*\*\*\*[ \t]*Begin Patch[ \t]*$[^]*^[ \t]*\*\*\*[ \t]*End Patch[ \t]*$/m.exec(text);
   if (!m) {
     void vscode.window.showWarningMessage(`No patch in ${from}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.`);
     return;
   }
-  await run(results, 'fs_apply_patch', { patch: m[0] }, 'patch');
+  await run(results, calls, 'fs_apply_patch', { patch: m[0] }, 'patch');
 }

@@ -274,3 +274,14 @@ export const MAX_PATCH_CLOSEST_PATTERN_LINES = 1000;
 export const MAX_PATCH_SCOPE_WINDOW_LINES = 2_000_000;
 /** Steps of that search (candidate places and `@@` lines tried) before it gives up and the chunk stays refused as ambiguous. */
 export const MAX_PATCH_SCOPE_STEPS = 200_000;
+
+// History of changes (VS Code)
+
+/** Changes the history keeps by default (`agentFileTools.history.maxEntries`), and the most it may be set to. */
+export const HISTORY_DEFAULT_ENTRIES = 200;
+export const HISTORY_MAX_ENTRIES = 10_000;
+/** Mebibytes of file text the history keeps by default (`agentFileTools.history.maxStorageMiB`), and the most it may be set to. */
+export const HISTORY_DEFAULT_STORAGE_MIB = 64;
+export const HISTORY_MAX_STORAGE_MIB = 1024;
+/** Bytes of the history's index read at activation at most: a larger one is a damaged or hostile file, started afresh. */
+export const HISTORY_MAX_INDEX_BYTES = 16 * 1024 * 1024;
