@@ -167,3 +167,50 @@ describe('the history of changes', () => {
     second.dispose();
   });
 });
+
+describe('Run a Tool in an editor', () => {
+  afterEach(async () => {
+    await vscode.commands.executeCommand('agentFileTools.rejectAllChanges', 'test cleanup');
+    for (const d of vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'untitled' && x.isDirty)) {
+      await vscode.window.showTextDocument(d);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+  });
+
+  it('opens a JSON input prefilled for the active file, checked against the tool\'s schema as it is typed', async () => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('hello.txt')));
+    await vscode.commands.executeCommand('agentFileTools.runToolInEditor', 'fs_read');
+    const editor = await waitFor('the input editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'untitled' ? vscode.window.activeTextEditor : undefined));
+    assert.equal(editor.document.uri.path, '/fs_read.input.json');
+    assert.equal(editor.document.languageId, 'json');
+    assert.deepEqual(JSON.parse(editor.document.getText()), { path: 'hello.txt', offset: 1, limit: 50 });
+    await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), '{"path": "hello.txt", "offset": "one"}\n'));
+    const problems = await waitFor('a schema error', () => {
+      const d = vscode.languages.getDiagnostics(editor.document.uri);
+      return d.length ? d : undefined;
+    });
+    assert.match(problems.map((d) => d.message).join('\n'), /integer/i);
+    const shot = await ui([{ waitFor: '.editor-actions a.action-label[aria-label*="Run This Tool Input"]' }, { screenshot: 'run-tool-in-editor' }]);
+    assert.ok(shot.ok, shot.error);
+  });
+
+  it('the editor title\'s run action runs the input: an edit\'s review takes the keyboard, Ctrl+K Ctrl+Y accepts it, the result opens read-only', async () => {
+    const p = seedBytes('history/run.txt', Buffer.from('alpha\nbeta\n'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('history/run.txt')));
+    await vscode.commands.executeCommand('agentFileTools.runToolInEditor', 'fs_edit');
+    const editor = await waitFor('the input editor', () => (vscode.window.activeTextEditor?.document.uri.path === '/fs_edit.input.json' ? vscode.window.activeTextEditor : undefined));
+    assert.deepEqual(JSON.parse(editor.document.getText()), { path: 'history/run.txt', old_string: 'alpha', new_string: 'alpha' });
+    await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), JSON.stringify({ path: 'history/run.txt', old_string: 'beta', new_string: 'gamma\ndelta' }, null, 2)));
+    const clicked = await ui([{ click: '.editor-actions a.action-label[aria-label*="Run This Tool Input"]' }]);
+    assert.ok(clicked.ok, clicked.error);
+    await reviewOf('run.txt');
+    const keys = await ui([{ waitFor: '.monaco-diff-editor .editor.modified .view-lines' }, { press: 'Control+K' }, { press: 'Control+Y' }]);
+    assert.ok(keys.ok, keys.error);
+    await waitFor('the file to change', () => fs.readFileSync(p, 'utf8') === 'alpha\ngamma\ndelta\n' || undefined);
+    const result = await waitFor('the result document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'agent-file-tools-result' ? vscode.window.activeTextEditor.document : undefined);
+    assert.match(result.getText(), /^Edited history\/run\.txt: \+2 -1 lines/);
+    const [e] = await entries();
+    assert.equal(e.origin, 'command', 'the history says the person ran it');
+  });
+});
