@@ -194,6 +194,8 @@ export const MAX_DIAGNOSTICS_PER_FILE = 20;
 export const MAX_OTHER_PROBLEM_FILES = 5;
 /** How long a change waits at most for the language servers' diagnostics, in milliseconds. */
 export const DIAGNOSTICS_WAIT_MS = 3000;
+/** The most `agentFileTools.diagnosticsWaitMs` may ask for: a change's result never waits longer on language servers. */
+export const DIAGNOSTICS_MAX_WAIT_MS = 10_000;
 /** Bytes of one file name the file systems we write on allow (Linux's NAME_MAX); a temporary or saved-copy name is cut to fit. */
 export const MAX_FILE_NAME_BYTES = 255;
 

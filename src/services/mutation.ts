@@ -2,7 +2,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { lineStats, textEdits, unifiedDiff } from '../core/diff';
 import { CancelledError, ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
-import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
@@ -379,7 +379,7 @@ export async function landChange(
   }
   const live = plan.files.filter((f) => f.action !== 'delete').map((f) => f.target.real);
   if (live.length) {
-    await ctx.ws.settleDiagnostics(live, DIAGNOSTICS_WAIT_MS, ctx.signal);
+    await ctx.ws.settleDiagnostics(live, Math.min(ctx.settings.diagnosticsWaitMs, DIAGNOSTICS_MAX_WAIT_MS), ctx.signal);
   }
 
   const files: LandedFile[] = [];

@@ -10,7 +10,7 @@ import { invokeTool, prepareTool } from '../services/run';
 import type { ChangeJournal, ChangeOrigin } from '../services/journal';
 import type { Logger, ToolContext, ToolSpec } from '../services/types';
 import { toLmResult } from './result';
-import { readSettings } from './settings';
+import { readSettings, toolEnabled } from './settings';
 
 /** One `vscode.LanguageModelTool` over a neutral tool spec. */
 class LmTool implements vscode.LanguageModelTool<unknown> {
@@ -48,6 +48,13 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
+    // The manifest's `when` keeps a turned-off tool out of what a chat offers the model, but
+    // VS Code still lists it in vscode.lm.tools and another extension may call it: it refuses.
+    if (!toolEnabled(this.spec.name)) {
+      return new vscode.LanguageModelToolResult([
+        new vscode.LanguageModelTextPart(`${this.spec.name} is turned off in this workspace's settings (agentFileTools.tools.${this.spec.name}.enabled); nothing was done.`),
+      ]);
+    }
     const ctx = this.context(this.spec.name, options.input, token, options);
     return toLmResult(await invokeTool(this.spec, options.input, ctx), {
       inChat: options.toolInvocationToken !== undefined,

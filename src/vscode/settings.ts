@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { HISTORY_DEFAULT_ENTRIES, HISTORY_DEFAULT_STORAGE_MIB, HISTORY_MAX_ENTRIES, HISTORY_MAX_STORAGE_MIB } from '../core/limits';
+import { DIAGNOSTICS_MAX_WAIT_MS, HISTORY_DEFAULT_ENTRIES, HISTORY_DEFAULT_STORAGE_MIB, HISTORY_MAX_ENTRIES, HISTORY_MAX_STORAGE_MIB } from '../core/limits';
 import { DEFAULT_SETTINGS, type Settings } from '../services/settings';
 
 export const SECTION = 'agentFileTools';
@@ -17,6 +17,7 @@ export function readSettings(): Settings {
     protectedFiles: c.get<string[]>('protectedFiles', [...DEFAULT_SETTINGS.protectedFiles]),
     saveAfterChange: c.get<boolean>('saveAfterChange', DEFAULT_SETTINGS.saveAfterChange),
     formatAfterChange: c.get<boolean>('formatAfterChange', DEFAULT_SETTINGS.formatAfterChange),
+    diagnosticsWaitMs: bounded(c.get('diagnosticsWaitMs'), 0, DIAGNOSTICS_MAX_WAIT_MS, DEFAULT_SETTINGS.diagnosticsWaitMs),
   };
 }
 
@@ -37,4 +38,9 @@ export function historyLimits(): { maxEntries: number; maxBytes: number } {
     maxEntries: bounded(c.get('history.maxEntries'), 0, HISTORY_MAX_ENTRIES, HISTORY_DEFAULT_ENTRIES),
     maxBytes: bounded(c.get('history.maxStorageMiB'), 0, HISTORY_MAX_STORAGE_MIB, HISTORY_DEFAULT_STORAGE_MIB) * 1024 * 1024,
   };
+}
+
+/** Whether the person left the tool on (`agentFileTools.tools.<name>.enabled`, which the manifest's `when` reads too). */
+export function toolEnabled(name: string): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>(`tools.${name}.enabled`, true) !== false;
 }

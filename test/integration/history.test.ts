@@ -214,3 +214,20 @@ describe('Run a Tool in an editor', () => {
     assert.equal(e.origin, 'command', 'the history says the person ran it');
   });
 });
+
+describe('settings', () => {
+  it('a tool turned off is not offered to chats, and refuses a call that reaches it anyway, until turned on again', async () => {
+    const config = vscode.workspace.getConfiguration('agentFileTools');
+    const manifest = vscode.extensions.getExtension('agent-file-tools.agent-file-tools')!.packageJSON as { contributes: { languageModelTools: { name: string; when?: string }[] } };
+    assert.equal(manifest.contributes.languageModelTools.find((t) => t.name === 'fs_glob')?.when, 'config.agentFileTools.tools.fs_glob.enabled');
+    await config.update('tools.fs_glob.enabled', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      const off = await invoke('fs_glob', { pattern: '*.txt' });
+      assert.equal(off.text, 'fs_glob is turned off in this workspace\'s settings (agentFileTools.tools.fs_glob.enabled); nothing was done.');
+      assert.match((await invoke('fs_grep', { pattern: 'hello', path: 'hello.txt' })).text, /hello/, 'the other tools stay');
+    } finally {
+      await config.update('tools.fs_glob.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    assert.match((await invoke('fs_glob', { pattern: '*.txt' })).text, /hello\.txt/);
+  });
+});
