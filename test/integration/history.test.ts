@@ -231,3 +231,23 @@ describe('settings', () => {
     assert.match((await invoke('fs_glob', { pattern: '*.txt' })).text, /hello\.txt/);
   });
 });
+
+describe('the walkthrough', () => {
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllGroups'));
+
+  it('opens, and its first step\'s button runs the real command', async () => {
+    const manifest = vscode.extensions.getExtension('agent-file-tools.agent-file-tools')!.packageJSON as { contributes: { walkthroughs: { id: string; steps: { id: string; description: string }[] }[] } };
+    const [w] = manifest.contributes.walkthroughs;
+    assert.deepEqual(w.steps.map((s) => s.id), ['tools', 'agentMode', 'read', 'edit', 'patch', 'history', 'log', 'settings', 'customize']);
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `agent-file-tools.agent-file-tools#${w.id}`, false);
+    const shot = await ui([{ waitFor: '.getting-started-category:has-text("Meet the seven file tools"), .gettingStartedSlideDetails:has-text("Meet the seven file tools")' }, { screenshot: 'walkthrough' }]);
+    assert.ok(shot.ok, shot.error);
+    const link = /\]\(command:([\w.]+)\)/.exec(w.steps[0].description);
+    assert.equal(link?.[1], 'agentFileTools.runToolInEditor');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('hello.txt')));
+    await vscode.commands.executeCommand(link[1], 'fs_grep');
+    const editor = await waitFor('the fs_grep input', () => (vscode.window.activeTextEditor?.document.uri.path === '/fs_grep.input.json' ? vscode.window.activeTextEditor : undefined));
+    assert.equal(JSON.parse(editor.document.getText()).path, '.');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
