@@ -46,7 +46,7 @@ async function run(results: ResultDocuments, calls: CommandCalls, tool: string, 
     );
     await results.show(tool, label, result);
   } catch (e) {
-    void vscode.window.showErrorMessage(`${tool} failed: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', tool, e instanceof Error ? e.message : String(e)));
   } finally {
     mark.dispose();
     cts.dispose();
@@ -96,7 +96,7 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
     vscode.commands.registerCommand('agentFileTools.readActiveFile', async () => {
       const path = activeFilePath();
       if (!path) {
-        void vscode.window.showInformationMessage('Open a file first: this command reads the active editor\'s file as a model would.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Open a file first: this command reads the active editor\'s file as a model would.'));
         return;
       }
       await run(results, calls, 'fs_read', { path }, vscode.workspace.asRelativePath(path));
@@ -134,12 +134,12 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
       await run(results, calls, tool.name, input, labelOf(input));
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromClipboard', async () => {
-      await applyPatchText(results, calls, await vscode.env.clipboard.readText(), 'the clipboard');
+      await applyPatchText(results, calls, await vscode.env.clipboard.readText(), vscode.l10n.t('the clipboard'));
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromEditor', async () => {
       const editor = vscode.window.activeTextEditor;
       const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : editor?.document.getText();
-      await applyPatchText(results, calls, selection ?? '', 'the active editor');
+      await applyPatchText(results, calls, selection ?? '', vscode.l10n.t('the active editor'));
     }),
   ];
 }
@@ -152,7 +152,7 @@ async function applyPatchText(results: ResultDocuments, calls: CommandCalls, tex
   // A person copies a whole message: the patch is the part from its first marker to its last.
   const m = /^[ \t]*\*\*\*[ \t]*Begin Patch[ \t]*$[^]*^[ \t]*\*\*\*[ \t]*End Patch[ \t]*$/m.exec(text);
   if (!m) {
-    void vscode.window.showWarningMessage(`No patch in ${from}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('No patch in {0}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.', from));
     return;
   }
   await run(results, calls, 'fs_apply_patch', { patch: m[0] }, 'patch');
