@@ -179,7 +179,12 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     return undefined;
   }
 
-  async review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review> {
+  /**
+   * Opens the review and waits for the answer. Started by a tool on its own (a chat), it
+   * never takes the keyboard; started by the person (`focus`: a command of the palette or
+   * a view), it does, so that the keybindings answer at once.
+   */
+  async review(proposal: ChangeProposal, signal: CancelSignal, opts: { focus?: boolean } = {}): Promise<Review> {
     if (signal.isCancellationRequested) {
       return { kind: 'cancelled' };
     }
@@ -203,7 +208,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       this.waiting.set(id, w);
       this.watchCancellation(w, signal);
       this.changed.fire();
-      this.open(w, undefined, false).then(
+      this.open(w, undefined, opts.focus === true).then(
         () => {
           if (signal.isCancellationRequested) {
             void this.cancel(id);

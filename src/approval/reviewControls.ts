@@ -102,7 +102,7 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
   const tree = new PendingTree(review);
   const view = vscode.window.createTreeView(PENDING_VIEW, { treeDataProvider: tree });
   const status = vscode.window.createStatusBarItem('agentFileTools.reviews', vscode.StatusBarAlignment.Left, 1000);
-  status.name = 'Agent File Tools: changes waiting for review';
+  status.name = vscode.l10n.t('Agent File Tools: changes waiting for review');
   status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
 
   const update = () => {
@@ -133,14 +133,14 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
     if (typeof arg === 'string' || isNode(arg)) {
       const p = review.get(typeof arg === 'string' ? arg : arg.id);
       if (!p) {
-        void vscode.window.showInformationMessage('That change is no longer waiting for review.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('That change is no longer waiting for review.'));
       }
       return p;
     }
     if (arg instanceof vscode.Uri && arg.scheme !== MULTI_DIFF_SCHEME) {
       const p = review.proposalOf(arg) ?? single(all.filter((x) => x.files.some((f) => f.real.toString() === arg.toString())));
       if (!p) {
-        void vscode.window.showInformationMessage('No change waiting for review is shown there.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('No change waiting for review is shown there.'));
       }
       return p;
     }
@@ -152,13 +152,13 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
     }
     if (all.length <= 1) {
       if (all.length === 0) {
-        void vscode.window.showInformationMessage('No change is waiting for review.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('No change is waiting for review.'));
       }
       return all[0];
     }
     const pick = await vscode.window.showQuickPick(
       all.map((p) => ({ label: proposalLabel(p.proposal), description: countActions(p.files), p })),
-      { title: 'Which proposed change?', placeHolder: 'Several changes wait for review' },
+      { title: vscode.l10n.t('Which proposed change?'), placeHolder: vscode.l10n.t('Several changes wait for review') },
     );
     return pick?.p;
   };
@@ -169,9 +169,9 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
       return { reason: cleanReason(arg) };
     }
     const typed = await vscode.window.showInputBox({
-      title: `Reject ${what}`,
-      prompt: 'Why? Optional: the model receives it. Enter rejects; Escape keeps the change waiting.',
-      placeHolder: 'Reason (optional)',
+      title: vscode.l10n.t('Reject {0}', what),
+      prompt: vscode.l10n.t('Why? Optional: the model receives it. Enter rejects; Escape keeps the change waiting.'),
+      placeHolder: vscode.l10n.t('Reason (optional)'),
       ignoreFocusOut: true,
     });
     return typed === undefined ? undefined : { reason: cleanReason(typed) };

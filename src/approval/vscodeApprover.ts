@@ -4,7 +4,8 @@ import { type Approver, type ChangeProposal, type Confirmation, type ConfirmAnsw
 
 /** Shows a proposed change to the person and waits for their answer. */
 export interface ReviewUi {
-  review(proposal: ChangeProposal, signal: CancelSignal): Promise<Review>;
+  /** `focus`: the person asked for the change (a command), so its review takes the keyboard. */
+  review(proposal: ChangeProposal, signal: CancelSignal, opts?: { focus?: boolean }): Promise<Review>;
   /** Shows a change that landed without a question, without taking focus. */
   showApplied(change: ChangeProposal): void;
 }
@@ -37,11 +38,11 @@ export class VscodeApprover {
     }
   }
 
-  /** The approver one call uses. */
-  forCall(tool: string, input: unknown): Approver {
+  /** The approver one call uses; `focus`: its reviews take the keyboard (the person started the call). */
+  forCall(tool: string, input: unknown, focus = false): Approver {
     return {
       confirm: (q, signal) => this.confirm(tool, input, q, signal),
-      review: (p, signal) => this.reviews.review(p, signal),
+      review: (p, signal) => this.reviews.review(p, signal, { focus }),
       showApplied: (p) => this.reviews.showApplied(p),
     };
   }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { TOOLS } from '../tools/registry';
+import type { CommandCalls } from '../vscode/lmTools';
 import { registerCustomAgentCommand } from './customAgent';
+import { EDITOR_COMMANDS, exampleInput, openInputEditor, parseInput, SCHEMA_SCHEME, toolOfInput, ToolSchemas } from './toolEditor';
 
 export const RESULT_SCHEME = 'agent-file-tools-result';
 
@@ -33,8 +35,10 @@ function activeFilePath(): string | undefined {
   return doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.path;
 }
 
-async function run(results: ResultDocuments, tool: string, input: object, label: string): Promise<void> {
+async function run(results: ResultDocuments, calls: CommandCalls, tool: string, input: object, label: string): Promise<void> {
   const cts = new vscode.CancellationTokenSource();
+  // the person asked for this call: its review takes the keyboard
+  const mark = calls.mark(tool, input);
   try {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `Agent File Tools: ${tool}`, cancellable: false },
@@ -42,63 +46,100 @@ async function run(results: ResultDocuments, tool: string, input: object, label:
     );
     await results.show(tool, label, result);
   } catch (e) {
-    void vscode.window.showErrorMessage(`${tool} failed: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', tool, e instanceof Error ? e.message : String(e)));
   } finally {
+    mark.dispose();
     cts.dispose();
   }
 }
 
 /** The command-palette entries: the same tools, run by a person, output shown as the model sees it. */
-export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCalls, manifest: () => readonly { name: string; inputSchema?: object }[]): vscode.Disposable[] {
   const results = new ResultDocuments();
+  const pickTool = async (arg: unknown, title: string) => {
+    const given = TOOLS.find((t) => t.name === arg);
+    if (given) {
+      return given;
+    }
+    const pick = await vscode.window.showQuickPick(
+      TOOLS.map((t) => ({ label: t.name, description: t.mutates ? vscode.l10n.t('changes files') : vscode.l10n.t('read-only'), tool: t })),
+      { title, placeHolder: vscode.l10n.t('Which tool?') },
+    );
+    return pick?.tool;
+  };
+  const labelOf = (input: Record<string, unknown>) => [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
   return [
+    vscode.workspace.registerTextDocumentContentProvider(SCHEMA_SCHEME, new ToolSchemas(manifest)),
+    vscode.commands.registerCommand(EDITOR_COMMANDS.open, async (arg?: unknown) => {
+      const tool = await pickTool(arg, vscode.l10n.t('Agent File Tools: run a tool in an editor'));
+      if (tool) {
+        await openInputEditor(tool.name, await exampleInput(tool.name, tool.example));
+      }
+    }),
+    vscode.commands.registerCommand(EDITOR_COMMANDS.run, async (arg?: unknown) => {
+      const doc = arg instanceof vscode.Uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === arg.toString()) : vscode.window.activeTextEditor?.document;
+      const tool = doc && toolOfInput(doc);
+      if (!doc || !tool) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Open a tool input first: Agent File Tools: Run a Tool in an Editor.'));
+        return;
+      }
+      const parsed = parseInput(doc.getText());
+      if ('error' in parsed) {
+        void vscode.window.showWarningMessage(parsed.error);
+        return;
+      }
+      await run(results, calls, tool, parsed.input, labelOf(parsed.input));
+    }),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     vscode.commands.registerCommand('agentFileTools.showLog', () => log.show()),
     registerCustomAgentCommand(),
     vscode.commands.registerCommand('agentFileTools.readActiveFile', async () => {
       const path = activeFilePath();
       if (!path) {
-        void vscode.window.showInformationMessage('Open a file first: this command reads the active editor\'s file as a model would.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Open a file first: this command reads the active editor\'s file as a model would.'));
         return;
       }
-      await run(results, 'fs_read', { path }, vscode.workspace.asRelativePath(path));
+      await run(results, calls, 'fs_read', { path }, vscode.workspace.asRelativePath(path));
     }),
-    vscode.commands.registerCommand('agentFileTools.runTool', async () => {
-      const pick = await vscode.window.showQuickPick(
-        TOOLS.map((t) => ({ label: t.name, description: t.mutates ? 'changes files' : 'read-only', example: t.example })),
-        { title: 'Agent File Tools: run a tool', placeHolder: 'Which tool?' },
-      );
-      if (!pick) {
+    // The quick path: one line of JSON, for short inputs (a patch or several lines take the editor).
+    vscode.commands.registerCommand('agentFileTools.runTool', async (arg?: unknown) => {
+      const tool = await pickTool(arg, vscode.l10n.t('Agent File Tools: run a tool'));
+      if (!tool) {
         return;
       }
-      const active = activeFilePath();
-      const value = active && pick.label === 'fs_read' ? JSON.stringify({ path: vscode.workspace.asRelativePath(active) }) : pick.example;
-      const text = await vscode.window.showInputBox({
-        title: `${pick.label}: input (JSON)`,
-        value,
-        validateInput: (v) => {
-          try {
-            const o = JSON.parse(v);
-            return o && typeof o === 'object' && !Array.isArray(o) ? undefined : 'Enter a JSON object';
-          } catch (e) {
-            return `Not valid JSON: ${(e as Error).message}`;
-          }
-        },
+      const example = await exampleInput(tool.name, tool.example);
+      const inEditor = vscode.l10n.t('Open in an editor');
+      const box = vscode.window.createInputBox();
+      box.title = vscode.l10n.t('{0}: input (JSON)', tool.name);
+      box.value = JSON.stringify(JSON.parse(example));
+      box.prompt = vscode.l10n.t('One line of JSON; the button opens the input in an editor, for a patch or several lines.');
+      box.buttons = [{ iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: inEditor }];
+      const text = await new Promise<string | undefined>((resolve) => {
+        box.onDidChangeValue((v) => (box.validationMessage = 'error' in parseInput(v) ? (parseInput(v) as { error: string }).error : undefined));
+        box.onDidAccept(() => !('error' in parseInput(box.value)) && resolve(box.value));
+        box.onDidTriggerButton(() => {
+          resolve(undefined);
+          // what the person typed, when it is an input; else the example
+          const typed = parseInput(box.value);
+          void openInputEditor(tool.name, `${JSON.stringify('input' in typed ? typed.input : JSON.parse(example), null, 2)}\n`);
+        });
+        box.onDidHide(() => resolve(undefined));
+        box.show();
       });
+      box.dispose();
       if (text === undefined) {
         return;
       }
       const input = JSON.parse(text) as Record<string, unknown>;
-      const label = [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
-      await run(results, pick.label, input, label);
+      await run(results, calls, tool.name, input, labelOf(input));
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromClipboard', async () => {
-      await applyPatchText(results, await vscode.env.clipboard.readText(), 'the clipboard');
+      await applyPatchText(results, calls, await vscode.env.clipboard.readText(), vscode.l10n.t('the clipboard'));
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromEditor', async () => {
       const editor = vscode.window.activeTextEditor;
       const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : editor?.document.getText();
-      await applyPatchText(results, selection ?? '', 'the active editor');
+      await applyPatchText(results, calls, selection ?? '', vscode.l10n.t('the active editor'));
     }),
   ];
 }
@@ -107,12 +148,12 @@ export function registerCommands(log: vscode.LogOutputChannel): vscode.Disposabl
  * A patch someone has from elsewhere (a review, a chat, a mail), applied through the same
  * flow as the model's: verified whole, reviewed in the multi-diff editor, applied at once.
  */
-async function applyPatchText(results: ResultDocuments, text: string, from: string): Promise<void> {
+async function applyPatchText(results: ResultDocuments, calls: CommandCalls, text: string, from: string): Promise<void> {
   // A person copies a whole message: the patch is the part from its first marker to its last.
   const m = /^[ \t]*\*\*\*[ \t]*Begin Patch[ \t]*$[^]*^[ \t]*\*\*\*[ \t]*End Patch[ \t]*$/m.exec(text);
   if (!m) {
-    void vscode.window.showWarningMessage(`No patch in ${from}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('No patch in {0}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.', from));
     return;
   }
-  await run(results, 'fs_apply_patch', { patch: m[0] }, 'patch');
+  await run(results, calls, 'fs_apply_patch', { patch: m[0] }, 'patch');
 }

@@ -226,6 +226,8 @@ export const MAX_DIAGNOSTICS_PER_FILE = 20;
 export const MAX_OTHER_PROBLEM_FILES = 5;
 /** How long a change waits at most for the language servers' diagnostics, in milliseconds. */
 export const DIAGNOSTICS_WAIT_MS = 3000;
+/** The most `agentFileTools.diagnosticsWaitMs` may ask for: a change's result never waits longer on language servers. */
+export const DIAGNOSTICS_MAX_WAIT_MS = 10_000;
 /** Bytes of one file name the file systems we write on allow (Linux's NAME_MAX); a temporary or saved-copy name is cut to fit. */
 export const MAX_FILE_NAME_BYTES = 255;
 
@@ -320,3 +322,14 @@ export const MAX_PATCH_CLOSEST_PATTERN_LINES = 1000;
 export const MAX_PATCH_SCOPE_WINDOW_LINES = 2_000_000;
 /** Steps of that search (candidate places and `@@` lines tried) before it gives up and the chunk stays refused as ambiguous. */
 export const MAX_PATCH_SCOPE_STEPS = 200_000;
+
+// History of changes (VS Code)
+
+/** Changes the history keeps by default (`agentFileTools.history.maxEntries`), and the most it may be set to. */
+export const HISTORY_DEFAULT_ENTRIES = 200;
+export const HISTORY_MAX_ENTRIES = 10_000;
+/** Mebibytes of file text the history keeps by default (`agentFileTools.history.maxStorageMiB`), and the most it may be set to. */
+export const HISTORY_DEFAULT_STORAGE_MIB = 64;
+export const HISTORY_MAX_STORAGE_MIB = 1024;
+/** Bytes of the history's index read at activation at most: a larger one is a damaged or hostile file, started afresh. */
+export const HISTORY_MAX_INDEX_BYTES = 16 * 1024 * 1024;

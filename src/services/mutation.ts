@@ -2,7 +2,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { lineStats, textEdits, unifiedDiff } from '../core/diff';
 import { CancelledError, ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
-import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_WAIT_MS } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
@@ -10,6 +10,7 @@ import { ApplyFailure, StaleError, type Diagnostic, type FileChange } from '../h
 import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
+import type { JournalFile } from './journal';
 import type { Target } from './target';
 import type { ToolContext } from './types';
 
@@ -28,6 +29,8 @@ export interface PlannedFile {
   after: string | undefined;
   /** For a move onto an existing file: the text it replaces there. */
   replaces?: FileText;
+  /** For a new file: its encoding (a file a revert brings back keeps its BOM); UTF-8 when absent. */
+  encoding?: Encoding;
 }
 
 export interface ChangePlan {
@@ -188,8 +191,8 @@ async function recheckGitDirectories(ctx: ToolContext, plan: ChangePlan): Promis
 }
 
 function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
-  // a moved file keeps its encoding; a new one is UTF-8
-  const encoding: Encoding = f.before && isOurEncoding(f.before.encoding) ? f.before.encoding : 'utf-8';
+  // a moved file keeps its encoding; a new one is UTF-8 unless the plan names one
+  const encoding: Encoding = f.before && isOurEncoding(f.before.encoding) ? f.before.encoding : (f.encoding ?? 'utf-8');
   const newFile = (t: string): Uint8Array => encodeText(t, encoding);
   switch (f.action) {
     case 'create':
@@ -269,6 +272,34 @@ function isOurEncoding(e: string): e is Encoding {
   return e === 'utf-8' || e === 'utf-8-bom' || e === 'utf-16le' || e === 'utf-16be';
 }
 
+/** Whether a file of the change may hold secrets: the history then keeps none of its text. */
+function mayHoldSecrets(of: (t: Target) => Access, f: PlannedFile): boolean {
+  return [f.target, ...(f.from ? [f.from] : [])].some((t) => {
+    const a = of(t);
+    return (a.change.kind === 'ask' && a.change.reasons.includes('sensitive')) || (a.read.kind === 'confirm' && a.read.reasons.includes('sensitive'));
+  });
+}
+
+/** One landed file as the history keeps it: its texts, unless it may hold secrets. */
+function journalFile(of: (t: Target) => Access, f: PlannedFile, text: string | undefined, stats: { added: number; removed: number }, userEdited: boolean): JournalFile {
+  const secret = mayHoldSecrets(of, f);
+  const encoding = f.before?.encoding ?? f.encoding ?? 'utf-8';
+  return {
+    path: f.target.real,
+    display: f.target.located.display,
+    action: f.action,
+    ...(f.from ? { from: { path: f.from.real, display: f.from.located.display } } : {}),
+    ...(secret ? {} : { before: f.before?.text, after: text, replaced: f.replaces?.text }),
+    encoding,
+    ...(f.replaces ? { replacedEncoding: f.replaces.encoding } : {}),
+    added: stats.added,
+    removed: stats.removed,
+    userEdited,
+    kept: !secret,
+    ...(secret ? { notKept: 'it may hold secrets, so its text is not kept' } : {}),
+  };
+}
+
 /** Each path's {@link Access} by its real path: the decisions the call made are the ones the landing keeps. */
 function accessOf(access: readonly Access[]): (t: Target) => Access {
   const byReal = new Map(access.map((a) => [a.target.real, a] as const));
@@ -291,11 +322,16 @@ function accessOf(access: readonly Access[]): (t: Target) => Access {
  * file the model may not see (see Access.mayShowContent).
  * Call it holding the files' locks.
  */
-export async function landChange(ctx: ToolContext, plan: ChangePlan, access: readonly Access[], opts: { otherProblems?: boolean; diffs?: boolean } = {}): Promise<Landed> {
+export async function landChange(
+  ctx: ToolContext,
+  plan: ChangePlan,
+  access: readonly Access[],
+  opts: { otherProblems?: boolean; diffs?: boolean; /** Reviewed whatever the policy (a revert is checked before it lands). */ review?: boolean } = {},
+): Promise<Landed> {
   const of = accessOf(access);
   const decided = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map(of);
   decided.forEach((a) => a.refuseForbidden());
-  const ask = decided.some((a) => a.reviewed);
+  const ask = opts.review === true || decided.some((a) => a.reviewed);
   // decided now: landing records each file in the ledger, which then allows its content
   const showsOld = new Set(plan.files.filter((f) => of(f.from ?? f.target).mayShowContent));
   const proposal = proposalOf(of, plan);
@@ -367,10 +403,11 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
   }
   const live = plan.files.filter((f) => f.action !== 'delete').map((f) => f.target.real);
   if (live.length) {
-    await ctx.ws.settleDiagnostics(live, DIAGNOSTICS_WAIT_MS, ctx.signal);
+    await ctx.ws.settleDiagnostics(live, Math.min(ctx.settings.diagnosticsWaitMs, DIAGNOSTICS_MAX_WAIT_MS), ctx.signal);
   }
 
   const files: LandedFile[] = [];
+  const journal: JournalFile[] = [];
   for (const f of plan.files) {
     const proposed = f.after;
     // What landed is what was applied, unless a formatter changed it since; a large file's version comes from the disk.
@@ -396,7 +433,11 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
       formatted: formatted.has(f.target.real),
       newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], ctx.ws.diagnostics(f.target.real)).slice(0, MAX_DIAGNOSTICS_PER_FILE),
     });
+    if (ctx.journal) {
+      journal.push(journalFile(of, f, text, stats, userEdited));
+    }
   }
+  ctx.journal?.record({ tool: plan.tool, summary: plan.summary, origin: ctx.origin ?? (ctx.requestKey !== undefined ? 'chat' : 'extension'), at: Date.now(), files: journal });
   const otherProblems: Landed['otherProblems'] = [];
   if (othersBefore) {
     const mine = new Set(written);

@@ -1,3 +1,4 @@
+import { DIAGNOSTICS_WAIT_MS } from '../core/limits';
 import { DEFAULT_SENSITIVE_GLOBS } from '../core/policy';
 import { DEFAULT_PROTECTED_GLOBS, type ApprovalPolicy } from '../core/writePolicy';
 
@@ -24,6 +25,8 @@ export interface Settings {
   saveAfterChange: boolean;
   /** Format a changed document with the language's formatter. @default false */
   formatAfterChange: boolean;
+  /** Milliseconds a change waits for the language servers' errors, at most DIAGNOSTICS_MAX_WAIT_MS. @default DIAGNOSTICS_WAIT_MS */
+  diagnosticsWaitMs: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -36,4 +39,5 @@ export const DEFAULT_SETTINGS: Settings = {
   protectedFiles: DEFAULT_PROTECTED_GLOBS,
   saveAfterChange: true,
   formatAfterChange: false,
+  diagnosticsWaitMs: DIAGNOSTICS_WAIT_MS,
 };

@@ -8,6 +8,7 @@ import type { Approver, Confirmation } from './approval';
 import type { ToolResult } from './result';
 import type { AliasTable } from './aliases';
 import type { Settings } from './settings';
+import type { ChangeJournal, ChangeOrigin } from './journal';
 
 export interface Logger {
   info(message: string): void;
@@ -34,6 +35,10 @@ export interface ToolContext {
   requestKey?: string;
   /** Which instruction files each chat request was already given. */
   instructions?: InstructionMemory;
+  /** Where changes that landed are recorded (VS Code's history of changes). */
+  journal?: ChangeJournal;
+  /** Who asked for the call, when the adapter knows (a chat request without it). */
+  origin?: ChangeOrigin;
 }
 
 export interface TokenBudget {

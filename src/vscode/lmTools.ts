@@ -7,22 +7,23 @@ import { ReadLedger } from '../services/ledger';
 import { FileLocks } from '../services/locks';
 import { TOOLS } from '../tools/registry';
 import { invokeTool, prepareTool } from '../services/run';
+import type { ChangeJournal, ChangeOrigin } from '../services/journal';
 import type { Logger, ToolContext, ToolSpec } from '../services/types';
 import { toLmResult } from './result';
-import { readSettings } from './settings';
+import { readSettings, toolEnabled } from './settings';
 
 /** One `vscode.LanguageModelTool` over a neutral tool spec. */
 class LmTool implements vscode.LanguageModelTool<unknown> {
   constructor(
     private readonly spec: ToolSpec,
-    private readonly context: (spec: ToolSpec, input: unknown, token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>) => ToolContext,
+    private readonly context: ContextFactory,
     private readonly approver: VscodeApprover,
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>, token: vscode.CancellationToken) {
     let prep;
     try {
-      prep = await prepareTool(this.spec, options.input, this.context(this.spec, options.input, token));
+      prep = await prepareTool(this.spec, options.input, this.context(this.spec.name, options.input, token));
     } catch (e) {
       // The policy could not be checked: ask rather than let the call through unexamined.
       return {
@@ -47,7 +48,14 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken) {
-    const ctx = this.context(this.spec, options.input, token, options);
+    // The manifest's `when` keeps a turned-off tool out of what a chat offers the model, but
+    // VS Code still lists it in vscode.lm.tools and another extension may call it: it refuses.
+    if (!toolEnabled(this.spec.name)) {
+      return new vscode.LanguageModelToolResult([
+        new vscode.LanguageModelTextPart(`${this.spec.name} is turned off in this workspace's settings (agentFileTools.tools.${this.spec.name}.enabled); nothing was done.`),
+      ]);
+    }
+    const ctx = this.context(this.spec.name, options.input, token, options);
     return toLmResult(await invokeTool(this.spec, options.input, ctx), {
       inChat: options.toolInvocationToken !== undefined,
       tokenizationOptions: options.tokenizationOptions,
@@ -73,16 +81,57 @@ function requestKeyOf(token: unknown): string | undefined {
   }
 }
 
-/** Registers every tool of the registry; returns the disposables. */
-export function registerTools(ws: Workspace, approver: VscodeApprover, log: Logger): vscode.Disposable[] {
+/**
+ * Calls the person started (a command of the palette or a view), by tool and input: the
+ * command marks its call just before `vscode.lm.invokeTool`, which carries nothing else
+ * that says who asked. Such a call's review takes the keyboard, and the history says so.
+ */
+export class CommandCalls {
+  private readonly marked = new Map<string, number>();
+
+  private static key(tool: string, input: unknown): string {
+    return `${tool}\0${JSON.stringify(input ?? {})}`;
+  }
+
+  /** Marks the call until it runs; dispose when it has. */
+  mark(tool: string, input: unknown): vscode.Disposable {
+    const key = CommandCalls.key(tool, input);
+    this.marked.set(key, (this.marked.get(key) ?? 0) + 1);
+    return new vscode.Disposable(() => {
+      const n = (this.marked.get(key) ?? 1) - 1;
+      if (n > 0) {
+        this.marked.set(key, n);
+      } else {
+        this.marked.delete(key);
+      }
+    });
+  }
+
+  has(tool: string, input: unknown): boolean {
+    return this.marked.has(CommandCalls.key(tool, input));
+  }
+}
+
+/** Builds a call's context: shared memory of reads, locks and instructions, the approver, the journal. */
+export type ContextFactory = (
+  tool: string,
+  input: unknown,
+  token: vscode.CancellationToken,
+  options?: vscode.LanguageModelToolInvocationOptions<unknown>,
+  /** Who asked, for a call that does not go through `vscode.lm.invokeTool` (a revert). */
+  origin?: ChangeOrigin,
+) => ToolContext;
+
+export function contextFactory(ws: Workspace, approver: VscodeApprover, log: Logger, journal: ChangeJournal | undefined, commands: CommandCalls): ContextFactory {
   const ledger = new ReadLedger();
   const locks = new FileLocks();
   const instructions = new InstructionMemory();
-  const context = (spec: ToolSpec, input: unknown, token: vscode.CancellationToken, options?: vscode.LanguageModelToolInvocationOptions<unknown>): ToolContext => {
+  return (tool, input, token, options, given) => {
     const tok = options?.tokenizationOptions;
+    const origin: ChangeOrigin = given ?? (options?.toolInvocationToken !== undefined ? 'chat' : commands.has(tool, input) ? 'command' : 'extension');
     return {
       ws,
-      approver: approver.forCall(spec.name, input),
+      approver: approver.forCall(tool, input, origin === 'command'),
       settings: readSettings(),
       signal: token,
       ledger,
@@ -91,7 +140,13 @@ export function registerTools(ws: Workspace, approver: VscodeApprover, log: Logg
       budget: tok ? { tokenBudget: tok.tokenBudget, countTokens: (text) => Promise.resolve(tok.countTokens(text, token)) } : undefined,
       requestKey: requestKeyOf(options?.toolInvocationToken),
       instructions,
+      journal,
+      origin,
     };
   };
+}
+
+/** Registers every tool of the registry; returns the disposables. */
+export function registerTools(context: ContextFactory, approver: VscodeApprover): vscode.Disposable[] {
   return TOOLS.map((spec) => vscode.lm.registerTool(spec.name, new LmTool(spec, context, approver)));
 }

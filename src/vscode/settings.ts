@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DIAGNOSTICS_MAX_WAIT_MS, HISTORY_DEFAULT_ENTRIES, HISTORY_DEFAULT_STORAGE_MIB, HISTORY_MAX_ENTRIES, HISTORY_MAX_STORAGE_MIB } from '../core/limits';
 import { DEFAULT_SETTINGS, type Settings } from '../services/settings';
 
 export const SECTION = 'agentFileTools';
@@ -16,10 +17,30 @@ export function readSettings(): Settings {
     protectedFiles: c.get<string[]>('protectedFiles', [...DEFAULT_SETTINGS.protectedFiles]),
     saveAfterChange: c.get<boolean>('saveAfterChange', DEFAULT_SETTINGS.saveAfterChange),
     formatAfterChange: c.get<boolean>('formatAfterChange', DEFAULT_SETTINGS.formatAfterChange),
+    diagnosticsWaitMs: bounded(c.get('diagnosticsWaitMs'), 0, DIAGNOSTICS_MAX_WAIT_MS, DEFAULT_SETTINGS.diagnosticsWaitMs),
   };
 }
 
 /** A setting's value when it is one of the allowed ones (a hand-edited settings.json may hold anything). */
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T {
   return allowed.includes(v as T) ? (v as T) : fallback;
+}
+
+/** A number setting within [min, max]; a hand-edited value outside it (or not a number) is clamped or replaced by the default. */
+function bounded(v: unknown, min: number, max: number, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.floor(v))) : fallback;
+}
+
+/** How much the history of changes keeps: changes, and bytes of their text. */
+export function historyLimits(): { maxEntries: number; maxBytes: number } {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  return {
+    maxEntries: bounded(c.get('history.maxEntries'), 0, HISTORY_MAX_ENTRIES, HISTORY_DEFAULT_ENTRIES),
+    maxBytes: bounded(c.get('history.maxStorageMiB'), 0, HISTORY_MAX_STORAGE_MIB, HISTORY_DEFAULT_STORAGE_MIB) * 1024 * 1024,
+  };
+}
+
+/** Whether the person left the tool on (`agentFileTools.tools.<name>.enabled`, which the manifest's `when` reads too). */
+export function toolEnabled(name: string): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>(`tools.${name}.enabled`, true) !== false;
 }

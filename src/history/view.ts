@@ -1,0 +1,318 @@
+import * as vscode from 'vscode';
+import { CancelledError, ToolError } from '../core/errors';
+import { revertible, revertStates, type JournalEntry } from '../services/journal';
+import { revertPaths, type RevertConflict } from '../tools/revert';
+import type { ContextFactory } from '../vscode/lmTools';
+import type { HistoryEntry, HistoryJournal } from './journal';
+
+export const HISTORY_VIEW = 'agentFileTools.history';
+export const HISTORY_SCHEME = 'agent-file-tools-history';
+
+export const HISTORY_COMMANDS = {
+  show: 'agentFileTools.showHistoryChange',
+  revert: 'agentFileTools.revertChange',
+  revertSince: 'agentFileTools.revertChangesSince',
+  clear: 'agentFileTools.clearHistory',
+  list: 'agentFileTools.historyEntries',
+} as const;
+
+/** The answer to a revert over newer work that goes on to the review. */
+const REVIEW_ANYWAY = vscode.l10n.t('Review Revert over Newer Work');
+
+type HistoryNode = { id: string; index?: number };
+
+function baseName(display: string): string {
+  return display.slice(display.lastIndexOf('/') + 1) || display;
+}
+
+function originWords(origin: HistoryEntry['origin']): string {
+  return origin === 'chat' ? vscode.l10n.t('from a chat') : origin === 'command' ? vscode.l10n.t('from a command') : vscode.l10n.t('from another extension');
+}
+
+function timeOf(at: number): string {
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+const ACTION_WORDS: Record<HistoryEntry['files'][number]['action'], string> = {
+  create: 'created',
+  modify: 'edited',
+  overwrite: 'written',
+  delete: 'deleted',
+  move: 'moved',
+};
+
+/** The History of Changes view: every change that landed, newest first. */
+class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(
+    private readonly journal: HistoryJournal,
+    private readonly uriFor: (path: string) => vscode.Uri,
+  ) {}
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  getChildren(node?: HistoryNode): HistoryNode[] {
+    if (!node) {
+      return this.journal.entries().map((e) => ({ id: e.id }));
+    }
+    const e = node.index === undefined ? this.journal.get(node.id) : undefined;
+    return e && e.files.length > 1 ? e.files.map((_, index) => ({ id: e.id, index })) : [];
+  }
+
+  getParent(node: HistoryNode): HistoryNode | undefined {
+    return node.index !== undefined ? { id: node.id } : undefined;
+  }
+
+  getTreeItem(node: HistoryNode): vscode.TreeItem {
+    const e = this.journal.get(node.id);
+    if (!e) {
+      return new vscode.TreeItem(vscode.l10n.t('(no longer in the history)'));
+    }
+    const added = e.files.reduce((n, f) => n + f.added, 0);
+    const removed = e.files.reduce((n, f) => n + f.removed, 0);
+    const edited = e.files.some((f) => f.userEdited);
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendText(`${e.tool}: ${e.summary}\n\n${new Date(e.at).toLocaleString()}, ${originWords(e.origin)}${edited ? vscode.l10n.t(', with your edits to the proposal') : ''}\n\n`);
+    for (const f of e.files) {
+      tooltip.appendText(`${f.from ? `${f.from.display} → ` : ''}${f.display}: ${ACTION_WORDS[f.action]}, +${f.added} -${f.removed}${f.kept ? '' : ` (${vscode.l10n.t('not revertible: {0}', f.notKept ?? '')})`}\n\n`);
+    }
+    tooltip.appendText(vscode.l10n.t('Click to see the change again.'));
+    if (node.index !== undefined || e.files.length === 1) {
+      const index = node.index ?? 0;
+      const f = e.files[index];
+      const item = new vscode.TreeItem(baseName(f.display), vscode.TreeItemCollapsibleState.None);
+      item.id = `h${e.id}/${index}`;
+      item.resourceUri = this.uriFor(f.path);
+      const top = node.index === undefined;
+      item.description = [top ? e.tool : '', f.action === 'modify' ? '' : ACTION_WORDS[f.action], `+${f.added} -${f.removed}`, top ? timeOf(e.at) : '', top ? originWords(e.origin) : '', f.userEdited ? vscode.l10n.t('your edits') : '']
+        .filter(Boolean)
+        .join(' · ');
+      item.tooltip = tooltip;
+      item.contextValue = node.index === undefined ? 'agentFileTools.historyEntry' : 'agentFileTools.historyFile';
+      item.command = { command: HISTORY_COMMANDS.show, title: vscode.l10n.t('Show Change'), arguments: [e.id, node.index] };
+      return item;
+    }
+    const item = new vscode.TreeItem(e.summary, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `h${e.id}`;
+    item.iconPath = new vscode.ThemeIcon('diff-multiple');
+    item.description = [e.tool, vscode.l10n.t('{0} files', e.files.length), `+${added} -${removed}`, timeOf(e.at), originWords(e.origin), edited ? vscode.l10n.t('your edits') : ''].filter(Boolean).join(' · ');
+    item.tooltip = tooltip;
+    item.contextValue = 'agentFileTools.historyEntry';
+    item.command = { command: HISTORY_COMMANDS.show, title: vscode.l10n.t('Show Change'), arguments: [e.id] };
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Read-only snapshots that the history's diffs show: a change's sides, a conflict's sides. */
+class Snapshots implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private count = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  /** A snapshot of `text` named like the file at `path`; forgotten when its document closes. */
+  uri(path: vscode.Uri, text: string | undefined, side: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: HISTORY_SCHEME, path: path.path, query: `${++this.count}-${side}` });
+    this.texts.set(uri.toString(), text ?? '');
+    return uri;
+  }
+
+  forget(uri: vscode.Uri): void {
+    this.texts.delete(uri.toString());
+  }
+}
+
+function idOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') {
+    return arg;
+  }
+  const n = arg as HistoryNode | undefined;
+  return n && typeof n === 'object' && typeof n.id === 'string' ? n.id : undefined;
+}
+
+export interface HistoryDeps {
+  journal: HistoryJournal;
+  context: ContextFactory;
+  uriFor(path: string): vscode.Uri;
+}
+
+/** The History of Changes view and its commands: see a change again, revert one, revert everything since one. */
+export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
+  const { journal } = deps;
+  const tree = new HistoryTree(journal, deps.uriFor);
+  const view = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: tree });
+  const snapshots = new Snapshots();
+
+  const pick = async (arg: unknown, placeHolder: string): Promise<HistoryEntry | undefined> => {
+    const id = idOf(arg);
+    if (id !== undefined) {
+      const e = journal.get(id);
+      if (!e) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('That change is no longer in the history.'));
+      }
+      return e;
+    }
+    const all = journal.entries();
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('The history of changes is empty.'));
+      return undefined;
+    }
+    const chosen = await vscode.window.showQuickPick(
+      all.map((e) => ({ label: e.summary, description: `${e.tool} · ${originWords(e.origin)} · ${timeOf(e.at)}`, e })),
+      { title: vscode.l10n.t('Agent File Tools: history of changes'), placeHolder },
+    );
+    return chosen?.e;
+  };
+
+  const show = async (arg: unknown, index?: unknown): Promise<boolean> => {
+    const e = await pick(arg, vscode.l10n.t('Which change?'));
+    const full = e && (await journal.full(e.id));
+    if (!e || !full) {
+      return false;
+    }
+    const files = typeof index === 'number' && full.files[index] ? [full.files[index]] : full.files;
+    if (files.some((f) => !f.kept)) {
+      const f = files.find((x) => !x.kept)!;
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is listed without its text: {1}.', f.display, f.notKept ?? ''));
+      if (files.length === 1) {
+        return false;
+      }
+    }
+    const sides = files
+      .filter((f) => f.kept)
+      .map((f) => {
+        const left = snapshots.uri(deps.uriFor(f.from?.path ?? f.path), f.action === 'create' ? '' : f.before, 'before');
+        const right = snapshots.uri(deps.uriFor(f.path), f.after, 'after');
+        return { f, left, right };
+      });
+    if (sides.length === 1) {
+      const [{ f, left, right }] = sides;
+      await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} ↔ changed by {1} at {2}', baseName(f.display), full.tool, timeOf(full.at)), { preview: true } satisfies vscode.TextDocumentShowOptions);
+      return true;
+    }
+    await vscode.commands.executeCommand(
+      'vscode.changes',
+      vscode.l10n.t('{0} ↔ changed by {1} at {2}', full.summary, full.tool, timeOf(full.at)),
+      sides.map(({ f, left, right }) => (f.action === 'create' ? [right, undefined, right] : f.action === 'delete' ? [left, left, undefined] : [right, left, right])),
+    );
+    return true;
+  };
+
+  /** Shows what a revert would replace, labelled as such, and asks; true: go on to the review. */
+  const confirmOverNewer = async (conflicts: readonly RevertConflict[]): Promise<boolean> => {
+    const resources = conflicts.map((c) => {
+      const left = snapshots.uri(deps.uriFor(c.path), c.now, 'now');
+      const right = snapshots.uri(deps.uriFor(c.path), c.restore, 'revert');
+      return { c, left, right };
+    });
+    if (resources.length === 1) {
+      const [{ c, left, right }] = resources;
+      await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0}: changed since (now) ↔ what Revert would write', baseName(c.display)), { preview: false } satisfies vscode.TextDocumentShowOptions);
+    } else {
+      await vscode.commands.executeCommand(
+        'vscode.changes',
+        vscode.l10n.t('Changed since (now) ↔ what Revert would write'),
+        resources.map(({ left, right }) => [right, left, right]),
+      );
+    }
+    const names = conflicts.map((c) => c.display).join(', ');
+    // A quick pick beside the diff, not a notification that can pass unseen: nothing happens until the person chooses.
+    const keep = vscode.l10n.t('Keep the newer work (nothing is changed)');
+    const answer = await vscode.window.showQuickPick([REVIEW_ANYWAY, keep], {
+      title: vscode.l10n.t('{0} changed since this change: reverting it would replace the newer work, as the diff shows', names),
+      placeHolder: vscode.l10n.t('Review the revert over the newer work, or keep it'),
+      ignoreFocusOut: true,
+    });
+    return answer === REVIEW_ANYWAY;
+  };
+
+  const revert = async (entries: readonly HistoryEntry[], summary: string): Promise<boolean> => {
+    const full: JournalEntry[] = [];
+    for (const e of entries) {
+      const f = await journal.full(e.id);
+      if (!f) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('The change "{0}" can no longer be read from the history, so it cannot be reverted.', e.summary));
+        return false;
+      }
+      full.push(f);
+    }
+    if (!revertible(full)) {
+      const f = full.flatMap((e) => e.files).find((x) => !x.kept)!;
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} cannot be reverted from the history: {1}.', f.display, f.notKept ?? ''));
+      return false;
+    }
+    const states = revertStates(full);
+    const cts = new vscode.CancellationTokenSource();
+    try {
+      let outcome = await revertPaths(deps.context('revert', summary, cts.token, undefined, 'command'), summary, states);
+      if (outcome.kind === 'conflicts') {
+        if (!(await confirmOverNewer(outcome.conflicts))) {
+          return false;
+        }
+        const seen = new Map(outcome.conflicts.map((c) => [c.path, c.now ?? null] as const));
+        outcome = await revertPaths(deps.context('revert', summary, cts.token, undefined, 'command'), summary, states, seen);
+        if (outcome.kind === 'conflicts') {
+          void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed again; nothing was reverted.', outcome.conflicts.map((c) => c.display).join(', ')));
+          return false;
+        }
+      }
+      if (outcome.landed.files.length === 0) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Every file already holds what it held before; nothing to revert.'));
+      }
+      return outcome.landed.files.length > 0;
+    } catch (err) {
+      if (err instanceof CancelledError || (err instanceof ToolError && err.code === 'rejected')) {
+        return false;
+      }
+      void vscode.window.showErrorMessage(vscode.l10n.t('Revert failed: {0}', err instanceof Error ? err.message : String(err)));
+      return false;
+    } finally {
+      cts.dispose();
+    }
+  };
+
+  const refresh = () => {
+    tree.refresh();
+    void vscode.commands.executeCommand('setContext', 'agentFileTools.historyEmpty', journal.entries().length === 0);
+  };
+  const subscriptions: vscode.Disposable[] = [
+    tree,
+    view,
+    vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, snapshots),
+    vscode.workspace.onDidCloseTextDocument((d) => d.uri.scheme === HISTORY_SCHEME && snapshots.forget(d.uri)),
+    journal.onDidChange(refresh),
+    vscode.commands.registerCommand(HISTORY_COMMANDS.show, show),
+    vscode.commands.registerCommand(HISTORY_COMMANDS.revert, async (arg?: unknown) => {
+      const e = await pick(arg, vscode.l10n.t('Which change to revert?'));
+      return e ? revert([e], vscode.l10n.t('revert {0}', e.summary)) : false;
+    }),
+    vscode.commands.registerCommand(HISTORY_COMMANDS.revertSince, async (arg?: unknown) => {
+      const e = await pick(arg, vscode.l10n.t('Revert this change and every change after it'));
+      if (!e) {
+        return false;
+      }
+      const all = journal.since(e.id);
+      return revert(all, all.length === 1 ? vscode.l10n.t('revert {0}', e.summary) : vscode.l10n.t('revert {0} changes since {1}', all.length, e.summary));
+    }),
+    vscode.commands.registerCommand(HISTORY_COMMANDS.clear, async () => {
+      await journal.clear();
+    }),
+    // what the view lists, for other extensions and tests: no file text
+    vscode.commands.registerCommand(HISTORY_COMMANDS.list, async () => {
+      await journal.flush();
+      return journal.entries();
+    }),
+  ];
+  refresh();
+  return subscriptions;
+}

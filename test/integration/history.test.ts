@@ -1,0 +1,253 @@
+// The History of Changes: what landed is listed, shown again and reverted through a review
+// of its own; a revert over newer work shows it and changes nothing until answered; the
+// journal survives a reload (a second journal on the same storage reads what the first wrote).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { HistoryJournal, type HistoryEntry } from '../../src/history/journal';
+import { ui, waitFor } from './ui';
+import { invoke, wsUri } from './util';
+
+const PROPOSAL = 'agent-file-tools-proposal';
+
+function reviewTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL);
+}
+
+function reviewOf(name: string): Promise<vscode.Tab> {
+  return waitFor(`the review of ${name}`, () => reviewTabs().find((t) => t.label.startsWith(`${name} `)));
+}
+
+function seedBytes(rel: string, bytes: Uint8Array): string {
+  const p = wsUri(rel).fsPath;
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, bytes);
+  return p;
+}
+
+async function entries(): Promise<HistoryEntry[]> {
+  return (await vscode.commands.executeCommand<HistoryEntry[]>('agentFileTools.historyEntries')) ?? [];
+}
+
+/** The newest entry once it is the one that names `display`. */
+async function newestFor(display: string): Promise<HistoryEntry> {
+  return waitFor(`the history entry of ${display}`, async () => {
+    const [e] = await entries();
+    return e && e.files.some((f) => f.display === display || f.from?.display === display) ? e : undefined;
+  });
+}
+
+async function accepted<T>(call: Promise<T>, name: string): Promise<T> {
+  await reviewOf(name);
+  assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+  return call;
+}
+
+describe('the history of changes', () => {
+  before(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('agentFileTools.rejectAllChanges', 'test cleanup');
+    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+  });
+
+  it('lists an accepted change with its tool, file, lines and origin, and Revert restores the file byte for byte (CRLF and BOM) through a review', async () => {
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('first\r\nsecond\r\nthird\r\n', 'utf8')]);
+    const p = seedBytes('history/bom-crlf.txt', original);
+    await invoke('fs_read', { path: 'history/bom-crlf.txt' });
+    const { text } = await accepted(invoke('fs_edit', { path: 'history/bom-crlf.txt', old_string: 'second', new_string: 'SECOND\nand more' }), 'bom-crlf.txt');
+    assert.match(text, /^Edited history\/bom-crlf\.txt: \+2 -1 lines/);
+    assert.notDeepEqual(fs.readFileSync(p), original);
+    const e = await newestFor('history/bom-crlf.txt');
+    assert.equal(e.tool, 'fs_edit');
+    assert.equal(e.origin, 'extension', 'invokeTool without a chat token, from another extension');
+    assert.deepEqual(
+      e.files.map((f) => [f.display, f.action, f.added, f.removed, f.kept, f.encoding]),
+      [['history/bom-crlf.txt', 'modify', 2, 1, true, 'utf-8-bom']],
+    );
+
+    const revert = vscode.commands.executeCommand<boolean>('agentFileTools.revertChange', e.id);
+    const tab = await reviewOf('bom-crlf.txt');
+    assert.match(tab.label, /proposed by revert$/);
+    assert.notDeepEqual(fs.readFileSync(p), original, 'nothing lands before the answer');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    assert.equal(await revert, true);
+    assert.deepEqual(fs.readFileSync(p), original, 'the bytes as they were: BOM and CRLF');
+    const [r] = await entries();
+    assert.equal(r.tool, 'revert', 'the revert is itself a change in the history');
+    assert.equal(r.origin, 'command');
+  });
+
+  it('brings back a deleted file and puts a moved one back where it was', async () => {
+    const gone = Buffer.from('keep me\r\n', 'utf8');
+    const pGone = seedBytes('history/gone.txt', gone);
+    const pMoved = seedBytes('history/old-name.txt', Buffer.from('moved text\n'));
+    await invoke('fs_read', { path: 'history/gone.txt' });
+    await invoke('fs_read', { path: 'history/old-name.txt' });
+    const patch = ['*** Begin Patch', '*** Delete File: history/gone.txt', '*** Update File: history/old-name.txt', '*** Move to: history/new-name.txt', '@@', '-moved text', '+moved and changed', '*** End Patch'].join('\n');
+    const call = invoke('fs_apply_patch', { patch });
+    await waitFor('the patch review', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.includes('proposed by fs_apply_patch')));
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    assert.match((await call).text, /^Success\./);
+    assert.equal(fs.existsSync(pGone), false);
+    assert.equal(fs.existsSync(pMoved), false);
+    const e = await newestFor('history/gone.txt');
+    const revert = vscode.commands.executeCommand<boolean>('agentFileTools.revertChange', e.id);
+    await waitFor('the revert review', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.includes('proposed by revert')));
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    assert.equal(await revert, true);
+    assert.deepEqual(fs.readFileSync(pGone), gone);
+    assert.equal(fs.readFileSync(pMoved, 'utf8'), 'moved text\n');
+    assert.equal(fs.existsSync(wsUri('history/new-name.txt').fsPath), false);
+  });
+
+  it('a revert over newer work shows the file now against what Revert would write, and changes nothing until answered', async () => {
+    const p = seedBytes('history/newer.txt', Buffer.from('a\nb\n'));
+    await invoke('fs_read', { path: 'history/newer.txt' });
+    await accepted(invoke('fs_edit', { path: 'history/newer.txt', old_string: 'b', new_string: 'B' }), 'newer.txt');
+    const e = await newestFor('history/newer.txt');
+    fs.writeFileSync(p, 'a\nB\nnewer work\n');
+    await waitFor('the editor to see the newer text', async () => (await vscode.workspace.openTextDocument(wsUri('history/newer.txt'))).getText().includes('newer work') || undefined);
+    const revert = vscode.commands.executeCommand<boolean>('agentFileTools.revertChange', e.id);
+    const tab = await waitFor('the view of newer work', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('newer.txt: changed since')));
+    assert.equal(tab.label, 'newer.txt: changed since (now) ↔ what Revert would write');
+    assert.ok(tab.input instanceof vscode.TabInputTextDiff);
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'a\nB\nnewer work\n');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'a\nb\n');
+    assert.deepEqual(reviewTabs(), [], 'no review before the person answers');
+    assert.equal(fs.readFileSync(p, 'utf8'), 'a\nB\nnewer work\n');
+    const r = await ui([{ waitFor: '.quick-input-widget .quick-input-title:has-text("changed since this change")' }, { screenshot: 'history-revert-over-newer' }, { type: 'Review Revert' }, { press: 'Enter' }]);
+    assert.ok(r.ok, r.error);
+    await reviewOf('newer.txt');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'kept my work'), true);
+    assert.equal(await revert, false);
+    assert.equal(fs.readFileSync(p, 'utf8'), 'a\nB\nnewer work\n', 'rejected: the newer work stays');
+  });
+
+  it('a review started from a command takes the keyboard: Ctrl+K Ctrl+Y accepts it without a click', async () => {
+    const p = seedBytes('history/keys.txt', Buffer.from('x = 1\n'));
+    await invoke('fs_read', { path: 'history/keys.txt' });
+    await accepted(invoke('fs_edit', { path: 'history/keys.txt', old_string: 'x = 1', new_string: 'x = 2' }), 'keys.txt');
+    const e = await newestFor('history/keys.txt');
+    await vscode.commands.executeCommand('agentFileTools.history.focus');
+    const shot = await ui([{ waitFor: '.monaco-list-row[aria-label*="keys.txt"]' }, { screenshot: 'history-view' }]);
+    assert.ok(shot.ok, shot.error);
+    const revert = vscode.commands.executeCommand<boolean>('agentFileTools.revertChange', e.id);
+    await reviewOf('keys.txt');
+    const r = await ui([{ waitFor: '.monaco-diff-editor .editor.modified .view-lines' }, { press: 'Control+K' }, { press: 'Control+Y' }]);
+    assert.ok(r.ok, r.error);
+    assert.equal(await revert, true);
+    assert.equal(fs.readFileSync(p, 'utf8'), 'x = 1\n');
+  });
+
+  it('survives a reload: a journal on the same storage lists what the first one kept, texts and all', async () => {
+    const dir = vscode.Uri.file(fs.mkdtempSync(path.join(os.tmpdir(), 'aft-history-')));
+    const limits = () => ({ maxEntries: 2, maxBytes: 1024 * 1024 });
+    const first = new HistoryJournal(dir, limits);
+    const file = (n: number) => ({ path: `/w/f${n}.txt`, display: `f${n}.txt`, action: 'modify' as const, before: `old ${n}\r\n`, after: `new ${n}\r\n`, encoding: 'utf-8', added: 1, removed: 1, userEdited: n === 3, kept: true });
+    for (const n of [1, 2, 3]) {
+      first.record({ tool: 'fs_edit', summary: `edit f${n}.txt`, origin: 'chat', at: n, files: [file(n)] });
+    }
+    await first.flush();
+    first.dispose();
+    const second = new HistoryJournal(dir, limits);
+    await second.flush();
+    assert.deepEqual(
+      second.entries().map((x) => x.summary),
+      ['edit f3.txt', 'edit f2.txt'],
+      'newest first, the oldest dropped beyond maxEntries',
+    );
+    const full = await second.full(second.entries()[0].id);
+    assert.deepEqual(full?.files[0], file(3));
+    assert.deepEqual(fs.readdirSync(dir.fsPath).sort(), ['2.json', '3.json', 'index.json'], 'the dropped change\'s texts are deleted');
+    second.dispose();
+  });
+});
+
+describe('Run a Tool in an editor', () => {
+  afterEach(async () => {
+    await vscode.commands.executeCommand('agentFileTools.rejectAllChanges', 'test cleanup');
+    for (const d of vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'untitled' && x.isDirty)) {
+      await vscode.window.showTextDocument(d);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+  });
+
+  it('opens a JSON input prefilled for the active file, checked against the tool\'s schema as it is typed', async () => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('hello.txt')));
+    await vscode.commands.executeCommand('agentFileTools.runToolInEditor', 'fs_read');
+    const editor = await waitFor('the input editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'untitled' ? vscode.window.activeTextEditor : undefined));
+    assert.equal(editor.document.uri.path, '/fs_read.input.json');
+    assert.equal(editor.document.languageId, 'json');
+    assert.deepEqual(JSON.parse(editor.document.getText()), { path: 'hello.txt', offset: 1, limit: 50 });
+    await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), '{"path": "hello.txt", "offset": "one"}\n'));
+    const problems = await waitFor('a schema error', () => {
+      const d = vscode.languages.getDiagnostics(editor.document.uri);
+      return d.length ? d : undefined;
+    });
+    assert.match(problems.map((d) => d.message).join('\n'), /integer/i);
+    const shot = await ui([{ waitFor: '.editor-actions a.action-label[aria-label*="Run This Tool Input"]' }, { screenshot: 'run-tool-in-editor' }]);
+    assert.ok(shot.ok, shot.error);
+  });
+
+  it('the editor title\'s run action runs the input: an edit\'s review takes the keyboard, Ctrl+K Ctrl+Y accepts it, the result opens read-only', async () => {
+    const p = seedBytes('history/run.txt', Buffer.from('alpha\nbeta\n'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('history/run.txt')));
+    await vscode.commands.executeCommand('agentFileTools.runToolInEditor', 'fs_edit');
+    const editor = await waitFor('the input editor', () => (vscode.window.activeTextEditor?.document.uri.path === '/fs_edit.input.json' ? vscode.window.activeTextEditor : undefined));
+    assert.deepEqual(JSON.parse(editor.document.getText()), { path: 'history/run.txt', old_string: 'alpha', new_string: 'alpha' });
+    await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), JSON.stringify({ path: 'history/run.txt', old_string: 'beta', new_string: 'gamma\ndelta' }, null, 2)));
+    const clicked = await ui([{ click: '.editor-actions a.action-label[aria-label*="Run This Tool Input"]' }]);
+    assert.ok(clicked.ok, clicked.error);
+    await reviewOf('run.txt');
+    const keys = await ui([{ waitFor: '.monaco-diff-editor .editor.modified .view-lines' }, { press: 'Control+K' }, { press: 'Control+Y' }]);
+    assert.ok(keys.ok, keys.error);
+    await waitFor('the file to change', () => fs.readFileSync(p, 'utf8') === 'alpha\ngamma\ndelta\n' || undefined);
+    const result = await waitFor('the result document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'agent-file-tools-result' ? vscode.window.activeTextEditor.document : undefined);
+    assert.match(result.getText(), /^Edited history\/run\.txt: \+2 -1 lines/);
+    const [e] = await entries();
+    assert.equal(e.origin, 'command', 'the history says the person ran it');
+  });
+});
+
+describe('settings', () => {
+  it('a tool turned off is not offered to chats, and refuses a call that reaches it anyway, until turned on again', async () => {
+    const config = vscode.workspace.getConfiguration('agentFileTools');
+    const manifest = vscode.extensions.getExtension('agent-file-tools.agent-file-tools')!.packageJSON as { contributes: { languageModelTools: { name: string; when?: string }[] } };
+    assert.equal(manifest.contributes.languageModelTools.find((t) => t.name === 'fs_glob')?.when, 'config.agentFileTools.tools.fs_glob.enabled');
+    await config.update('tools.fs_glob.enabled', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      const off = await invoke('fs_glob', { pattern: '*.txt' });
+      assert.equal(off.text, 'fs_glob is turned off in this workspace\'s settings (agentFileTools.tools.fs_glob.enabled); nothing was done.');
+      assert.match((await invoke('fs_grep', { pattern: 'hello', path: 'hello.txt' })).text, /hello/, 'the other tools stay');
+    } finally {
+      await config.update('tools.fs_glob.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    assert.match((await invoke('fs_glob', { pattern: '*.txt' })).text, /hello\.txt/);
+  });
+});
+
+describe('the walkthrough', () => {
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllGroups'));
+
+  it('opens, and its first step\'s button runs the real command', async () => {
+    const manifest = vscode.extensions.getExtension('agent-file-tools.agent-file-tools')!.packageJSON as { contributes: { walkthroughs: { id: string; steps: { id: string; description: string }[] }[] } };
+    const [w] = manifest.contributes.walkthroughs;
+    assert.deepEqual(w.steps.map((s) => s.id), ['tools', 'agentMode', 'read', 'edit', 'patch', 'history', 'log', 'settings', 'customize']);
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `agent-file-tools.agent-file-tools#${w.id}`, false);
+    const shot = await ui([{ waitFor: '.getting-started-category:has-text("Meet the seven file tools"), .gettingStartedSlideDetails:has-text("Meet the seven file tools")' }, { screenshot: 'walkthrough' }]);
+    assert.ok(shot.ok, shot.error);
+    const link = /\]\(command:([\w.]+)\)/.exec(w.steps[0].description);
+    assert.equal(link?.[1], 'agentFileTools.runToolInEditor');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('hello.txt')));
+    await vscode.commands.executeCommand(link[1], 'fs_grep');
+    const editor = await waitFor('the fs_grep input', () => (vscode.window.activeTextEditor?.document.uri.path === '/fs_grep.input.json' ? vscode.window.activeTextEditor : undefined));
+    assert.equal(JSON.parse(editor.document.getText()).path, '.');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
