@@ -6,7 +6,7 @@ import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
-import { ApplyFailure, StaleError, type Diagnostic, type FileChange } from '../host/workspace';
+import { ApplyFailure, StaleError, type CheckState, type Diagnostic, type FileChange } from '../host/workspace';
 import type { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
@@ -54,6 +54,8 @@ export interface LandedFile {
   formatted: boolean;
   /** Errors that were not there before the change. */
   newErrors: Diagnostic[];
+  /** Whether a checker reported on the file after the change. */
+  check: CheckState;
 }
 
 export interface Landed {
@@ -342,9 +344,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
     }
   }
   const live = plan.files.filter((f) => f.action !== 'delete').map((f) => f.target.real);
-  if (live.length) {
-    await ctx.ws.settleDiagnostics(live, DIAGNOSTICS_WAIT_MS, ctx.signal);
-  }
+  const checks = live.length ? await ctx.ws.settleDiagnostics(live, DIAGNOSTICS_WAIT_MS, ctx.signal) : new Map<string, CheckState>();
 
   const files: LandedFile[] = [];
   for (const f of plan.files) {
@@ -360,6 +360,7 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
     if (version) {
       ctx.ledger.record(f.target.real, { version });
     }
+    const after = f.action === 'delete' ? [] : ctx.ws.diagnostics(f.target.real);
     files.push({
       planned: f,
       userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real), RESULT_DIFF_BOUNDS) : undefined,
@@ -370,7 +371,14 @@ export async function landChange(ctx: ToolContext, plan: ChangePlan, access: rea
       unsaved: report.unsaved.includes(f.target.real),
       wasReadOnly: report.readOnly.includes(f.target.real),
       formatted: formatted.has(f.target.real),
-      newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], ctx.ws.diagnostics(f.target.real)).slice(0, MAX_DIAGNOSTICS_PER_FILE),
+      newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], after).slice(0, MAX_DIAGNOSTICS_PER_FILE),
+      // A file with problems before or after has a checker reporting on it, whether or not it spoke just now.
+      check:
+        f.action === 'delete'
+          ? { checked: false, reason: 'it is deleted' }
+          : (before.get(f.target.real) ?? []).length > 0 || after.length > 0
+            ? { checked: true }
+            : (checks.get(f.target.real) ?? { checked: false, reason: 'no checker reported on it' }),
     });
   }
   const otherProblems: Landed['otherProblems'] = [];
