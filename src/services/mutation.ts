@@ -35,6 +35,8 @@ export interface ChangePlan {
   /** One line: what the change does. */
   summary: string;
   files: PlannedFile[];
+  /** See {@link ChangeProposal.notes}. */
+  notes?: readonly string[];
 }
 
 /** What happened to one file, for the result. */
@@ -101,6 +103,7 @@ function proposalOf(of: (t: Target) => Access, plan: ChangePlan): ChangeProposal
         asks: asksOf(of, f),
       }),
     ),
+    ...(plan.notes?.length ? { notes: plan.notes } : {}),
   };
 }
 
