@@ -70,4 +70,12 @@ describe('change results: checked, or why not', () => {
       'Not checked for errors (no language support for plain text): c.txt, d.txt.',
     ]);
   });
+
+  it('names a few of the files not checked, then how many more', async () => {
+    const ctx = await context(tree.root);
+    const names = Array.from({ length: 8 }, (_, i) => `n${i}.txt`);
+    const patch = ['*** Begin Patch', ...names.flatMap((n) => [`*** Add File: ${n}`, '+x']), '*** End Patch'].join('\n');
+    const r = await call(ctx, 'fs_apply_patch', { patch });
+    assert.equal(r.text.split('\n').pop(), 'Not checked for errors (no language server runs outside VS Code): n0.txt, n1.txt, n2.txt, n3.txt, n4.txt and 3 more.');
+  });
 });
