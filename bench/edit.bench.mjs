@@ -2,8 +2,8 @@
 // baselines measured in the same run: `content.indexOf(old)` (what an exact-only edit costs)
 // and a naive line-trimmed scan (split, trim, compare old_string at every line), the shape of
 // the usual fuzzy replacers. Inputs: an exact snippet, a whitespace-drifted copy, a re-indented
-// copy, and a 300-line old_string that matches nowhere; plus the worst case of a file made of
-// a few very common lines.
+// copy, a copy re-indented by different amounts on different lines, and a 300-line old_string
+// that matches nowhere; plus the worst case of a file made of a few very common lines.
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -83,6 +83,8 @@ export default async function run({ record }) {
       exact: snippet.join('\n'),
       'whitespace-drifted': snippet.map((l, k) => (k % 3 === 0 ? l.replace(' = ', '  =  ') + '  ' : l)).join('\n'),
       're-indented': snippet.map((l) => (l ? '        ' + l : l)).join('\n'),
+      // A tab for the file's two spaces on each function's second line, the `return helper` line one column short: no one map, the same nesting.
+      're-indented line by line': snippet.map((l, k) => (k % 8 === 1 ? l.replace(/^ {2}/, '\t') : k % 8 === 3 ? l.slice(1) : l)).join('\n'),
       // 300 lines of the file, each followed by the next function's line: every line is in the file, the block nowhere.
       'no match (300 lines)': Array.from({ length: 300 }, (_, k) => lines[(k * 9) % (size - 1)]).join('\n'),
     };

@@ -138,6 +138,8 @@ export const MAX_IGNORE_MATCH_MS = 15_000;
 export const PACE_SLICE_MS = 20;
 /** Ignored paths a footer names as examples. */
 export const MAX_IGNORED_EXAMPLES = 5;
+/** Files of a patch a result names as not checked for errors, per reason (then how many more). */
+export const MAX_UNCHECKED_NAMED = 5;
 /** Bytes of `git ls-files` output fs_list accepts (about 2 million paths). */
 export const MAX_GIT_LIST_BYTES = 128 * 1024 * 1024;
 /** Bytes of a git index file fs_list reads at most (about a million tracked files). */

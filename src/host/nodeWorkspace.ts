@@ -13,7 +13,7 @@ import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
-import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
+import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
@@ -155,5 +155,7 @@ export class NodeWorkspace implements Workspace {
     return [];
   }
 
-  async settleDiagnostics(): Promise<void> {}
+  async settleDiagnostics(paths: readonly string[]): Promise<Map<string, CheckState>> {
+    return new Map(paths.map((p) => [p, { checked: false, reason: 'no language server runs outside VS Code' }] as const));
+  }
 }

@@ -14,7 +14,7 @@ import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
-import type { ApplyOptions, ApplyReport, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
+import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 
 function typeOf(t: vscode.FileType, own: boolean): EntryType {
@@ -339,12 +339,28 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
    * first event and then for a short quiet spell, or gives up when none comes (no server,
    * or nothing to say), never longer than `maxMs`.
    */
-  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<void> {
+  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<Map<string, CheckState>> {
     // Language servers only look at documents the editor has open: nothing to wait for otherwise.
-    const open = new Set(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => d.uri.toString()));
-    const keys = new Set(paths.map((p) => this.uriFor(p).toString()).filter((k) => open.has(k)));
+    const open = new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d.languageId] as const));
+    const keyOf = new Map(paths.map((p) => [p, this.uriFor(p).toString()] as const));
+    const keys = new Set([...keyOf.values()].filter((k) => open.has(k)));
+    const heard = new Set<string>();
+    const states = () =>
+      new Map(
+        paths.map((p): [string, CheckState] => {
+          const k = keyOf.get(p)!;
+          const lang = open.get(k);
+          if (heard.has(k)) {
+            return [p, { checked: true }];
+          }
+          if (lang === undefined) {
+            return [p, { checked: false, reason: 'it is not open in the editor, where language servers check files' }];
+          }
+          return [p, { checked: false, reason: lang === 'plaintext' ? 'no language support for plain text' : `no checker reported on it (none for ${lang} files, or none answered in time)` }];
+        }),
+      );
     if (keys.size === 0) {
-      return Promise.resolve();
+      return Promise.resolve(states());
     }
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -353,14 +369,16 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         cancelSub?.dispose();
         clearTimeout(timer);
         clearTimeout(overall);
-        resolve();
+        resolve(states());
       };
       const wait = (ms: number) => {
         clearTimeout(timer);
         timer = setTimeout(done, ms);
       };
       const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-        if (e.uris.some((u) => keys.has(u.toString()))) {
+        const mine = e.uris.map((u) => u.toString()).filter((k) => keys.has(k));
+        if (mine.length) {
+          mine.forEach((k) => heard.add(k));
           wait(DIAGNOSTICS_QUIET_MS);
         }
       });

@@ -145,10 +145,14 @@ export interface Workspace {
   filesWithErrors(): { path: string; errors: number }[];
   /**
    * Resolves once the language servers have had their say about files just changed: when
-   * their diagnostics stop changing, or after `maxMs`.
+   * their diagnostics stop changing, or after `maxMs`. Says for each path whether a checker
+   * reported on it, and when none did, why, as far as the host can tell.
    */
-  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<void>;
+  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<Map<string, CheckState>>;
 }
+
+/** Whether a checker (a language server's diagnostics) looked at a file after a change; `reason` is a few words on why none did. */
+export type CheckState = { checked: true } | { checked: false; reason: string };
 
 /** What one path of a failed change holds after putting the change back failed there. */
 export interface FileState {

@@ -67,6 +67,8 @@ export interface ChangeProposal {
   /** One line saying what the change does, for titles and lists. */
   summary: string;
   files: ProposedFile[];
+  /** What the model is told with the change whether it lands or is only shown (how loosely its text matched): a preview says it too. */
+  notes?: readonly string[];
 }
 
 export type Review =

@@ -1,4 +1,5 @@
-import type { Diagnostic } from '../host/workspace';
+import { MAX_UNCHECKED_NAMED } from '../core/limits';
+import type { CheckState, Diagnostic } from '../host/workspace';
 import type { Landed, LandedFile } from './mutation';
 
 const VERB = { create: 'Created', modify: 'Edited', overwrite: 'Wrote', delete: 'Deleted', move: 'Moved' } as const;
@@ -34,8 +35,41 @@ export function renderLandedFile(f: LandedFile, opts: { notes?: readonly string[
   }
   if (f.newErrors.length) {
     lines.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
+  } else if (p.action !== 'delete') {
+    lines.push(checkLine(f.check));
   }
   return lines;
+}
+
+/** What the checkers said of a changed file without new errors: silence is no answer, so it says which. */
+function checkLine(c: CheckState): string {
+  return c.checked ? 'No new errors.' : `Not checked for errors: ${c.reason}.`;
+}
+
+/**
+ * The same for the files of a patch, in one or two lines: how many were checked with no new
+ * errors, and those no checker looked at, a few named, grouped by why.
+ */
+function patchCheckLines(files: readonly LandedFile[]): string[] {
+  const quiet = files.filter((f) => f.planned.action !== 'delete' && f.newErrors.length === 0);
+  const checked = quiet.filter((f) => f.check.checked).length;
+  const out: string[] = [];
+  if (checked) {
+    out.push(`No new errors in the ${checked === 1 ? 'file' : `${checked} files`} checked.`);
+  }
+  const why = new Map<string, string[]>();
+  for (const f of quiet) {
+    if (!f.check.checked) {
+      const names = why.get(f.check.reason) ?? [];
+      names.push(f.planned.target.located.display);
+      why.set(f.check.reason, names);
+    }
+  }
+  for (const [reason, names] of why) {
+    const shown = names.slice(0, MAX_UNCHECKED_NAMED);
+    out.push(`Not checked for errors (${reason}): ${shown.join(', ')}${names.length > shown.length ? ` and ${names.length - shown.length} more` : ''}.`);
+  }
+  return out;
 }
 
 /** The result of fs_edit or fs_write: one file. */
@@ -86,6 +120,7 @@ export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, str
       out.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
     }
   }
+  out.push(...patchCheckLines(landed.files));
   out.push(...copiesLeftLines(landed));
   return out.join('\n');
 }

@@ -64,7 +64,9 @@ export function cliApprover(flags: CliFlags): Approver {
         return acceptAsProposed(p);
       }
       const rerun = ['--yes', ...(reasons.has('protected') || reasons.has('sensitive') ? ['--allow-protected'] : [])].join(' ');
-      return { kind: 'needs-approval', preview: proposalDiff(p), ...(rerun === '--yes' ? {} : { rerun: `Run again with ${rerun} to apply it.` }) };
+      // the notes the applied result would give come first, as there: a loose match is checked before it is approved
+      const preview = [...(p.notes ?? []), proposalDiff(p)].join('\n');
+      return { kind: 'needs-approval', preview, ...(rerun === '--yes' ? {} : { rerun: `Run again with ${rerun} to apply it.` }) };
     },
     // the result the CLI prints carries the diff
     showApplied() {},

@@ -6,7 +6,7 @@ import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
-import { ApplyFailure, StaleError, type Diagnostic, type FileChange } from '../host/workspace';
+import { ApplyFailure, StaleError, type CheckState, type Diagnostic, type FileChange } from '../host/workspace';
 import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
@@ -38,6 +38,8 @@ export interface ChangePlan {
   /** One line: what the change does. */
   summary: string;
   files: PlannedFile[];
+  /** See {@link ChangeProposal.notes}. */
+  notes?: readonly string[];
 }
 
 /** What happened to one file, for the result. */
@@ -57,6 +59,8 @@ export interface LandedFile {
   formatted: boolean;
   /** Errors that were not there before the change. */
   newErrors: Diagnostic[];
+  /** Whether a checker reported on the file after the change. */
+  check: CheckState;
 }
 
 export interface Landed {
@@ -102,6 +106,7 @@ function proposalOf(of: (t: Target) => Access, plan: ChangePlan): ChangeProposal
         asks: asksOf(of, f),
       }),
     ),
+    ...(plan.notes?.length ? { notes: plan.notes } : {}),
   };
 }
 
@@ -402,9 +407,9 @@ export async function landChange(
     }
   }
   const live = plan.files.filter((f) => f.action !== 'delete').map((f) => f.target.real);
-  if (live.length) {
-    await ctx.ws.settleDiagnostics(live, Math.min(ctx.settings.diagnosticsWaitMs, DIAGNOSTICS_MAX_WAIT_MS), ctx.signal);
-  }
+  const checks = live.length
+    ? await ctx.ws.settleDiagnostics(live, Math.min(ctx.settings.diagnosticsWaitMs, DIAGNOSTICS_MAX_WAIT_MS), ctx.signal)
+    : new Map<string, CheckState>();
 
   const files: LandedFile[] = [];
   const journal: JournalFile[] = [];
@@ -421,6 +426,7 @@ export async function landChange(
     if (version) {
       ctx.ledger.record(f.target.real, { version });
     }
+    const after = f.action === 'delete' ? [] : ctx.ws.diagnostics(f.target.real);
     files.push({
       planned: f,
       userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real), RESULT_DIFF_BOUNDS) : undefined,
@@ -431,7 +437,14 @@ export async function landChange(
       unsaved: report.unsaved.includes(f.target.real),
       wasReadOnly: report.readOnly.includes(f.target.real),
       formatted: formatted.has(f.target.real),
-      newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], ctx.ws.diagnostics(f.target.real)).slice(0, MAX_DIAGNOSTICS_PER_FILE),
+      newErrors: f.action === 'delete' ? [] : newErrors(before.get(f.target.real) ?? [], after).slice(0, MAX_DIAGNOSTICS_PER_FILE),
+      // A file with problems before or after has a checker reporting on it, whether or not it spoke just now.
+      check:
+        f.action === 'delete'
+          ? { checked: false, reason: 'it is deleted' }
+          : (before.get(f.target.real) ?? []).length > 0 || after.length > 0
+            ? { checked: true }
+            : (checks.get(f.target.real) ?? { checked: false, reason: 'no checker reported on it' }),
     });
     if (ctx.journal) {
       journal.push(journalFile(of, f, text, stats, userEdited));

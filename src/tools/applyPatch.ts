@@ -168,8 +168,10 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
           return textResult('The patch changes nothing: every file already reads as it would after the patch. No file was written.');
         }
         const summary = files.length === 1 ? `patch ${files[0].target.located.display}` : `patch ${files.length} files`;
-        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files }, [...access.values()], { diffs: false });
-        return textResult(renderPatchResult(landed, matchNotes(plan.changes, targets)));
+        const notes = matchNotes(plan.changes, targets);
+        const shown = files.flatMap((f) => (notes.has(f.target.real) ? [`${f.target.located.display}: ${notes.get(f.target.real)}`] : []));
+        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files, notes: shown }, [...access.values()], { diffs: false });
+        return textResult(renderPatchResult(landed, notes));
       },
       ctx.signal,
     );

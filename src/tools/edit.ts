@@ -228,8 +228,9 @@ export const editTool: ToolSpec<typeof editSchema> = {
       if (plan.text === before.text) {
         return textResult(`${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed; version ${before.version}.`);
       }
-      const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }] }, [access]);
-      return textResult(renderSingleChange(landed, { notes: matchNotes(plan.results) }));
+      const notes = matchNotes(plan.results);
+      const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: plan.text }], notes }, [access]);
+      return textResult(renderSingleChange(landed, { notes }));
     }, ctx.signal);
   },
 };

@@ -5,11 +5,11 @@ import { MAX_CURSOR_INPUT_CHARS, MAX_GLOB_INPUT_CHARS, MAX_IGNORE_INPUT_GLOBS, M
 import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
 import { entryLine, renderListing } from '../core/list/render';
 import { findRepository, type Repository } from '../core/list/gitIndex';
-import { fileSystemSource, gitSource } from '../core/list/sources';
+import { fileSystemSource, gitSource, trackedUnder } from '../core/list/sources';
 import { locate } from '../core/paths';
 import { outsideQuestion } from '../core/policy';
 import { ApprovalDenied } from '../services/approval';
-import { listPage } from '../core/list/walk';
+import { listPage, type TrackedPaths } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from '../services/budget';
 import { boolField, boundedJson, intField, textField } from '../services/input';
@@ -90,6 +90,16 @@ async function repositoryOf(ctx: ToolContext, folder: string): Promise<Repositor
   return repo;
 }
 
+/**
+ * The files git tracks under a listed folder, which an ignore file does not leave out: none
+ * when the repository's git folder is outside the workspace (reading it would ask the
+ * person, and a listing from disk does without).
+ */
+async function trackedFiles(ctx: ToolContext, folder: string): Promise<TrackedPaths | undefined> {
+  const repo = await findRepository(ctx.ws, folder);
+  return repo && (!repo.linked || locate(repo.gitDir, ctx.ws.roots()).root) ? trackedUnder(ctx.ws, repo, folder) : undefined;
+}
+
 export const listTool: ToolSpec<typeof listSchema> = {
   name: 'fs_list',
   mutates: false,
@@ -141,7 +151,10 @@ export const listTool: ToolSpec<typeof listSchema> = {
       before = c.shown;
     }
     throwIfCancelled(ctx.signal);
-    const src = source === 'git' ? await gitSource(ctx.ws, ctx.ws.processes, t.real, { repo: await repositoryOf(ctx, t.real), trusted: ctx.ws.isTrusted(), signal: ctx.signal }) : fileSystemSource(ctx.ws, t.real, scope.policy);
+    const src =
+      source === 'git'
+        ? await gitSource(ctx.ws, ctx.ws.processes, t.real, { repo: await repositoryOf(ctx, t.real), trusted: ctx.ws.isTrusted(), signal: ctx.signal })
+        : fileSystemSource(ctx.ws, t.real, scope.policy, () => trackedFiles(ctx, t.real));
     const matcher = scope.policy.matcher([], [], { ignoreFiles: source !== 'git' });
     const page = await listPage(src, matcher, scope.baseRel, {
       depth,

@@ -83,7 +83,7 @@ describe('fs_list', () => {
       '  gen/ (ignored)',
       '  main.ts',
     ]);
-    assert.deepEqual(footer(r.text), ['Left out by ignore rules: 3 folders shown collapsed, 1 file not shown. Add "respect_ignore": false to include them.']);
+    assert.deepEqual(footer(r.text), ['Left out by ignore rules: 3 folders shown collapsed, 1 file not shown (logs/app.log). Add "respect_ignore": false to include them.']);
   });
 
   it('orders paths segment by segment, not as plain strings', () => {
@@ -177,9 +177,9 @@ describe('fs_list', () => {
   it("offers respect_ignore only for what it brings back, not for what the call's own ignore globs leave out", async () => {
     const ctx = await context(tree.root);
     const off = await call(ctx, 'fs_list', { depth: 1, respect_ignore: false, ignore: ['*.md'] });
-    assert.deepEqual(footer(off.text), ['Left out by your "ignore" globs: 2 files not shown.']);
+    assert.deepEqual(footer(off.text), ['Left out by your "ignore" globs: 2 files not shown (B.md, readme.md).']);
     const both = await call(ctx, 'fs_list', { depth: 1, ignore: ['*.md'] });
-    assert.deepEqual(footer(both.text), ['Left out by ignore rules and your "ignore" globs: 2 folders shown collapsed, 2 files not shown. Add "respect_ignore": false to include what the rules left out.']);
+    assert.deepEqual(footer(both.text), ['Left out by ignore rules and your "ignore" globs: 2 folders shown collapsed, 2 files not shown (B.md, readme.md). Add "respect_ignore": false to include what the rules left out.']);
     const rules = await call(ctx, 'fs_list', { depth: 1 });
     assert.deepEqual(footer(rules.text), ['Left out by ignore rules: 2 folders shown collapsed. Add "respect_ignore": false to include them.']);
   });
@@ -365,8 +365,11 @@ describe('fs_list', () => {
     const t = tempTree(files);
     try {
       const ctx = await context(t.root);
-      const ignoredFiles = (text: string) => Number(/: (\d+) files? not shown\./.exec(text)?.[1] ?? 0);
-      assert.equal(ignoredFiles((await call(ctx, 'fs_list', { depth: 1 })).text), 40);
+      const ignoredFiles = (text: string) => Number(/: (\d+) files? not shown \(/.exec(text)?.[1] ?? 0);
+      const whole = (await call(ctx, 'fs_list', { depth: 1 })).text;
+      assert.equal(ignoredFiles(whole), 40);
+      // The first five are named, then how many more.
+      assert.match(whole, /40 files not shown \(f00\.log, f01\.log, f02\.log, f03\.log, f04\.log and 35 more\)\./);
       const tokens = (s: string) => Math.ceil(s.length / 4);
       ctx.budget = { tokenBudget: 120, countTokens: async (s: string) => tokens(s) };
       const cut = await call(ctx, 'fs_list', { depth: 1 });
@@ -417,6 +420,52 @@ describe('fs_list', () => {
     const r = await call(ctx, 'fs_list', { path: path.join(tree.root, 'src') });
     assert.equal(r.text.split('\n')[0], `Folder ${path.join(tree.root, 'src')}: 3 entries, all shown`);
     assert.deepEqual(entries(r.text), ['.gitignore', 'gen/ (ignored)', 'main.ts']);
+  });
+
+  it('lists a file git tracks although a .gitignore names it, as git does; names the untracked ones it leaves out', async () => {
+    const t = tempTree({
+      'package.json': '{}',
+      'debug.log': 'd',
+      '.gitignore': 'package.json\n*.log\ndist/\n',
+      'dist/kept.js': 'k',
+      'dist/built.js': 'b',
+      'dist/sub/deep.js': 'd',
+      'dist/other/x.js': 'x',
+    });
+    try {
+      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@e', '-c', 'user.name=t', ...args], { cwd: t.root, stdio: 'ignore' });
+      git('init', '-q');
+      git('add', '.gitignore');
+      git('add', '-f', 'package.json', 'dist/kept.js', 'dist/sub/deep.js');
+      const ctx = await context(t.root);
+      const r = await call(ctx, 'fs_list', { depth: 3, include_hidden: false });
+      // The ignored folder is walked for its tracked files alone; what git does not track stays left out, and is named.
+      assert.deepEqual(entries(r.text), ['dist/', '  kept.js', '  other/ (ignored)', '  sub/', '    deep.js', 'package.json']);
+      assert.deepEqual(footer(r.text).slice(0, 1), ['Left out by ignore rules: 1 folder shown collapsed, 2 files not shown (debug.log, dist/built.js). Add "respect_ignore": false to include them.']);
+      // Paging through the ignored folder by its cursor keeps to the same entries.
+      const paged: string[] = [];
+      for (let input: Record<string, unknown> | undefined = { depth: 3, include_hidden: false, limit: 2 }; input; ) {
+        const page = await call(ctx, 'fs_list', input);
+        paged.push(...entries(page.text).filter((l) => !l.endsWith(' (continued)')));
+        input = continuation('fs_list', page.text);
+      }
+      assert.deepEqual(paged, entries(r.text));
+      // The editor's and the call's globs still apply to tracked files.
+      assert.deepEqual(entries((await call(ctx, 'fs_list', { depth: 1, include_hidden: false, ignore: ['package.json'] })).text), ['dist/']);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('without a repository, a file a .gitignore names is left out and named', async () => {
+    const t = tempTree({ 'package.json': '{}', 'a.txt': 'a', '.gitignore': 'package.json\n' });
+    try {
+      const r = await call(await context(t.root), 'fs_list', { depth: 1, include_hidden: false });
+      assert.deepEqual(entries(r.text), ['a.txt']);
+      assert.match(r.text, /1 file not shown \(package\.json\)/);
+    } finally {
+      t.cleanup();
+    }
   });
 
   it('lists what git tracks with source="git", and says so outside a repository', async () => {

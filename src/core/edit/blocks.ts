@@ -5,7 +5,7 @@
  * line-trimmed, indentation-flexible, whitespace-normalized, unicode-normalized, block-anchor.
  */
 import { EDIT_GUARD_CHAR_RATIO, EDIT_GUARD_EXTRA_CHARS, EDIT_GUARD_EXTRA_LINES, EDIT_GUARD_LINE_RATIO, MAX_EDIT_PLACES } from '../limits';
-import { describeIndentMap, indentMap, indentWidth, type IndentMap } from './indent';
+import { describeIndentMap, indentMap, indentWidth, perLineIndent, type IndentMap } from './indent';
 import { partitionPoint } from '../sorted';
 import { LINE_LEVELS } from './levels';
 import { collapseSpaces, isBlank, leadingWhitespace, substanceKey, tightSpacing } from './normalize';
@@ -47,7 +47,8 @@ export function lineLevels(subject: Subject, v: Variant, all: boolean, levelName
   }
   const withText = core.old.filter((l) => !isBlank(l)).length;
   const lines = subject.index.lines;
-  const placeAt = (at: number) => place(subject, core, lines[at], lines[at + withText - 1], at);
+  // Indentation that differs line by line is forgiven only where old_string's lines are in the file once.
+  const placeAt = (at: number) => place(subject, core, lines[at], lines[at + withText - 1], at, starts.length === 1);
   const listed = (ps: Placed[]) => ps.map((p) => p.pairing.s + 1);
   if (!all) {
     if (starts.length > 1) {
@@ -108,7 +109,7 @@ export function indentationMismatch(subject: Subject, old: readonly string[], pa
 }
 
 /** Pairs old_string's lines with the block s..e and works out the tolerance the place needs. */
-function place(subject: Subject, core: Core, s: number, e: number, at: number): Placed {
+function place(subject: Subject, core: Core, s: number, e: number, at: number, unique: boolean): Placed {
   const table = subject.table;
   const old = core.old;
   const n = old.length;
@@ -136,7 +137,7 @@ function place(subject: Subject, core: Core, s: number, e: number, at: number): 
     }
   }
   const pairing: BlockPairing = { s, e, from, to: from };
-  const t = tolerances(subject, old, pairing);
+  const t = tolerances(subject, old, pairing, unique);
   const level: MatchLevel = !direct ? 'block-anchor' : t.level;
   const notes = [...t.notes];
   if (core.trimmed > 0) {
@@ -164,7 +165,7 @@ const IDENTITY: IndentMap = { oldBase: 0, fileBase: 0, num: 1, den: 1, tabs: fal
  * What the paired lines needed to be equal, strictest first, and how new_string must be
  * adapted for it; no `adapt` when the indentation has another shape.
  */
-export function tolerances(subject: Subject, old: readonly string[], pairing: BlockPairing): { level: MatchLevel; notes: string[]; adapt?: LineAdaptation } {
+export function tolerances(subject: Subject, old: readonly string[], pairing: BlockPairing, unique = false): { level: MatchLevel; notes: string[]; adapt?: LineAdaptation } {
   const table = subject.table;
   let trailing = false;
   let extraTrailing = false;
@@ -234,7 +235,15 @@ export function tolerances(subject: Subject, old: readonly string[], pairing: Bl
   }
   const level: MatchLevel = typography ? 'unicode-normalized' : inner || layout ? 'whitespace-normalized' : indent ? 'indentation-flexible' : trailing ? 'line-trimmed' : 'trimmed-boundary';
   if (!map) {
-    return { level, notes };
+    // Only indentation differs, by different amounts on different lines: certain when the place is the only one and the lines nest alike.
+    const perLine = unique && !inner && !layout && !typography ? perLineIndent(pairs, () => subject.indentStep(), () => subject.usesTabs()) : undefined;
+    if (!perLine) {
+      return { level, notes };
+    }
+    notes.push(
+      `old_string's indentation differs from the file's by different amounts on ${plural(perLine.differing, 'line')}; unchanged lines keep the file's, changed and added lines take the indentation of the file line they replace or follow`,
+    );
+    return { level, notes, adapt: { indent: IDENTITY, perLine, trimTrailing: extraTrailing, keepFormat: false } };
   }
   return { level, notes, adapt: { indent: map, trimTrailing: extraTrailing, keepFormat: typography || inner || layout } };
 }
@@ -262,6 +271,10 @@ export function foundBlocks(subject: Subject, core: Core, v: Variant, chosen: Pl
     const asGiven = newAtFileIndentation(subject, core, p);
     const adapt = asGiven ? { ...p.adapt, indent: IDENTITY } : p.adapt;
     const proj = projectBlock(table, core.old, core.new, p.pairing, adapt, elisions);
+    if (!proj.ok && proj.problem === 'indent-uncertain') {
+      // A line added after a line whose indentation was off has no certain place: the file's indentation is what the model needs.
+      return indentationMismatch(subject, core.old, p.pairing);
+    }
     if (!proj.ok) {
       return {
         ok: false,

@@ -1,13 +1,13 @@
 import { leadingWhitespace } from './normalize';
 
 /** Columns a tab advances to (the next multiple of this), to compare tab and space indentation. */
-const TAB_COLUMNS = 4;
+export const TAB_COLUMNS = 4;
 
-/** Width in columns of leading whitespace, tabs to the next multiple of {@link TAB_COLUMNS}. */
-export function indentWidth(ws: string): number {
+/** Width in columns of leading whitespace, tabs to the next multiple of `tabColumns`. */
+export function indentWidth(ws: string, tabColumns = TAB_COLUMNS): number {
   let w = 0;
   for (let i = 0; i < ws.length; i++) {
-    w = ws.charCodeAt(i) === 9 ? (Math.floor(w / TAB_COLUMNS) + 1) * TAB_COLUMNS : w + 1;
+    w = ws.charCodeAt(i) === 9 ? (Math.floor(w / tabColumns) + 1) * tabColumns : w + 1;
   }
   return w;
 }
@@ -80,8 +80,7 @@ export function reindent(line: string, map: IndentMap): string {
   const lead = leadingWhitespace(line);
   const rel = indentWidth(lead) - map.oldBase;
   const width = Math.max(0, Math.round(map.fileBase + (rel * map.num) / map.den));
-  const ws = map.tabs ? '\t'.repeat(Math.floor(width / TAB_COLUMNS)) + ' '.repeat(width % TAB_COLUMNS) : ' '.repeat(width);
-  return ws + line.slice(lead.length);
+  return renderIndent(width, map.tabs) + line.slice(lead.length);
 }
 
 /** A short description of the map for the model, e.g. "base indentation 0 -> 8 columns, the file indents with tabs". */
@@ -95,4 +94,93 @@ export function describeIndentMap(map: IndentMap): string {
   }
   parts.push(map.tabs ? 'the file indents with tabs' : 'the file indents with spaces');
   return parts.join(', ');
+}
+
+/**
+ * old_string indented differently from the file by different amounts on different lines (a
+ * tab where the file has spaces, a line off by two): the file's own indentation is kept line
+ * by line. Only when the lines nest the same way on both sides (see {@link perLineIndent}).
+ */
+export interface PerLineIndent {
+  /** Columns a tab of old_string and new_string stands for: one indentation step of the file when the block has no tabs (a model's tab means one level). */
+  tabColumns: number;
+  /** Render new indentation with tabs (the file block's style). */
+  tabs: boolean;
+  /**
+   * old_string's width minus the file's on most of its lines (the model's frame), undefined
+   * when no shift is the most common: a line added after a line off by another amount has no certain place.
+   */
+  shift: number | undefined;
+  /** Lines of old_string whose indentation is not the file's. */
+  differing: number;
+}
+
+/** Greatest common divisor of two non-negative integers. */
+function gcd(a: number, b: number): number {
+  while (b > 0) {
+    [a, b] = [b, a % b];
+  }
+  return a;
+}
+
+/**
+ * Whether (old line, file line) pairs with text, whose indentation has no single map, still
+ * nest the same way, so the differences are copying noise and not another structure (in
+ * Python, other code): wherever the file goes deeper or shallower from one line to the next,
+ * old_string goes the same way, and no two lines' differences from the file differ by a
+ * whole indentation step of the file (the step of the block, else `fileStep()`). A line off
+ * by a step, or nested under another line than in the file, is refused.
+ */
+export function perLineIndent(pairs: readonly (readonly [string, string])[], fileStep: () => number, fileUsesTabs: () => boolean): PerLineIndent | undefined {
+  if (pairs.length < 2) {
+    return undefined;
+  }
+  const fileWs = pairs.map(([, f]) => leadingWhitespace(f));
+  const fw = fileWs.map((ws) => indentWidth(ws));
+  const blockTabs = fileWs.some((ws) => ws.includes('\t'));
+  const blockSpaces = fileWs.some((ws) => ws.length > 0 && !ws.includes('\t'));
+  let step = 0;
+  for (let i = 1; i < fw.length; i++) {
+    step = gcd(step, Math.abs(fw[i] - fw[i - 1]));
+  }
+  step ||= fileStep();
+  const tabColumns = blockTabs ? TAB_COLUMNS : step;
+  const ow = pairs.map(([o]) => indentWidth(leadingWhitespace(o), tabColumns));
+  const delta = ow.map((w, i) => w - fw[i]);
+  if (Math.max(...delta) - Math.min(...delta) >= step) {
+    return undefined;
+  }
+  for (let i = 1; i < fw.length; i++) {
+    const df = Math.sign(fw[i] - fw[i - 1]);
+    if (df !== 0 && Math.sign(ow[i] - ow[i - 1]) !== df) {
+      return undefined;
+    }
+  }
+  return { tabColumns, tabs: blockTabs || (!blockSpaces && fileUsesTabs()), shift: usualShift(delta), differing: pairs.filter(([o, f]) => leadingWhitespace(o) !== leadingWhitespace(f)).length };
+}
+
+/** The most common value of `delta`; of two as common, the smaller in size; undefined when that is still a tie (+2 and -2). */
+function usualShift(delta: readonly number[]): number | undefined {
+  const count = new Map<number, number>();
+  for (const d of delta) {
+    count.set(d, (count.get(d) ?? 0) + 1);
+  }
+  let best: number | undefined;
+  let tie = false;
+  for (const [d, n] of count) {
+    const b = best === undefined ? 0 : count.get(best)!;
+    if (best === undefined || n > b || (n === b && Math.abs(d) < Math.abs(best))) {
+      best = d;
+      tie = false;
+    } else if (n === b && Math.abs(d) === Math.abs(best)) {
+      tie = true;
+    }
+  }
+  return tie ? undefined : best;
+}
+
+/** Leading whitespace `width` columns wide, in tabs (of {@link TAB_COLUMNS}) and spaces or in spaces only. */
+export function renderIndent(width: number, tabs: boolean): string {
+  const w = Math.max(0, width);
+  return tabs ? '\t'.repeat(Math.floor(w / TAB_COLUMNS)) + ' '.repeat(w % TAB_COLUMNS) : ' '.repeat(w);
 }

@@ -1,9 +1,9 @@
 import { diffChars, type Change } from 'diff';
 import { MAX_EDIT_ALIGN_LINES, MAX_EDIT_CHAR_ALIGN_CHARS, MAX_EDIT_SOURCE_LINES } from '../limits';
 import { alignLines } from './align';
-import { reindent, type IndentMap } from './indent';
+import { indentWidth, reindent, renderIndent, TAB_COLUMNS, type IndentMap, type PerLineIndent } from './indent';
 import type { LineTable } from './lines';
-import { asciiTypography, isElision, leadingWhitespace } from './normalize';
+import { asciiTypography, isBlank, isElision, leadingWhitespace } from './normalize';
 import type { Replacement } from './types';
 
 /**
@@ -24,13 +24,15 @@ export interface BlockPairing {
 /** How a changed line of new_string is adapted to the file, from what the match needed. */
 export interface LineAdaptation {
   indent: IndentMap;
+  /** Indentation differs line by line: kept from the file line by line instead of one map (then `indent` is the identity). */
+  perLine?: PerLineIndent;
   /** old_string had trailing whitespace the file does not: drop it from changed lines too. */
   trimTrailing: boolean;
   /** The match forgave typography or runs of spaces inside lines: a changed line keeps the file's characters where it kept old_string's. */
   keepFormat: boolean;
 }
 
-export type Projection = { ok: true; lines: string[] } | { ok: false; problem: 'elision-dropped' | 'elision-added'; line: number };
+export type Projection = { ok: true; lines: string[] } | { ok: false; problem: 'elision-dropped' | 'elision-added' | 'indent-uncertain'; line: number };
 
 const ELIDED = '\u0000elided';
 
@@ -52,6 +54,7 @@ export function projectBlock(
   const newKeys = newLines.map((l) => (elided && isElision(l) ? ELIDED : l));
   const ops = alignLines(oldKeys, newKeys);
   const out: string[] = [];
+  const per = adapt.perLine ? new PerLineAnchors(adapt.perLine, out) : undefined;
   let cursor = pairing.s;
   const emitTo = (last: number) => {
     for (; cursor <= last; cursor++) {
@@ -65,6 +68,9 @@ export function projectBlock(
       for (let c = 0; c < ops[i].count; c++, j++, k++) {
         if (pairing.from[j] >= 0) {
           emitTo(pairing.to[j]);
+          if (per && pairing.from[j] === pairing.to[j] && !isBlank(oldLines[j]) && !per.anchor(newLines[k], file.text(pairing.from[j]))) {
+            return { ok: false, problem: 'indent-uncertain', line: k + 1 };
+          }
         }
       }
       i++;
@@ -105,12 +111,114 @@ export function projectBlock(
       }
       cursor = pairing.to[r] + 1;
     }
+    if (per) {
+      for (let a = 0; a < added.length; a++) {
+        const r = a < removed.length ? removed[a] : -1;
+        const partner = r >= 0 && pairing.from[r] >= 0 && pairing.from[r] === pairing.to[r] && !isBlank(oldLines[r]) ? r : -1;
+        if (!per.add(added[a], partner >= 0 ? oldLines[partner] : undefined, partner >= 0 ? file.text(pairing.from[partner]) : undefined, adapt.trimTrailing)) {
+          return { ok: false, problem: 'indent-uncertain', line: k - added.length + a + 1 };
+        }
+      }
+      continue;
+    }
     added.forEach((line, a) => {
       out.push(adaptLine(file, oldLines, pairing, adapt, line, a < removed.length ? removed[a] : -1));
     });
   }
   emitTo(pairing.e);
+  if (per && !per.settled()) {
+    return { ok: false, problem: 'indent-uncertain', line: 1 };
+  }
   return { ok: true, lines: out };
+}
+
+/**
+ * new_string's changed and added lines placed in a block whose indentation old_string gave
+ * by different amounts on different lines. A changed line takes the indentation of the file
+ * line it replaces (plus what new_string changed of it); an added line takes its indentation
+ * relative to the nearest line before it that has a counterpart in the file (after it, at the
+ * block's start). That counterpart must be off by the usual shift of old_string
+ * ({@link PerLineIndent.shift}): next to a line off by another amount, whether new_string's
+ * line was written relative to the line as copied or as meant cannot be told, and nothing is placed.
+ */
+class PerLineAnchors {
+  /** The last line with a counterpart: its width in new_string, and its indentation in the result. */
+  private last?: { newWidth: number; ws: string; width: number; clean: boolean };
+  /** Added lines before any counterpart: their index in `out` and their line of new_string. */
+  private readonly pending: { at: number; line: string }[] = [];
+
+  constructor(
+    private readonly per: PerLineIndent,
+    private readonly out: string[],
+  ) {}
+
+  private width(ws: string): number {
+    return indentWidth(ws, this.per.tabColumns);
+  }
+
+  /** A line new_string keeps (its file line is already in `out`): the counterpart of the lines added after it. */
+  anchor(newLine: string, fileLine: string): boolean {
+    const ws = leadingWhitespace(fileLine);
+    this.set(this.width(leadingWhitespace(newLine)), ws);
+    return this.flush();
+  }
+
+  /** A changed line (with the old_string line it replaces and that line's file line) or an added one. */
+  add(line: string, oldLine: string | undefined, fileLine: string | undefined, trimTrailing: boolean): boolean {
+    const text = trimTrailing ? line.trimEnd() : line;
+    if (text.trim().length === 0) {
+      this.out.push('');
+      return true;
+    }
+    const lead = leadingWhitespace(text);
+    const body = text.slice(lead.length);
+    const newWidth = this.width(lead);
+    if (oldLine !== undefined && fileLine !== undefined) {
+      const oldWs = leadingWhitespace(oldLine);
+      const fileWs = leadingWhitespace(fileLine);
+      // As copied: the file's; already the file's: as written; else moved as new_string moves it from old_string's line.
+      const ws = lead === oldWs ? fileWs : lead === fileWs ? lead : renderIndent(indentWidth(fileWs) + newWidth - this.width(oldWs), this.per.tabs);
+      this.out.push(ws + body);
+      this.set(newWidth, ws);
+      return this.flush();
+    }
+    if (!this.last) {
+      this.pending.push({ at: this.out.length, line: text });
+      this.out.push(text);
+      return true;
+    }
+    return this.place(this.out.length, body, newWidth);
+  }
+
+  /** Whether every added line found its counterpart. */
+  settled(): boolean {
+    return this.pending.length === 0;
+  }
+
+  private set(newWidth: number, ws: string): void {
+    const width = indentWidth(ws, TAB_COLUMNS);
+    this.last = { newWidth, ws, width, clean: this.per.shift !== undefined && newWidth - width === this.per.shift };
+  }
+
+  private flush(): boolean {
+    for (const p of this.pending.splice(0)) {
+      const lead = leadingWhitespace(p.line);
+      if (!this.place(p.at, p.line.slice(lead.length), this.width(lead))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private place(at: number, body: string, newWidth: number): boolean {
+    const last = this.last!;
+    if (!last.clean) {
+      return false;
+    }
+    const width = last.width + newWidth - last.newWidth;
+    this.out[at] = (width === last.width ? last.ws : renderIndent(width, this.per.tabs)) + body;
+    return true;
+  }
 }
 
 function adaptLine(file: LineTable, oldLines: readonly string[], pairing: BlockPairing, adapt: LineAdaptation, line: string, partner: number): string {

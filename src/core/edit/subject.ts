@@ -1,7 +1,8 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { EDIT_CANCEL_CHECK_STEPS } from '../limits';
 import { countBreaks, eolFor, LfView, LineTable } from './lines';
-import { asciiTypography, substanceKey } from './normalize';
+import { indentWidth, TAB_COLUMNS } from './indent';
+import { asciiTypography, isBlank, leadingWhitespace, substanceKey } from './normalize';
 
 /** The file's lines with text, as substance keys (see {@link substanceKey}). */
 export interface SubstanceIndex {
@@ -31,6 +32,7 @@ export class Subject {
   private typo_?: string;
   private index_?: SubstanceIndex;
   private tabs_?: boolean;
+  private step_?: number;
   private eol_?: string;
   /** An offset just past a line break (or 0) and its 0-based line, for {@link lineOf}. */
   private lastLine_?: [number, number];
@@ -146,6 +148,41 @@ export class Subject {
       this.tabs_ = tabs > spaces;
     }
     return this.tabs_;
+  }
+
+  /**
+   * The file's indentation step in columns: the most common increase of indentation from a
+   * line with text to the next (tabs of {@link indentWidth}'s width), {@link TAB_COLUMNS} when no line is deeper than the one before.
+   */
+  indentStep(): number {
+    if (this.step_ === undefined) {
+      const count = new Map<number, number>();
+      let prev = -1;
+      for (let i = 0; i < this.table.count; i++) {
+        if ((i & (EDIT_CANCEL_CHECK_STEPS - 1)) === 0) {
+          throwIfCancelled(this.signal);
+        }
+        const t = this.table.text(i);
+        if (isBlank(t)) {
+          continue;
+        }
+        const w = indentWidth(leadingWhitespace(t));
+        if (prev >= 0 && w > prev) {
+          count.set(w - prev, (count.get(w - prev) ?? 0) + 1);
+        }
+        prev = w;
+      }
+      let best = TAB_COLUMNS;
+      let most = 0;
+      for (const [d, n] of count) {
+        if (n > most || (n === most && d < best)) {
+          best = d;
+          most = n;
+        }
+      }
+      this.step_ = best;
+    }
+    return this.step_;
   }
 
   checkCancelled(): void {

@@ -16,6 +16,11 @@ import type { Level } from './levels';
  * - `line-trimmed`: whole lines equal apart from trailing whitespace.
  * - `indentation-flexible`: equal apart from indentation, and the indentation of the block is
  *   the file's under one consistent map (a shifted base, tabs for spaces, 2 for 4 columns).
+ *   Or, where old_string is in the file once, indentation that differs by different amounts on
+ *   different lines (a tab for one line's spaces, the next off by two) when the lines nest the
+ *   same way on both sides and no two differ by a whole indentation step: unchanged lines keep
+ *   the file's indentation, changed and added lines take that of the file line they replace or
+ *   follow (see `perLineIndent` in `indent.ts`).
  * - `whitespace-normalized`: as above, and runs of spaces inside lines count as one space.
  * - `unicode-normalized`: as above, and typographic quotes, dashes and spaces count as their
  *   ASCII forms.

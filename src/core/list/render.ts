@@ -108,7 +108,10 @@ export function renderListing(v: ListingView): string {
       what.push(`${plural(left.ignoredFolders, 'folder')} shown collapsed`);
     }
     if (left.ignoredFiles) {
-      what.push(`${plural(left.ignoredFiles, 'file')} not shown`);
+      // named, as fs_grep names what it did not search: a few, then how many more
+      const names = left.ignoredNames.map((n) => printableName(n)).join(', ');
+      const more = left.ignoredFiles - left.ignoredNames.length;
+      what.push(`${plural(left.ignoredFiles, 'file')} not shown (${names}${more > 0 ? ` and ${more} more` : ''})`);
     }
     out.push(leftOutNote(v, what.join(', ')));
   }

@@ -6,7 +6,7 @@ import type { Frame } from '../ignore/rules';
 import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_GIT_LIST_BYTES } from '../limits';
 import { ProcessStopped, SpawnError, stoppedError, type ProcessHost } from '../process';
 import { readIndexEntries, UnsupportedIndex, type IndexEntry, type RepoHost, type Repository } from './gitIndex';
-import type { ListSource, SourceEntry } from './walk';
+import { trackedPaths, type ListSource, type SourceEntry, type TrackedPaths } from './walk';
 
 /** The part of the workspace seam a listing reads through. */
 export interface FolderReader extends RepoHost {
@@ -18,13 +18,34 @@ function join(base: string, rel: string): string {
   return rel ? nodePath.join(base, ...rel.split('/')) : base;
 }
 
-/** Folders as they are on disk (or in the editor's file system), with their ignore files. */
-export function fileSystemSource(reader: FolderReader, base: string, policy: IgnorePolicy): ListSource {
+/**
+ * Folders as they are on disk (or in the editor's file system), with their ignore files.
+ * `tracked` gives the files git tracks under `base` (see {@link trackedUnder}), asked only
+ * when an ignore file leaves something out: an ignore file does not leave those out, as git's does not.
+ */
+export function fileSystemSource(reader: FolderReader, base: string, policy: IgnorePolicy, tracked?: () => Promise<TrackedPaths | undefined>): ListSource {
   return {
     read: async (rel) => reader.readDirectory(join(base, rel)),
     readLink: async (rel) => (reader.readLink ? reader.readLink(join(base, rel)) : undefined),
     frame: (parent: Frame | undefined, rootRel: string, present: string[]) => policy.frame(parent, rootRel, present),
+    ...(tracked ? { tracked } : {}),
   };
+}
+
+/**
+ * The files git tracks under `base`, from the index as this reader reads it; undefined when
+ * it cannot (a split or sparse index, one too large): git is not run for it, and the files
+ * an ignore file names are then left out, and named, as before.
+ */
+export async function trackedUnder(reader: FolderReader, repo: Repository, base: string): Promise<TrackedPaths | undefined> {
+  try {
+    return trackedPaths((await readIndexEntries(reader, repo, base)).map((e) => e.path));
+  } catch (e) {
+    if (e instanceof UnsupportedIndex) {
+      return undefined;
+    }
+    throw e;
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { comparePaths, LazySorted } from './order';
 import type { ListEntryType } from '../file';
 import { isGitName } from '../paths';
 import { isGitDirectoryListing } from '../gitDirectory';
+import { MAX_IGNORED_EXAMPLES } from '../limits';
 
 export type { ListEntryType };
 
@@ -24,6 +25,33 @@ export interface ListSource {
   readLink(rel: string): Promise<string | undefined>;
   /** The ignore files of a folder, read into a frame; a source without them returns `parent`. */
   frame(parent: Frame | undefined, rel: string, present: string[]): Promise<Frame | undefined>;
+  /**
+   * What git tracks under the listed folder, asked the first time an ignore file leaves a
+   * path out: git applies ignore files only to untracked files, and so does the listing.
+   * Undefined (or no method) when the folder is in no repository whose index can be read.
+   */
+  tracked?(): Promise<TrackedPaths | undefined>;
+}
+
+/** Paths git tracks, relative to the listed folder. */
+export interface TrackedPaths {
+  /** A tracked file (or symlink, or submodule) at `rel`. */
+  has(rel: string): boolean;
+  /** Whether some tracked path lies inside the folder `rel`. */
+  holds(rel: string): boolean;
+}
+
+/** The tracked paths of index entries (relative to the listed folder), with every folder that holds one. */
+export function trackedPaths(paths: Iterable<string>): TrackedPaths {
+  const files = new Set<string>();
+  const folders = new Set<string>();
+  for (const p of paths) {
+    files.add(p);
+    for (let i = p.lastIndexOf('/'); i > 0 && !folders.has(p.slice(0, i)); i = p.lastIndexOf('/', i - 1)) {
+      folders.add(p.slice(0, i));
+    }
+  }
+  return { has: (rel) => files.has(rel), holds: (rel) => folders.has(rel) };
 }
 
 export interface ListEntry {
@@ -35,6 +63,8 @@ export interface ListEntry {
   type: ListEntryType;
   /** Left out by ignore rules: a folder shown collapsed. */
   ignored?: boolean;
+  /** Left out by an ignore file but holding files git tracks: walked for those alone. */
+  onlyTracked?: boolean;
   /** `.git`, or a git directory under another name: shown, never walked. */
   gitDir?: boolean;
   submodule?: boolean;
@@ -48,6 +78,8 @@ export interface ListEntry {
 export interface LeftOut {
   /** Ignored files (and other non-folders): not shown. */
   ignoredFiles: number;
+  /** The first few of them ({@link MAX_IGNORED_EXAMPLES}), relative to the listed folder. */
+  ignoredNames: string[];
   /** Hidden entries (`include_hidden=false`): not shown. */
   hidden: number;
 }
@@ -93,18 +125,21 @@ export interface ListPage {
 
 /** What the first `k` entries of a page left out, and how many ignored folders they show collapsed. */
 export function leftOutUpTo(page: ListPage, k: number): LeftOut & { ignoredFolders: number } {
-  const sum = { ignoredFiles: 0, hidden: 0, ignoredFolders: 0 };
+  const sum: LeftOut & { ignoredFolders: number } = { ignoredFiles: 0, ignoredNames: [], hidden: 0, ignoredFolders: 0 };
+  const add = (l: LeftOut) => {
+    sum.ignoredFiles += l.ignoredFiles;
+    sum.hidden += l.hidden;
+    sum.ignoredNames.push(...l.ignoredNames.slice(0, MAX_IGNORED_EXAMPLES - sum.ignoredNames.length));
+  };
   const n = Math.min(k, page.entries.length);
   for (let i = 0; i < n; i++) {
-    sum.ignoredFiles += page.leftOutBefore[i].ignoredFiles;
-    sum.hidden += page.leftOutBefore[i].hidden;
+    add(page.leftOutBefore[i]);
     if (page.entries[i].ignored) {
       sum.ignoredFolders++;
     }
   }
   if (n === page.entries.length) {
-    sum.ignoredFiles += page.leftOutAfter.ignoredFiles;
-    sum.hidden += page.leftOutAfter.hidden;
+    add(page.leftOutAfter);
   }
   return sum;
 }
@@ -116,13 +151,15 @@ interface OpenFolder {
   frame: Frame | undefined;
   iter: LazySorted<SourceEntry>;
   entry: ListEntry | undefined;
+  /** An ignored folder opened for the tracked files it holds: only those are shown, the rest is ignored. */
+  onlyTracked: boolean;
 }
 
 /**
  * Opens a folder of the walk: reads its entries and its ignore files' frame. A folder
  * that cannot be read becomes an entry marked unreadable (the top one throws).
  */
-async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: string) => string, rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined): Promise<OpenFolder | undefined> {
+async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: string) => string, rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined, onlyTracked: boolean): Promise<OpenFolder | undefined> {
   throwIfCancelled(req.signal);
   let items: SourceEntry[];
   try {
@@ -153,7 +190,55 @@ async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: strin
     const rest = rel ? after.slice(rel.length + 1) : after;
     lower = rest.split('/')[0];
   }
-  return { rel, depth, frame, iter: new LazySorted(items, lower), entry };
+  return { rel, depth, frame, iter: new LazySorted(items, lower), entry, onlyTracked };
+}
+
+/**
+ * Whether the walk leaves a path out: by the rules, unless an ignore file's rule is all
+ * that does and git tracks the path (or, for a folder, files inside it, which are then
+ * shown alone). Inside a folder opened that way, whatever git does not track is left out.
+ */
+class IgnoreCheck {
+  /** Undefined until first needed (most listings never need it); null when the source has none. */
+  private tracked: TrackedPaths | null | undefined;
+
+  constructor(
+    private readonly src: ListSource,
+    private readonly matcher: Matcher,
+    private readonly toRoot: (rel: string) => string,
+  ) {
+    this.tracked = src.tracked ? undefined : null;
+  }
+
+  /** The decision, or 'tracked?' when it needs the tracked paths and {@link load} has not run. */
+  decide(folder: OpenFolder, rel: string, isDir: boolean): 'ignore' | 'tracked-inside' | 'tracked?' | undefined {
+    const m = this.matcher.match(folder.frame, this.toRoot(rel), isDir);
+    if (m.verdict !== 'ignore' && !folder.onlyTracked) {
+      return undefined;
+    }
+    if (m.verdict === 'ignore' && m.by !== 'file') {
+      return 'ignore';
+    }
+    if (this.tracked === undefined) {
+      return 'tracked?';
+    }
+    const t = this.tracked !== null && (isDir ? this.tracked.holds(rel) : this.tracked.has(rel));
+    return !t ? 'ignore' : isDir ? 'tracked-inside' : undefined;
+  }
+
+  async load(): Promise<void> {
+    this.tracked ??= (await this.src.tracked?.()) ?? null;
+  }
+
+  /** {@link decide}, loading the tracked paths when it needs them. */
+  async check(folder: OpenFolder, rel: string, isDir: boolean): Promise<'ignore' | 'tracked-inside' | undefined> {
+    let v = this.decide(folder, rel, isDir);
+    if (v === 'tracked?') {
+      await this.load();
+      v = this.decide(folder, rel, isDir);
+    }
+    return v === 'tracked?' ? 'ignore' : v;
+  }
 }
 
 /**
@@ -161,7 +246,7 @@ async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: strin
  * folder marked so), or a file left out as hidden or ignored, or a `.git` pointer file,
  * skipped without a count.
  */
-function entryOf(item: SourceEntry, rel: string, folder: OpenFolder, matcher: Matcher, req: ListRequest, toRoot: (rel: string) => string): ListEntry | 'skip' | 'hidden' | 'ignored-file' {
+function entryOf(item: SourceEntry, rel: string, folder: OpenFolder, ignore: IgnoreCheck, req: ListRequest): ListEntry | 'skip' | 'hidden' | 'ignored-file' | 'tracked?' {
   if (item.name === '.git' && item.type !== 'directory') {
     // a linked work tree's or submodule's pointer to its repository: git's own data, never shown, and no ignore rule's doing
     return 'skip';
@@ -172,11 +257,19 @@ function entryOf(item: SourceEntry, rel: string, folder: OpenFolder, matcher: Ma
   const entry: ListEntry = { rel, name: item.name, depth: folder.depth, type: item.type, submodule: item.submodule };
   if (item.type === 'directory' && isGitName(item.name)) {
     entry.gitDir = true;
-  } else if (matcher.match(folder.frame, toRoot(rel), item.type === 'directory').verdict === 'ignore') {
+    return entry;
+  }
+  const v = ignore.decide(folder, rel, item.type === 'directory');
+  if (v === 'tracked?') {
+    return v;
+  }
+  if (v === 'ignore') {
     if (item.type !== 'directory') {
       return 'ignored-file';
     }
     entry.ignored = true;
+  } else if (v === 'tracked-inside') {
+    entry.onlyTracked = true;
   }
   return entry;
 }
@@ -191,9 +284,9 @@ function entryOf(item: SourceEntry, rel: string, folder: OpenFolder, matcher: Ma
  * entry. Ignored folders are entries too, collapsed; ignored files are counted, not shown.
  */
 export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase: string, req: ListRequest): Promise<ListPage> {
-  const page: ListPage = { entries: [], first: 0, more: false, leftOutBefore: [], leftOutAfter: { ignoredFiles: 0, hidden: 0 } };
+  const page: ListPage = { entries: [], first: 0, more: false, leftOutBefore: [], leftOutAfter: { ignoredFiles: 0, ignoredNames: [], hidden: 0 } };
   // left out since the last entry of the page
-  let pending: LeftOut = { ignoredFiles: 0, hidden: 0 };
+  let pending: LeftOut = { ignoredFiles: 0, ignoredNames: [], hidden: 0 };
   const toRoot = (rel: string) => (rootRelOfBase ? (rel ? `${rootRelOfBase}/${rel}` : rootRelOfBase) : rel);
   const after = req.after;
   let index = 0;
@@ -201,9 +294,10 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
   let inPage = after !== undefined || req.skip === 0;
   const stack: OpenFolder[] = [];
 
-  const open = (rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined) => openFolder(src, req, toRoot, rel, depth, parentFrame, entry);
+  const open = (rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined, onlyTracked: boolean) => openFolder(src, req, toRoot, rel, depth, parentFrame, entry, onlyTracked);
+  const ignore = new IgnoreCheck(src, matcher, toRoot);
 
-  const top = await open('', 1, undefined, undefined);
+  const top = await open('', 1, undefined, undefined, false);
   if (top) {
     stack.push(top);
   }
@@ -229,9 +323,9 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
       if (c <= 0) {
         // at or before the cursor: nothing to show, but the cursor may lie inside it
         if (expandable && (c === 0 || after.startsWith(`${rel}/`)) && !isGitName(item.name)) {
-          const v = matcher.match(folder.frame, toRoot(rel), true).verdict;
+          const v = await ignore.check(folder, rel, true);
           if (v !== 'ignore') {
-            const sub = await open(rel, folder.depth + 1, folder.frame, undefined);
+            const sub = await open(rel, folder.depth + 1, folder.frame, undefined, v === 'tracked-inside');
             if (sub) {
               stack.push(sub);
             }
@@ -240,7 +334,14 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
         continue;
       }
     }
-    const entry = entryOf(item, rel, folder, matcher, req, toRoot);
+    let entry = entryOf(item, rel, folder, ignore, req);
+    if (entry === 'tracked?') {
+      await ignore.load();
+      entry = entryOf(item, rel, folder, ignore, req);
+    }
+    if (entry === 'tracked?') {
+      continue;
+    }
     if (entry === 'skip') {
       continue;
     }
@@ -250,6 +351,9 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
           pending.hidden++;
         } else {
           pending.ignoredFiles++;
+          if (pending.ignoredNames.length < MAX_IGNORED_EXAMPLES) {
+            pending.ignoredNames.push(rel);
+          }
         }
       }
       continue;
@@ -270,12 +374,12 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
       }
       page.entries.push(entry);
       page.leftOutBefore.push(pending);
-      pending = { ignoredFiles: 0, hidden: 0 };
+      pending = { ignoredFiles: 0, ignoredNames: [], hidden: 0 };
       bytes += req.lineBytes(entry);
       index++;
     }
     if (expandable && !entry.ignored && !entry.gitDir) {
-      const sub = await open(rel, folder.depth + 1, folder.frame, entry);
+      const sub = await open(rel, folder.depth + 1, folder.frame, entry, entry.onlyTracked === true);
       if (sub) {
         stack.push(sub);
       }

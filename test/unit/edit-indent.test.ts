@@ -1,0 +1,230 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { applyReplacements, findEdit } from '../../src/core/edit';
+import { ambiguous, code, matches, notFound, run } from './editHelpers';
+
+// old_string whose indentation differs from the file's by different amounts on different lines.
+
+const PY = code(
+  'class Cart:',
+  '    def total(self, items):',
+  '        s = 0',
+  '        for it in items:',
+  '            s += it.price',
+  '        return s',
+  '',
+  '    def empty(self):',
+  '        return not self.items',
+);
+
+/** PY's total() as a model copied it: a tab for the file's first four spaces, the `for` line two columns deeper. */
+const NOISY = ['    def total(self, items):', '\t    s = 0', '          for it in items:', '            s += it.price', '        return s'];
+
+const PER_LINE = /by different amounts on 2 lines; unchanged lines keep the file's/;
+
+describe('fs_edit cascade: indentation that differs line by line', () => {
+  it('applies a change: unchanged lines keep the file\'s indentation, the changed line takes its file line\'s', () => {
+    const neu = [...NOISY.slice(0, 3), '            s += it.price * it.qty', NOISY[4]];
+    const r = matches(PY, NOISY.join('\n'), neu.join('\n'), 'indentation-flexible', PY.replace('s += it.price', 's += it.price * it.qty'));
+    assert.match(r.adjustments.join(), PER_LINE);
+    // The change is the one line: every other line keeps its bytes.
+    assert.equal(r.replacements.length, 1);
+    assert.equal(r.replacements[0].line, 5);
+  });
+
+  it('a changed line copied with the wrong indentation gets its file line\'s, and one moved deeper moves as new_string moves it', () => {
+    // The `for` line as copied (two too deep) with new words: the file's eight spaces.
+    const neu = [NOISY[0], NOISY[1], '          for it in self.items:', NOISY[3], NOISY[4]];
+    matches(PY, NOISY.join('\n'), neu.join('\n'), 'indentation-flexible', PY.replace('for it in items:', 'for it in self.items:'));
+    // `s = 0` (a tab and four spaces, eight columns) written four columns deeper, as new_string wraps it: twelve spaces in the file.
+    const nested = [NOISY[0], '        if items:', '\t        s = 0', ...NOISY.slice(2)];
+    const want = PY.replace('        s = 0\n', '        if items:\n            s = 0\n');
+    matches(PY, NOISY.join('\n'), nested.join('\n'), 'indentation-flexible', want);
+  });
+
+  it('an added line takes its indentation relative to the line before it, as new_string has it (Python still reads right)', () => {
+    // After the tab line (right width, other characters): at its level, and one level deeper under an added `if`.
+    const neu = [NOISY[0], NOISY[1], '\t    count = 0', '\t    if not items:', '\t        return 0', ...NOISY.slice(2)];
+    const want = PY.replace('        s = 0\n', '        s = 0\n        count = 0\n        if not items:\n            return 0\n');
+    const r = matches(PY, NOISY.join('\n'), neu.join('\n'), 'indentation-flexible', want);
+    assert.match(r.adjustments.join(), PER_LINE);
+    // After the last line, one level up: the method's level.
+    matches(PY, NOISY.join('\n'), [...NOISY, '    total_price = total'].join('\n'), 'indentation-flexible', PY.replace('        return s\n', '        return s\n    total_price = total\n'));
+  });
+
+  it('a line added before every line with a counterpart takes its place from the line after it', () => {
+    matches(PY, NOISY.slice(1, 4).join('\n'), ['\t    items = list(items)', ...NOISY.slice(1, 4)].join('\n'), 'indentation-flexible', PY.replace('        s = 0\n', '        items = list(items)\n        s = 0\n'));
+  });
+
+  it('a tab stands for one indentation step of a two-space file', () => {
+    const js = code('function f(a) {', '  if (a) {', '    go(a);', '  }', '  return a;', '}');
+    const old = 'function f(a) {\n\tif (a) {\n    go(a);\n  }\n   return a;\n}';
+    const r = matches(js, old, 'function f(a) {\n\tif (a) {\n\t\tstart();\n    go(a);\n  }\n   return a;\n}', 'indentation-flexible', js.replace('    go(a);', '    start();\n    go(a);'));
+    assert.match(r.adjustments.join(), /by different amounts on 2 lines/);
+  });
+
+  it('a file indented with tabs gets tabs for the lines new_string adds', () => {
+    const go = code('func f() {', '\tif x {', '\t\treturn 1', '\t}', '}');
+    matches(go, 'func f() {\n    if x {\n\t\treturn 1\n  }', 'func f() {\n    if x {\n        y := 2\n\t\treturn 1\n  }', 'indentation-flexible', code('func f() {', '\tif x {', '\t\ty := 2', '\t\treturn 1', '\t}', '}'));
+  });
+
+  it('with replace_all, the only place is changed', () => {
+    const neu = [...NOISY.slice(0, 4), '        return s * 2'];
+    matches(PY, NOISY.join('\n'), neu.join('\n'), 'indentation-flexible', PY.replace('return s\n', 'return s * 2\n'), true);
+  });
+
+  it('near miss: the same lines at two places are ambiguous, however each is indented', () => {
+    const twice = PY + code('', 'class Basket:', '    def total(self, items):', '        s = 0', '        for it in items:', '            s += it.price', '        return s');
+    const a = ambiguous(twice, NOISY.join('\n'), [2, 12]);
+    assert.equal(a.count, 2);
+    // replace_all does not take either: the indentation of neither is certain.
+    const { r } = run(twice, NOISY.join('\n'), 'x', true);
+    assert.equal(r.ok, false);
+  });
+
+  it('near miss: a line whose words differ is not found, indentation noise or not', () => {
+    notFound(PY, NOISY.join('\n').replace('it.price', 'it.cost'), 'x');
+    // Nor one whose spacing inside the line differs as well: the per-line class forgives indentation only.
+    notFound(PY, NOISY.join('\n').replace('s = 0', 's  = 0'), 'x');
+  });
+
+  it('near miss: a line nested under another line than in the file is refused (Python meaning)', () => {
+    const py = code('for x in xs:', '    if x:', '        f(x)', '    g(x)');
+    // g(x) copied inside the if, with a tab for one line's spaces.
+    const nf = notFound(py, 'for x in xs:\n\tif x:\n        f(x)\n        g(x)', 'for x in xs:\n\tif x:\n        f(x)\n        h(x)');
+    assert.equal(nf.closest?.difference, 'indentation');
+    // Dedented two levels where the file dedents one.
+    const two = code('def f():', '    if a:', '        x()', '    y()');
+    assert.equal(notFound(two, 'def f():\n\tif a:\n        x()\ny()', 'z').closest?.line, 4);
+    // A sibling copied one step deeper (YAML: a child of the key before).
+    const yaml = code('a:', '  b: 1', 'c: 2', 'd: 3');
+    notFound(yaml, 'a:\n  b: 1\n  c: 2\n d: 3', 'a:\n  b: 1\n  c: 5\n d: 3');
+    // In a four-space file, a line one step deeper than its sibling is another structure, not noise.
+    notFound(PY, '    def total(self, items):\n\t    s = 0\n            for it in items:\n            s += it.price', 'x');
+  });
+
+  it('near miss: a line added after a line whose indentation was off has no certain place, and nothing is changed', () => {
+    // The `for` line is two columns deep in old_string: is the line added after it (two deeper) its body, or at the file's twelve columns?
+    const neu = [...NOISY.slice(0, 3), '            total += 1', ...NOISY.slice(3)];
+    const nf = notFound(PY, NOISY.join('\n'), neu.join('\n'));
+    assert.equal(nf.closest?.difference, 'indentation');
+    assert.equal(nf.closest?.startLine, 2);
+  });
+
+  it('near miss: no line of old_string is at the file\'s indentation often enough to say what the rest was written against', () => {
+    // Two lines, one a column shallower, one a column deeper: no usual shift, so an added line has no place.
+    const flat = code('def f():', '    a = 1', '    b = 2', '    c = 3');
+    notFound(flat, '   a = 1\n     b = 2', '   a = 1\n   z = 0\n     b = 2');
+    // The same copy changing a line in place is certain.
+    matches(flat, '   a = 1\n     b = 2', '   a = 1\n     b = 3', 'indentation-flexible', flat.replace('b = 2', 'b = 3'));
+    // Off by a whole step between them (two shallower, two deeper in a four-space file) is refused even so.
+    notFound(flat, '  a = 1\n      b = 2', '  a = 1\n      b = 3');
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Property: a block whose copy is re-indented line by line applies as the exact copy would.
+
+interface Line {
+  level: number;
+  text: string;
+}
+
+/** A block of Python-like lines: each at most one level deeper than the one before, the one before then opening a block. */
+const blockArb = fc.array(fc.tuple(fc.nat({ max: 2 }), fc.constantFrom('x', 'total', 'count', 'rate'), fc.nat({ max: 99 })), { minLength: 3, maxLength: 8 }).map((raw) => {
+  const out: Line[] = [];
+  raw.forEach(([want, id, n], k) => {
+    const prev = out[k - 1]?.level ?? -1;
+    const level = Math.min(want, prev + 1);
+    out.push({ level, text: `${id}_${k} = ${n}` });
+  });
+  // A line followed by a deeper one opens a block.
+  return out.map((l, k) => (out[k + 1] && out[k + 1].level > l.level ? { ...l, text: `if ${l.text.replace(' = ', ' == ')}:` } : l));
+});
+
+/** How the model's copy of each line was indented: unchanged, or off by a few columns, or with a tab for one step. */
+const noiseArb = fc.array(fc.record({ off: fc.constantFrom(0, 0, -1, 1, 2), tab: fc.boolean() }), { minLength: 8, maxLength: 8 });
+
+const editArb = fc.record({ at: fc.nat(), kind: fc.constantFrom('change' as const, 'insert' as const, 'delete' as const) });
+
+function spaces(n: number): string {
+  return ' '.repeat(n);
+}
+
+describe('fs_edit properties: indentation that differs line by line', () => {
+  for (const step of [2, 4]) {
+    it(`a random edit of a copy re-indented line by line (${step}-space file) applies as the exact copy would, and never joins two words`, () => {
+      let perLine = 0;
+      fc.assert(
+        fc.property(blockArb, noiseArb, editArb, fc.constantFrom(0, step), (block, noise, edit, base) => {
+          const file = (lines: Line[]) => lines.map((l) => spaces(base + l.level * step) + l.text);
+          const fileLines = ['def before():', spaces(step) + 'pass', ...file(block), 'def after():', spaces(step) + 'pass'];
+          // The copy: a noisy line is off by less than a step (never below column 0), or has a tab for its first step.
+          const copied = block.map((l, k) => {
+            const n = noise[k % noise.length];
+            const width = base + l.level * step;
+            const off = step === 2 ? Math.max(0, Math.min(1, n.off)) : n.off;
+            const w = Math.max(0, width + off);
+            return n.tab && off === 0 && w >= step ? '\t' + spaces(w - step) : spaces(w);
+          });
+          const clean = copied.filter((ws, k) => ws === spaces(base + block[k].level * step)).length;
+          // The model's frame is the file's: most lines of its copy are as the file has them.
+          fc.pre(clean * 2 > block.length);
+          const k = edit.at % block.length;
+          const oldLines = copied.map((ws, j) => ws + block[j].text);
+          let newLines: string[];
+          let expected: string[];
+          const at = 2 + k;
+          if (edit.kind === 'change') {
+            newLines = oldLines.map((l, j) => (j === k ? l.replace(/_(\d+)/, '_$1b') : l));
+            expected = fileLines.map((l, j) => (j === at ? l.replace(/_(\d+)/, '_$1b') : l));
+          } else if (edit.kind === 'delete') {
+            newLines = oldLines.filter((_, j) => j !== k);
+            expected = fileLines.filter((_, j) => j !== at);
+          } else {
+            // Added after line k, at its level, written as the model writes its own lines (its frame: the file's).
+            fc.pre(copied[k] === spaces(base + block[k].level * step) && !block[k].text.endsWith(':'));
+            const added = spaces(base + block[k].level * step) + 'added = 1';
+            newLines = [...oldLines.slice(0, k + 1), added, ...oldLines.slice(k + 1)];
+            expected = [...fileLines.slice(0, at + 1), added, ...fileLines.slice(at + 1)];
+          }
+          const content = fileLines.join('\n') + '\n';
+          // A copy found as a substring (a first line one column short, inside the file's line) is the exact level's.
+          fc.pre(!content.includes(oldLines.join('\n')));
+          const r = findEdit(content, { oldString: oldLines.join('\n'), newString: newLines.join('\n') });
+          assert.ok(r.ok, `${JSON.stringify(r)}\nold:\n${oldLines.join('\n')}\nnew:\n${newLines.join('\n')}`);
+          const text = applyReplacements(content, r.replacements);
+          assert.equal(text, expected.join('\n') + '\n', `${r.level}: ${r.adjustments.join('; ')}\nold:\n${oldLines.join('\n')}\nnew:\n${newLines.join('\n')}`);
+          // Every word of each line as the file has it: none joined to the next.
+          assert.deepEqual(text.split(/\s+/).filter(Boolean), (expected.join('\n') + '\n').split(/\s+/).filter(Boolean));
+          perLine += r.adjustments.some((a) => a.includes('by different amounts')) ? 1 : 0;
+        }),
+        { numRuns: 400 },
+      );
+      assert.ok(perLine > 100, `only ${perLine} runs took the per-line class`);
+    });
+  }
+
+  it('a line of the copy one whole step off is refused, or (one map fitting every line) applied exactly as the exact copy would', () => {
+    fc.assert(
+      fc.property(blockArb, fc.nat(), fc.constantFrom(-1, 1), fc.nat({ max: 6 }), (block, pick, sign, noisyAt) => {
+        const step = 4;
+        const fileLines = ['def before():', '    pass', ...block.map((l) => spaces(l.level * step) + l.text)];
+        const k = 1 + (pick % (block.length - 1));
+        const copied = block.map((l, j) => {
+          const w = l.level * step + (j === k ? sign * step : 0) + (j === noisyAt % block.length && j !== k ? 1 : 0);
+          return spaces(Math.max(0, w)) + l.text;
+        });
+        fc.pre(copied[k] !== fileLines[2 + k]);
+        const neu = copied.map((l, j) => (j === k ? l.replace(/_(\d+)/, '_$1b') : l));
+        const content = fileLines.join('\n') + '\n';
+        const r = findEdit(content, { oldString: copied.join('\n'), newString: neu.join('\n') });
+        if (r.ok) {
+          assert.equal(applyReplacements(content, r.replacements), fileLines.map((l, j) => (j === 2 + k ? l.replace(/_(\d+)/, '_$1b') : l)).join('\n') + '\n');
+          assert.ok(!r.adjustments.some((a) => a.includes('by different amounts')), r.adjustments.join('; '));
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
