@@ -1,4 +1,4 @@
-/* global process, setTimeout, clearTimeout, performance, require, exports */
+/* global process, setTimeout, clearTimeout, setInterval, clearInterval, performance, require, exports */
 /* eslint-disable @typescript-eslint/no-require-imports */
 // Loaded by the VS Code extension host as its test module (extensionTestsPath) by
 // bench/host.bench.mjs. Measures what a person waits for, each beside what VS Code itself
@@ -15,6 +15,8 @@ const path = require('node:path');
 
 const SCHEME = 'agent-file-tools-proposal';
 const RUNS = Number(process.env.AFT_BENCH_RUNS || 7);
+/** The changed file's extension: `ts` has a language server whose errors the result waits for; `txt` has none. */
+const EXT = process.env.AFT_BENCH_EXT || 'ts';
 
 /** Resolves when `ready()` holds, checked on every editor and tab change and every 5 ms, or rejects after `ms`. */
 function when(what, ready, ms = 20000) {
@@ -101,7 +103,7 @@ exports.run = async function run() {
   const out = process.env.AFT_RESULTS_FILE;
   const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
   const ext = vscode.extensions.getExtension('agent-file-tools.agent-file-tools');
-  const result = { runs: RUNS, activeBefore: ext ? ext.isActive : undefined };
+  const result = { runs: RUNS, ext: EXT, activeBefore: ext ? ext.isActive : undefined };
   try {
     // First call: an empty command's round trip first (the baseline), then the first fs_read.
     const noop = vscode.commands.registerCommand('aftBench.noop', () => undefined);
@@ -133,9 +135,10 @@ exports.run = async function run() {
     const plainDiff = [];
     const accept = [];
     const plainApply = [];
+    const onDisk = [];
     for (let i = 0; i <= RUNS; i++) {
       await vscode.commands.executeCommand('workbench.action.closeAllGroups');
-      const rel = `big-${i}.ts`;
+      const rel = `big-${i}.${EXT}`;
       const file = path.join(root, rel);
       fs.writeFileSync(file, before);
       let t0 = performance.now();
@@ -150,8 +153,20 @@ exports.run = async function run() {
       });
       const t1 = performance.now();
       const accepted = await vscode.commands.executeCommand('agentFileTools.acceptChange');
+      const tAcc = performance.now();
+      let tDisk;
+      const disk = setInterval(() => {
+        if (tDisk === undefined && fs.readFileSync(file, 'utf8') === after) {
+          tDisk = performance.now();
+        }
+      }, 5);
       const text = await call;
       const t2 = performance.now();
+      clearInterval(disk);
+      (result.trace ??= []).push({ command: round(tAcc - t1), onDisk: tDisk && round(tDisk - t1), result: round(t2 - t1) });
+      if (i > 0) {
+        onDisk.push(tDisk - t1);
+      }
       if (accepted !== true || !text.startsWith(`Edited ${rel}: +1 -1 lines`) || fs.readFileSync(file, 'utf8') !== after) {
         throw new Error(`the change did not land as proposed: ${text.slice(0, 300)}`);
       }
@@ -198,6 +213,7 @@ exports.run = async function run() {
       acceptMinMs: round(Math.min(...accept)),
       plainApplyMs: round(median(plainApply)),
       plainApplyMinMs: round(Math.min(...plainApply)),
+      onDiskMs: round(median(onDisk)),
     });
   } catch (e) {
     result.error = String((e && e.stack) || e);
