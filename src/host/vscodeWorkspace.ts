@@ -340,8 +340,9 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
    * or nothing to say), never longer than `maxMs`.
    */
   settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<void> {
-    // Language servers only look at documents the editor has open: nothing to wait for otherwise.
-    const open = new Set(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => d.uri.toString()));
+    // Language servers only look at documents the editor has open, and none serves plain
+    // text: nothing to wait for otherwise (a first event that never comes cost 1.5 s a change).
+    const open = new Set(vscode.workspace.textDocuments.filter((d) => !d.isClosed && d.languageId !== 'plaintext').map((d) => d.uri.toString()));
     const keys = new Set(paths.map((p) => this.uriFor(p).toString()).filter((k) => open.has(k)));
     if (keys.size === 0) {
       return Promise.resolve();
