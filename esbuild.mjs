@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js) and the task thread (dist/taskWorker.js).
+// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js) and the task thread (dist/taskWorker.js).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
 import * as esbuild from 'esbuild';
 
@@ -33,6 +33,31 @@ const pdfjsApart = {
   },
 };
 
+/**
+ * The CLI's entry holds its flags and the tools' names only; each tool's runner is its own
+ * bundle beside it (src/cli/NAME.ts to dist/cli-NAME.js), loaded when that tool is called:
+ * starting the CLI costs parsing what the call uses, not every tool's engine and schema.
+ */
+const CLI_TOOLS = ['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'fs_edit', 'fs_write', 'fs_apply_patch'];
+const cliToolsApart = {
+  name: 'cli-tools-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli\/fs_\w+\.js$/ }, (args) => ({ path: `./cli-${args.path.slice('./cli/'.length)}`, external: true }));
+  },
+};
+
+/**
+ * file-type (naming a binary file's type) is loaded on the first binary file a CLI call
+ * meets: from its own file beside the bundles (dist/file-type.js), so a call that meets
+ * none does not parse it.
+ */
+const fileTypeApart = {
+  name: 'file-type-apart',
+  setup(build) {
+    build.onResolve({ filter: /^file-type$/ }, () => ({ path: './file-type.js', external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -47,7 +72,11 @@ const common = {
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart] },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, pdfjsApart] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliToolsApart],
+    // a runner is loaded with require: import() of a CommonJS file would first scan the whole bundle for its exports
+    supported: { 'dynamic-import': false } },
+  ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart] })),
+  { ...common, sourcemap: false, entryPoints: ['node_modules/file-type/index.js'], outfile: 'dist/file-type.js' },
   // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.
   { ...common, entryPoints: ['src/host/taskWorker.ts'], outfile: 'dist/taskWorker.js', plugins: [...common.plugins, pdfjsApart] },
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.mjs'], outfile: 'dist/pdfjs.js' },

@@ -6,21 +6,28 @@
  *
  * Exit codes: 0 success, 1 the tool answered with an error, 2 usage error, 3 approval required.
  */
-import { NEVER_CANCELLED } from './core/cancel';
-import { NodeWorkspace, readLocalText } from './host/nodeWorkspace';
-import { ReadLedger } from './services/ledger';
-import { FileLocks } from './services/locks';
-import { TOOLS, findTool } from './tools/registry';
-import { resultText, type ToolResult } from './services/result';
-import { invokeTool } from './services/run';
-import { exitCodeOf } from './services/approval';
-import { cliApprover } from './services/cliApprover';
-import { DEFAULT_SETTINGS } from './services/settings';
-import { SILENT_LOGGER, type ToolContext } from './services/types';
+import type { CliCall } from './cli/run';
+import { readLocalText } from './host/localText';
+import { isToolName, TOOL_NAMES, type ToolName } from './tools/names';
+
+/**
+ * Each tool's runner, loaded only when that tool is called: the build bundles each apart
+ * (dist/cli-NAME.js, see esbuild.mjs), so a call parses and starts only its own tool, and
+ * `--list` none.
+ */
+const RUNNERS: { readonly [N in ToolName]: () => Promise<{ run(call: CliCall): Promise<number> }> } = {
+  fs_read: () => import('./cli/fs_read.js'),
+  fs_list: () => import('./cli/fs_list.js'),
+  fs_glob: () => import('./cli/fs_glob.js'),
+  fs_grep: () => import('./cli/fs_grep.js'),
+  fs_edit: () => import('./cli/fs_edit.js'),
+  fs_write: () => import('./cli/fs_write.js'),
+  fs_apply_patch: () => import('./cli/fs_apply_patch.js'),
+};
 
 const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--json]
        agent-file-tools --list
-tools: ${TOOLS.map((t) => t.name).join(', ')}`;
+tools: ${TOOL_NAMES.join(', ')}`;
 
 class UsageError extends Error {}
 
@@ -106,16 +113,6 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function emit(result: ToolResult, json: boolean): void {
-  if (json) {
-    const parts = result.parts.map((p) => (p.kind === 'text' ? { type: 'text', text: p.text } : { type: 'data', mime: p.mime, bytes: p.data.byteLength, base64: Buffer.from(p.data).toString('base64') }));
-    process.stdout.write(JSON.stringify({ ok: !result.isError, text: resultText(result), parts }) + '\n');
-  } else {
-    const text = resultText(result);
-    process.stdout.write(text.endsWith('\n') ? text : text + '\n');
-  }
-}
-
 export async function main(argv: string[]): Promise<number> {
   let args: Args;
   try {
@@ -125,15 +122,15 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.list) {
-    process.stdout.write(TOOLS.map((t) => t.name).join('\n') + '\n');
+    process.stdout.write(TOOL_NAMES.join('\n') + '\n');
     return 0;
   }
   if (!args.tool) {
     process.stderr.write(`no tool named\n${USAGE}\n`);
     return 2;
   }
-  const spec = findTool(args.tool);
-  if (!spec) {
+  const name = args.tool;
+  if (!isToolName(name)) {
     process.stderr.write(`unknown tool ${args.tool}\n${USAGE}\n`);
     return 2;
   }
@@ -151,19 +148,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`input is not valid JSON: ${(e as Error).message}\n`);
     return 2;
   }
-  let ws: NodeWorkspace;
-  try {
-    ws = await NodeWorkspace.create(args.roots.length ? args.roots : [process.cwd()]);
-  } catch (e) {
-    process.stderr.write(`cannot open --root: ${(e as Error).message}\n`);
-    return 2;
-  }
-  ws.trusted = !args.untrusted;
-  const approver = cliApprover({ yes: args.yes, allowProtected: args.allowProtected, allowOutside: args.allowOutside });
-  const ctx: ToolContext = { ws, approver, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
-  const result = await invokeTool(spec, raw, ctx);
-  emit(result, args.json);
-  return exitCodeOf(result);
+  const { run } = await RUNNERS[name]();
+  return run({ raw, roots: args.roots, yes: args.yes, allowProtected: args.allowProtected, allowOutside: args.allowOutside, untrusted: args.untrusted, json: args.json });
 }
 
 if (require.main === module) {

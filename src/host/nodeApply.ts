@@ -144,8 +144,8 @@ async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Be
       if (!current || !decoded || decoded.text !== c.base) {
         throw new StaleError(c.path);
       }
-      const { text, encoding } = decoded;
-      await disk.replace(c.path, encodeText(applyTextEdits(text, c.edits), encoding), current, journal).catch((e) => Promise.reject(described(e, `writing ${c.path}`)));
+      // the file is written whole: the text the edits make, when the change carries it, spares reading its edits (a line diff)
+      await disk.replace(c.path, encodeText(c.text ?? applyTextEdits(decoded.text, c.edits), decoded.encoding), current, journal).catch((e) => Promise.reject(described(e, `writing ${c.path}`)));
       wrote(c.path);
       return;
     }

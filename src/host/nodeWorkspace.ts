@@ -1,4 +1,4 @@
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CancelSignal } from '../core/cancel';
@@ -17,11 +17,6 @@ import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, Entry
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
-}
-
-/** A local text file read whole (the CLI's --input-file). */
-export function readLocalText(p: string): string {
-  return readFileSync(p, 'utf8');
 }
 
 /** The workspace on node:fs: one or more folders, no editors; trusted unless told otherwise (the CLI's --untrusted). */

@@ -36,10 +36,11 @@ export interface OpenDocument {
 
 /**
  * One step of a set of changes that lands whole or not at all. Text edits apply to the
- * file's current text (the editor's buffer when it is open), which must still be `base`.
+ * file's current text (the editor's buffer when it is open), which must still be `base`;
+ * `text`, when given, is what they make of `base`, for a workspace that writes the whole file anyway.
  */
 export type FileChange =
-  | { kind: 'edit'; path: string; base: string; edits: readonly TextEdit[] }
+  | { kind: 'edit'; path: string; base: string; edits: readonly TextEdit[]; text?: string }
   | { kind: 'create'; path: string; bytes: Uint8Array; overwrite: boolean }
   | { kind: 'delete'; path: string }
   | { kind: 'rename'; from: string; to: string; overwrite: boolean };

@@ -1,5 +1,5 @@
 import { throwIfCancelled } from '../core/cancel';
-import { lineStats, textEdits, unifiedDiff } from '../core/diff';
+import { lineStats, textEdits, unifiedDiff, type TextEdit } from '../core/diff';
 import { CancelledError, ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
 import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
@@ -195,6 +195,24 @@ async function recheckGitDirectories(ctx: ToolContext, plan: ChangePlan): Promis
   }
 }
 
+/**
+ * An edit of `base` into `next`. Its line-aligned edits are computed when first read:
+ * an editor applies them (so it keeps its cursor and folds), the disk writes `next`
+ * whole, and for a patch of 200 files the line diffs were most of the tool's time.
+ */
+function editChange(path: string, base: string, next: string): Extract<FileChange, { kind: 'edit' }> {
+  let edits: TextEdit[] | undefined;
+  return {
+    kind: 'edit',
+    path,
+    base,
+    text: next,
+    get edits() {
+      return (edits ??= textEdits(base, next));
+    },
+  };
+}
+
 function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
   // a moved file keeps its encoding; a new one is UTF-8 unless the plan names one
   const encoding: Encoding = f.before && isOurEncoding(f.before.encoding) ? f.before.encoding : (f.encoding ?? 'utf-8');
@@ -207,7 +225,7 @@ function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
       if (f.before === undefined) {
         return [{ kind: 'create', path: f.target.real, bytes: newFile(text ?? ''), overwrite: true }];
       }
-      return [{ kind: 'edit', path: f.target.real, base: f.before.text, edits: textEdits(f.before.text, text ?? '') }];
+      return [editChange(f.target.real, f.before.text, text ?? '')];
     case 'delete':
       return [{ kind: 'delete', path: f.target.real }];
     case 'move':
@@ -420,7 +438,9 @@ export async function landChange(
     const now = reread ? await loadFileText(ctx, f.target).catch(() => undefined) : undefined;
     const text = f.action === 'delete' ? undefined : (now?.text ?? landing.get(f));
     const version = now?.version ?? (text !== undefined ? textVersion(text) : undefined);
-    const stats = formatted.has(f.target.real) ? lineStats(f.before?.text ?? '', text ?? '') : statsOf(f, perFile.get(f)!, text);
+    // counted when read, once: a patch's result does not print them, and counting is a line diff
+    let counted: { added: number; removed: number } | undefined;
+    const stats = () => (counted ??= formatted.has(f.target.real) ? lineStats(f.before?.text ?? '', text ?? '') : statsOf(f, perFile.get(f)!, text));
     const fromDisplay = (f.from ?? f.target).located.display;
     const userEdited = edited.includes(f.target.real) && proposed !== undefined && text !== undefined;
     if (version) {
@@ -430,8 +450,12 @@ export async function landChange(
     files.push({
       planned: f,
       userDiff: userEdited ? unifiedDiff(f.target.located.display, f.target.located.display, proposed, texts.get(f.target.real), RESULT_DIFF_BOUNDS) : undefined,
-      added: stats.added,
-      removed: stats.removed,
+      get added() {
+        return stats().added;
+      },
+      get removed() {
+        return stats().removed;
+      },
       diff: opts.diffs === false || !showsOld.has(f) ? '' : unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text, RESULT_DIFF_BOUNDS),
       version,
       unsaved: report.unsaved.includes(f.target.real),

@@ -8,10 +8,10 @@ import { readTool } from './read';
 import type { ToolSpec } from '../services/types';
 import { writeTool } from './write';
 
-/** The tools' names, in the order they are listed (`--list`, package.json). */
-export const TOOL_NAMES = ['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'fs_edit', 'fs_write', 'fs_apply_patch'] as const;
+import { isToolName, TOOL_NAMES, type ToolName } from './names';
 
-export type ToolName = (typeof TOOL_NAMES)[number];
+// The names live apart, so that the CLI lists them and picks a tool without loading any.
+export { isToolName, TOOL_NAMES, type ToolName };
 
 /**
  * A tool's entry in the table: its spec, checked against the name it is filed under. The
@@ -40,10 +40,6 @@ const TABLE: { readonly [N in ToolName]: ToolSpec } = {
  * exactly these names (a unit test checks it, schemas included).
  */
 export const TOOLS: readonly ToolSpec[] = TOOL_NAMES.map((name) => TABLE[name]);
-
-export function isToolName(name: string): name is ToolName {
-  return (TOOL_NAMES as readonly string[]).includes(name);
-}
 
 export function findTool(name: string): ToolSpec | undefined {
   return isToolName(name) ? TABLE[name] : undefined;

@@ -30,6 +30,21 @@ describe('the CLI (dist/cli.js)', () => {
     assert.equal(r.err, '');
   });
 
+  it('loads only the called tool: --list none of them, a call its own bundle and no other', () => {
+    // main() run in a process that then prints what it loaded
+    const loaded = (args: string[]): string[] => {
+      const probe = `require(${JSON.stringify(cli)}).main(${JSON.stringify(args)}).then(() => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache))))`;
+      const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+      const m = /\nLOADED (.*)$/.exec(r.stderr);
+      assert.ok(m, r.stderr);
+      return (JSON.parse(m[1]) as string[]).map((p) => path.relative(root, p)).filter((p) => p.startsWith('dist'));
+    };
+    assert.deepEqual(loaded(['--list']), [path.join('dist', 'cli.js')]);
+    for (const t of TOOLS) {
+      assert.deepEqual(loaded([t.name, '--root', tree.root, '--input', '{}']), [path.join('dist', 'cli.js'), path.join('dist', `cli-${t.name}.js`)], t.name);
+    }
+  });
+
   it('prints the envelope for --input and exits 0', () => {
     const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"file.txt"}']);
     assert.equal(r.code, 0);

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { TOOL_NAMES } from '../../src/tools/names';
 
 const root = path.resolve(__dirname, '../../..');
 const vsix = path.join(root, 'agent-file-tools.vsix');
@@ -65,6 +66,12 @@ describe('the packaged .vsix', function () {
   it('holds the bundles (extension, task thread, PDF reader), manifest, docs, licence and media', () => {
     // vsce stores README and CHANGELOG in lower case and LICENSE as LICENSE.txt
     for (const want of ['extension/dist/extension.js', 'extension/dist/taskworker.js', 'extension/dist/pdfjs.js', 'extension/dist/pdfjs-worker.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {
+      assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
+    }
+  });
+
+  it('holds the CLI: its entry, a bundle per tool beside it, and file-type, which they load on demand', () => {
+    for (const want of ['extension/dist/cli.js', ...TOOL_NAMES.map((n) => `extension/dist/cli-${n}.js`), 'extension/dist/file-type.js']) {
       assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
     }
   });

@@ -1,0 +1,40 @@
+// The CLI's start-up: the CPU time (user + system, the whole process, Node's own start
+// included) of `--list` and of a small fs_read, against bare `node -e ""`, alternating in
+// the same run. Each process reports its own total at exit through a preloaded module, so
+// the figure has microsecond resolution; the same module is preloaded into the baseline.
+// Target: at most 40 ms over bare Node for each.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const RUNS = 21;
+
+export default async function run({ dataDir, root, record }) {
+  const dir = path.join(dataDir, 'cli-start');
+  fs.mkdirSync(dir, { recursive: true });
+  const preload = path.join(dir, 'cpu-at-exit.cjs');
+  fs.writeFileSync(preload, "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeSync(2, `\\nCPU ${(u.user + u.system) / 1000}\\n`); });\n");
+  fs.writeFileSync(path.join(dir, 'small.txt'), 'one\ntwo\n');
+  const cli = path.join(root, 'dist/cli.js');
+  const cases = {
+    bare: ['-e', ''],
+    list: [cli, '--list'],
+    read: [cli, 'fs_read', '--root', dir, '--input', '{"path":"small.txt"}'],
+  };
+  const cpu = {};
+  for (let i = 0; i <= RUNS; i++) {
+    for (const [name, args] of Object.entries(cases)) {
+      const r = spawnSync(process.execPath, ['--require', preload, ...args], { encoding: 'utf8' });
+      const m = /\nCPU ([\d.]+)\n/.exec(r.stderr);
+      if (r.status !== 0 || !m) throw new Error(`${name} failed (exit ${r.status}): ${r.stderr.slice(0, 300)}`);
+      if (name === 'read' && !r.stdout.includes('L2: two')) throw new Error(`fs_read printed: ${r.stdout.slice(0, 300)}`);
+      if (i > 0) (cpu[name] ??= []).push(Number(m[1]));
+    }
+  }
+  const med = (xs) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] * 10) / 10;
+  const bare = med(cpu.bare);
+  for (const [name, words] of [['list', '`--list`'], ['read', 'a small fs_read']]) {
+    const ours = med(cpu[name]);
+    record({ name: `CLI start-up, CPU time of ${words} vs bare node -e ""`, ours, baseline: bare, unit: 'ms', note: `median of ${RUNS}, alternating; +${Math.round((ours - bare) * 10) / 10} ms over bare Node (min ${Math.min(...cpu[name])} vs ${Math.min(...cpu.bare)}); target at most +40 ms` });
+  }
+}

@@ -1,0 +1,225 @@
+/* global process, setTimeout, clearTimeout, setInterval, clearInterval, performance, require, exports */
+/* eslint-disable @typescript-eslint/no-require-imports */
+// Loaded by the VS Code extension host as its test module (extensionTestsPath) by
+// bench/host.bench.mjs. Measures what a person waits for, each beside what VS Code itself
+// takes for the same thing in the same window, and writes the figures to AFT_RESULTS_FILE:
+//   first call   the first fs_read after the window opened (the extension's activation
+//                included) vs the round trip of a command that does nothing;
+//   review       from invoking fs_edit on a 1,000-line file to its diff editor visible
+//                vs `vscode.diff` of the same two texts until that diff is visible;
+//   accept       from Accept to the tool's result vs VS Code applying the same edit to
+//                the open file and saving it.
+const vscode = require('vscode');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SCHEME = 'agent-file-tools-proposal';
+const RUNS = Number(process.env.AFT_BENCH_RUNS || 7);
+/** The changed file's extension: `ts` has a language server whose errors the result waits for; `txt` has none. */
+const EXT = process.env.AFT_BENCH_EXT || 'ts';
+
+/** Resolves when `ready()` holds, checked on every editor and tab change and every 5 ms, or rejects after `ms`. */
+function when(what, ready, ms = 20000) {
+  return new Promise((resolve, reject) => {
+    const subs = [];
+    let timer;
+    let poll;
+    const done = (err) => {
+      subs.forEach((s) => s.dispose());
+      clearTimeout(timer);
+      clearTimeout(poll);
+      if (err) {
+        reject(err);
+      } else {
+        resolve(performance.now());
+      }
+    };
+    const check = () => {
+      let ok;
+      try {
+        ok = ready();
+      } catch (e) {
+        done(e);
+        return true;
+      }
+      if (ok) {
+        done();
+        return true;
+      }
+      return false;
+    };
+    if (check()) {
+      return;
+    }
+    subs.push(vscode.window.onDidChangeVisibleTextEditors(check), vscode.window.tabGroups.onDidChangeTabs(check));
+    const tick = () => {
+      if (!check()) {
+        poll = setTimeout(tick, 5);
+      }
+    };
+    poll = setTimeout(tick, 5);
+    timer = setTimeout(() => done(new Error(`timed out waiting for ${what}; ${shownNow()}`)), ms);
+  });
+}
+
+/** A diff editor is visible whose modified side is `isRight`: the active tab of its group, both sides shown as editors. */
+function diffVisible(isRight) {
+  const shown = vscode.window.visibleTextEditors.map((e) => e.document.uri.toString());
+  return vscode.window.tabGroups.all.some((g) => {
+    const input = g.activeTab && g.activeTab.input;
+    return input instanceof vscode.TabInputTextDiff && isRight(input.modified) && shown.includes(input.modified.toString()) && shown.includes(input.original.toString());
+  });
+}
+
+/** What the window shows, for an error. */
+function shownNow() {
+  const tabs = vscode.window.tabGroups.all.map((g) => g.tabs.map((t) => `${t.isActive ? '*' : ''}${t.label} [${t.input && t.input.constructor.name}${t.input && t.input.modified ? ` ${t.input.modified}` : ''}]`).join(', '));
+  return `tabs: ${tabs.join(' | ')}; editors: ${vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).join(', ')}`;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x) => Math.round(x * 10) / 10;
+
+/** The line the change replaces (line 502), and what it becomes. */
+const OLD_LINE = `  const value501 = input * 501 + ${(501 * 7919) % 1000};`;
+const NEW_LINE = '  const value501 = input * 501 + 1;';
+
+/** A 1,000-line source file and the same with one line changed. */
+function texts() {
+  const lines = [];
+  for (let i = 0; i < 1000; i++) {
+    lines.push(i % 25 === 0 ? `export function step${i}(input: number): number {` : i % 25 === 24 ? '}' : `  const value${i} = input * ${i} + ${(i * 7919) % 1000};`);
+  }
+  const before = lines.join('\n') + '\n';
+  return { before, after: before.replace(OLD_LINE, NEW_LINE) };
+}
+
+async function invoke(name, input) {
+  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return r.content.map((p) => p.value ?? '').join('');
+}
+
+exports.run = async function run() {
+  const out = process.env.AFT_RESULTS_FILE;
+  const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  const ext = vscode.extensions.getExtension('agent-file-tools.agent-file-tools');
+  const result = { runs: RUNS, ext: EXT, activeBefore: ext ? ext.isActive : undefined };
+  try {
+    // First call: an empty command's round trip first (the baseline), then the first fs_read.
+    const noop = vscode.commands.registerCommand('aftBench.noop', () => undefined);
+    let t = performance.now();
+    await vscode.commands.executeCommand('aftBench.noop');
+    result.noopMs = round(performance.now() - t);
+    fs.writeFileSync(path.join(root, 'small.txt'), 'one\ntwo\n');
+    t = performance.now();
+    const first = await invoke('fs_read', { path: 'small.txt' });
+    result.firstCallMs = round(performance.now() - t);
+    if (!first.includes('L2: two')) {
+      throw new Error(`fs_read answered: ${first.slice(0, 300)}`);
+    }
+    t = performance.now();
+    await invoke('fs_read', { path: 'small.txt' });
+    result.secondCallMs = round(performance.now() - t);
+    const noops = [];
+    for (let i = 0; i < RUNS; i++) {
+      t = performance.now();
+      await vscode.commands.executeCommand('aftBench.noop');
+      noops.push(performance.now() - t);
+    }
+    result.noopWarmMs = round(median(noops));
+    noop.dispose();
+
+    // Review and Accept, alternating with VS Code's own diff and edit of the same texts.
+    const { before, after } = texts();
+    const review = [];
+    const plainDiff = [];
+    const accept = [];
+    const plainApply = [];
+    const onDisk = [];
+    for (let i = 0; i <= RUNS; i++) {
+      await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+      const rel = `big-${i}.${EXT}`;
+      const file = path.join(root, rel);
+      fs.writeFileSync(file, before);
+      let t0 = performance.now();
+      const call = invoke('fs_edit', { path: rel, old_string: OLD_LINE, new_string: NEW_LINE });
+      let answered;
+      call.then((t) => (answered = t), (e) => (answered = String(e)));
+      const shown = await when('the review', () => {
+        if (answered !== undefined) {
+          throw new Error(`fs_edit answered before its review showed: ${answered.slice(0, 500)}`);
+        }
+        return diffVisible((u) => u.scheme === SCHEME);
+      });
+      const t1 = performance.now();
+      const accepted = await vscode.commands.executeCommand('agentFileTools.acceptChange');
+      const tAcc = performance.now();
+      let tDisk;
+      const disk = setInterval(() => {
+        if (tDisk === undefined && fs.readFileSync(file, 'utf8') === after) {
+          tDisk = performance.now();
+        }
+      }, 5);
+      const text = await call;
+      const t2 = performance.now();
+      clearInterval(disk);
+      (result.trace ??= []).push({ command: round(tAcc - t1), onDisk: tDisk && round(tDisk - t1), result: round(t2 - t1) });
+      if (i > 0) {
+        onDisk.push(tDisk - t1);
+      }
+      if (accepted !== true || !text.startsWith(`Edited ${rel}: +1 -1 lines`) || fs.readFileSync(file, 'utf8') !== after) {
+        throw new Error(`the change did not land as proposed: ${text.slice(0, 300)}`);
+      }
+      await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+
+      // VS Code alone: a diff of the same two texts, then the same edit applied and saved.
+      const left = path.join(root, `plain-${i}.before.ts`);
+      const right = path.join(root, `plain-${i}.after.ts`);
+      fs.writeFileSync(left, before);
+      fs.writeFileSync(right, after);
+      const rightUri = vscode.Uri.file(right);
+      const t3 = performance.now();
+      await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(left), rightUri, 'plain diff');
+      const plainShown = await when('the plain diff', () => diffVisible((u) => u.toString() === rightUri.toString()));
+      await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+      const target = path.join(root, `plain-${i}.ts`);
+      fs.writeFileSync(target, before);
+      const targetUri = vscode.Uri.file(target);
+      const reopened = await vscode.workspace.openTextDocument(targetUri);
+      const t4 = performance.now();
+      const line = reopened.lineAt(501);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(targetUri, line.range, NEW_LINE);
+      await vscode.workspace.applyEdit(edit);
+      await reopened.save();
+      const t5 = performance.now();
+      if (fs.readFileSync(target, 'utf8') !== after) {
+        throw new Error('the plain edit did not land');
+      }
+      t0 = shown - t0;
+      if (i > 0) {
+        review.push(t0);
+        accept.push(t2 - t1);
+        plainDiff.push(plainShown - t3);
+        plainApply.push(t5 - t4);
+      }
+    }
+    Object.assign(result, {
+      reviewMs: round(median(review)),
+      reviewMinMs: round(Math.min(...review)),
+      plainDiffMs: round(median(plainDiff)),
+      plainDiffMinMs: round(Math.min(...plainDiff)),
+      acceptMs: round(median(accept)),
+      acceptMinMs: round(Math.min(...accept)),
+      plainApplyMs: round(median(plainApply)),
+      plainApplyMinMs: round(Math.min(...plainApply)),
+      onDiskMs: round(median(onDisk)),
+    });
+  } catch (e) {
+    result.error = String((e && e.stack) || e);
+  }
+  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  if (result.error) {
+    throw new Error(result.error);
+  }
+};

@@ -1,0 +1,68 @@
+// What a person waits for in the real VS Code host (code-server, as the integration suite
+// starts it, with headless chromium showing the workbench): the first tool call after the
+// window opens, from invoking fs_edit on a 1,000-line file to its review visible, and from
+// Accept to the result, each beside what VS Code itself takes in the same window (an empty
+// command's round trip, `vscode.diff` of the same two texts, the same edit applied and
+// saved). The measuring runs inside the extension host: bench/host-probe.cjs.
+// Targets: review and Accept at most 300 ms each, the first call at most 500 ms.
+//   npm run bench -- host        (needs the test host: VSCODE_HOST_DIR, scripts/setup-host.sh)
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromePath, csEntry, freePort, makeRunDir, node24, startCodeServer, workbenchUrl } from '../scripts/host.mjs';
+
+const TIMEOUT_MS = 300_000;
+
+/** One window: starts code-server and the workbench, runs the probe, returns its figures. */
+async function inWindow(root, ext) {
+  const { dir: runDir, env: runEnv } = makeRunDir('bench-host');
+  const workspace = path.join(runDir, 'ws');
+  fs.mkdirSync(workspace);
+  const resultsFile = path.join(runDir, 'results.json');
+  const port = await freePort();
+  let server;
+  let browser;
+  let timer;
+  let r;
+  try {
+    server = await startCodeServer({ runDir, runEnv, workspace, port, extraEnv: { AFT_RESULTS_FILE: resultsFile, AFT_BENCH_EXT: ext }, settings: { 'git.enabled': false } });
+    const url = await workbenchUrl(server.base, workspace, { devPath: root, testsPath: path.join(root, 'bench/host-probe.cjs') });
+    browser = await chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', resolve));
+    await page.goto(url);
+    const code = await Promise.race([exited, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the host bench timed out')), TIMEOUT_MS)))]);
+    r = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : undefined;
+    if (!r || r.error || code !== 0) throw new Error(`the host probe failed (exit ${code}): ${r?.error ?? 'no results'}; logs in ${runDir}`);
+    if (r.activeBefore !== false) throw new Error('the extension was active before the first call: the first-call figure would not include activation');
+    // each Accept: when the command returned, when the file held the new text, when the result came
+    console.log(`  .${ext}: Accept, ms after it: ${r.trace.map((x) => `command ${x.command}, on disk ${x.onDisk}, result ${x.result}`).join('; ')}`);
+  } finally {
+    clearTimeout(timer);
+    try {
+      await browser?.close();
+    } catch {
+      // already closed
+    }
+    await server?.stop();
+  }
+  // kept when the probe failed (the error names it), removed once its figures are in
+  fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  return r;
+}
+
+export default async function run({ root, record }) {
+  for (const p of [node24, csEntry, chromePath, path.join(root, 'dist/extension.js')]) {
+    if (!fs.existsSync(p)) throw new Error(`missing ${p}: the host bench needs the test host (scripts/setup-host.sh, VSCODE_HOST_DIR) and a build`);
+  }
+  // A TypeScript file, whose language server's errors the result waits for, and a plain text file, which has none.
+  const ts = await inWindow(root, 'ts');
+  const txt = await inWindow(root, 'txt');
+  const first = [ts, txt].sort((a, b) => a.firstCallMs - b.firstCallMs);
+  record({ name: "host: first tool call after the window opens (fs_read of a small file, activation included) vs an empty command's first round trip", ours: first[1].firstCallMs, baseline: first[1].noopMs, unit: 'ms', note: `the slower of 2 windows (the other ${first[0].firstCallMs} vs ${first[0].noopMs} ms); the second call took ${ts.secondCallMs} ms, a warm empty command ${ts.noopWarmMs} ms; target at most 500 ms` });
+  record({ name: 'host: fs_edit of a 1,000-line file, from invoke to its review diff visible vs vscode.diff of the same two texts until visible', ours: ts.reviewMs, baseline: ts.plainDiffMs, unit: 'ms', note: `median of ${ts.runs}, alternating; min ${ts.reviewMinMs} vs ${ts.plainDiffMinMs} ms; target at most 300 ms` });
+  record({ name: 'host: from Accept to the change on disk (applied and saved), 1,000-line .ts file vs the same edit applied and saved by VS Code', ours: ts.onDiskMs, baseline: ts.plainApplyMs, unit: 'ms', note: `median of ${ts.runs}, alternating; min ${ts.plainApplyMinMs} ms for VS Code` });
+  for (const [r, what] of [[ts, '.ts file (waits for the TypeScript server\'s errors)'], [txt, '.txt file (no language server)']]) {
+    record({ name: `host: from Accept to the fs_edit result (applied, saved, new errors collected), 1,000-line ${what} vs the same edit applied and saved by VS Code`, ours: r.acceptMs, baseline: r.plainApplyMs, unit: 'ms', note: `median of ${r.runs}, alternating; min ${r.acceptMinMs} vs ${r.plainApplyMinMs} ms; target at most 300 ms` });
+  }
+}
