@@ -1,5 +1,6 @@
 // Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js) and the task thread (dist/taskWorker.js).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
+import fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -33,6 +34,24 @@ const pdfjsApart = {
   },
 };
 
+/**
+ * tree-sitter (outlines where no language server answers) is loaded the same way: its
+ * runtime and the grammars the outline reads are copied to dist/tree-sitter/, and the
+ * bundles import the runtime from there on the first outline.
+ */
+const TREE_SITTER_DIR = 'node_modules/@vscode/tree-sitter-wasm/wasm';
+const TREE_SITTER_FILES = ['tree-sitter.js', 'tree-sitter.wasm', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c-sharp', 'cpp'].map((l) => `tree-sitter-${l}.wasm`)];
+const treeSitterApart = {
+  name: 'tree-sitter-apart',
+  setup(build) {
+    build.onResolve({ filter: /^@vscode\/tree-sitter-wasm$/ }, () => ({ path: './tree-sitter/tree-sitter.js', external: true }));
+  },
+};
+function copyTreeSitter() {
+  fs.mkdirSync('dist/tree-sitter', { recursive: true });
+  for (const f of TREE_SITTER_FILES) fs.copyFileSync(`${TREE_SITTER_DIR}/${f}`, `dist/tree-sitter/${f}`);
+}
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -46,14 +65,15 @@ const common = {
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart] },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, pdfjsApart] },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart, treeSitterApart] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, pdfjsApart, treeSitterApart] },
   // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.
   { ...common, entryPoints: ['src/host/taskWorker.ts'], outfile: 'dist/taskWorker.js', plugins: [...common.plugins, pdfjsApart] },
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.mjs'], outfile: 'dist/pdfjs.js' },
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'], outfile: 'dist/pdfjs-worker.js' },
 ];
 
+copyTreeSitter();
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
