@@ -132,7 +132,8 @@ export function findSymbol(outline: Outline, query: string): SymbolLookup {
     .map((f) => {
       const name = f.symbol.name.toLowerCase();
       const path = f.path.map(normal).join('.').toLowerCase();
-      const d = Math.min(levenshtein(last, name), levenshtein(lower, path), name.includes(last) || last.includes(name) ? 1 : Infinity);
+      // a name that holds the one asked for (or is held by it) comes after a near-miss spelling
+      const d = Math.min(levenshtein(last, name), levenshtein(lower, path), name.includes(last) || last.includes(name) ? 2 : Infinity);
       return { f, d };
     })
     .filter((x) => x.d <= Math.max(2, Math.floor(last.length / 3)))

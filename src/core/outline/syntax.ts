@@ -71,6 +71,9 @@ function ecmaRole(n: SyntaxNode, inClass: boolean, top: boolean): Role {
       const d = n.childForFieldName('declaration');
       return d ? { through: [d] } : undefined;
     }
+    case 'expression_statement':
+      // a namespace not exported parses as a statement
+      return n.namedChildren.length === 1 && n.namedChildren[0]?.type === 'internal_module' ? { through: n.namedChildren } : undefined;
     case 'class_declaration':
     case 'abstract_class_declaration':
       return named('class', n, { members: membersOf(n) });
@@ -362,7 +365,7 @@ function isBroken(n: SyntaxNode | null | undefined): boolean {
 export function outlineFromSyntax(root: SyntaxNode, language: SyntaxLanguage): OutlineSymbol[] {
   const roleOf = ROLES[language];
   const signatures = new Set<OutlineSymbol>();
-  const walk = (nodes: readonly (SyntaxNode | null)[], depth: number, inClass: boolean, top: boolean, outer?: SyntaxNode): OutlineSymbol[] => {
+  const walk = (nodes: readonly (SyntaxNode | null)[], depth: number, inClass: boolean, top: boolean, outer?: SyntaxNode, brokenNear = false): OutlineSymbol[] => {
     const out: OutlineSymbol[] = [];
     nodes.forEach((n, i) => {
       if (!n) {
@@ -372,9 +375,10 @@ export function outlineFromSyntax(root: SyntaxNode, language: SyntaxLanguage): O
       if (!role) {
         return;
       }
+      const near = brokenNear || isBroken(nodes[i - 1]) || isBroken(nodes[i + 1]);
       if ('through' in role) {
-        // a wrapper (`export`, a declaration list, a template) spans its symbol; its lines are the symbol's
-        out.push(...walk(role.through, depth, inClass, top, outer ?? n));
+        // a wrapper (`export`, a declaration list, a template) spans its symbol; its lines are the symbol's, and so are its neighbours
+        out.push(...walk(role.through, depth, inClass, top, outer ?? n, near && role.through.length === 1));
         return;
       }
       const span = outer ?? n;
@@ -389,7 +393,7 @@ export function outlineFromSyntax(root: SyntaxNode, language: SyntaxLanguage): O
       if (SIGNATURES.has(n.type)) {
         signatures.add(symbol);
       }
-      if (span.hasError || isBroken(nodes[i - 1]) || isBroken(nodes[i + 1])) {
+      if (span.hasError || near) {
         symbol.uncertain = true;
       }
       if (role.members && depth + 1 < MAX_OUTLINE_DEPTH) {
