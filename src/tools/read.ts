@@ -43,8 +43,8 @@ export const readSchema = z
     limit: intField(1).optional(),
     column: intField(1).optional(),
     mode: z.enum(['slice', 'indentation', 'outline'], { error: 'expected "slice", "indentation" or "outline"' }).optional(),
-    symbol: textField(MAX_SYMBOL_QUERY_CHARS, 'a symbol name such as Parser.parse').optional(),
     indentation: indentationSchema.optional(),
+    symbol: textField(MAX_SYMBOL_QUERY_CHARS, 'a symbol name such as Parser.parse').optional(),
   })
   .refine((v) => !(v.mode === 'slice' && v.indentation), {
     error: 'indentation options apply only with mode "indentation"',
