@@ -31,7 +31,7 @@ export const MAX_OUTLINE_PARSE_MS = 5000;
 /** Milliseconds the editor's symbol providers (language servers) get to answer before the parser answers instead. */
 export const MAX_OUTLINE_PROVIDER_MS = 5000;
 /** Bytes (UTF-8) of a file parsed for an outline at most: larger files get the indentation outline. */
-export const MAX_OUTLINE_PARSE_BYTES = 4 * 1024 * 1024;
+export const MAX_OUTLINE_PARSE_BYTES = 8 * 1024 * 1024;
 /** Characters of a `symbol` argument (a dotted name, perhaps with parameters). */
 export const MAX_SYMBOL_QUERY_CHARS = 500;
 /** Lines of comments, decorators and attributes above a symbol taken as its documentation. */

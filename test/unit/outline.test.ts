@@ -48,6 +48,19 @@ const EXPECTED: Record<string, string[]> = {
     'L49-51 namespace Internal',
     '  L50 function hidden()',
   ],
+  // declarations only: `declare namespace`, `declare module`, `declare function`, and a namespace's constants
+  'ambient.d.ts': [
+    'L1-10 namespace api',
+    '  L2 constant version',
+    '  L3 function start(port: number)',
+    '  L4-6 interface Options',
+    '    L5 property port',
+    '  L7-9 namespace inner',
+    '    L8 type Mode',
+    "L12-14 namespace 'plugin'",
+    '  L13 function load()',
+    'L16 function main()',
+  ],
   'sample.js': ['L1 constant path', 'L4-6 function join(a, b)', 'L8-16 class Cache', '  L9-11 method get(key)', '  L13-15 method set(key, value)', 'L18 function double(n)'],
   'sample.py': [
     'L3 constant MAX_DEPTH',

@@ -71,6 +71,9 @@ function ecmaRole(n: SyntaxNode, inClass: boolean, top: boolean): Role {
       const d = n.childForFieldName('declaration');
       return d ? { through: [d] } : undefined;
     }
+    case 'ambient_declaration':
+      // `declare namespace ts { ... }`, `declare function f(): void;`: what is declared
+      return { through: n.namedChildren };
     case 'expression_statement':
       // a namespace not exported parses as a statement
       return n.namedChildren.length === 1 && n.namedChildren[0]?.type === 'internal_module' ? { through: n.namedChildren } : undefined;
@@ -397,7 +400,8 @@ export function outlineFromSyntax(root: SyntaxNode, language: SyntaxLanguage): O
         symbol.uncertain = true;
       }
       if (role.members && depth + 1 < MAX_OUTLINE_DEPTH) {
-        symbol.children = walk(role.members, depth + 1, CONTAINERS.has(symbol.kind.split(' ')[0]), false);
+        // a namespace's members are declared as a module's are: its constants count
+        symbol.children = walk(role.members, depth + 1, CONTAINERS.has(symbol.kind.split(' ')[0]), symbol.kind === 'namespace' || symbol.kind === 'module');
       }
       out.push(symbol);
     });
