@@ -1,5 +1,6 @@
 // Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js) and the task thread (dist/taskWorker.js).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
+import fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -58,6 +59,24 @@ const fileTypeApart = {
   },
 };
 
+/**
+ * tree-sitter (outlines where no language server answers) is loaded the same way: its
+ * runtime and the grammars the outline reads are copied to dist/tree-sitter/, and the
+ * bundles import the runtime from there on the first outline.
+ */
+const TREE_SITTER_DIR = 'node_modules/@vscode/tree-sitter-wasm/wasm';
+const TREE_SITTER_FILES = ['tree-sitter.js', 'tree-sitter.wasm', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c-sharp', 'cpp'].map((l) => `tree-sitter-${l}.wasm`)];
+const treeSitterApart = {
+  name: 'tree-sitter-apart',
+  setup(build) {
+    build.onResolve({ filter: /^@vscode\/tree-sitter-wasm$/ }, () => ({ path: './tree-sitter/tree-sitter.js', external: true }));
+  },
+};
+function copyTreeSitter() {
+  fs.mkdirSync('dist/tree-sitter', { recursive: true });
+  for (const f of TREE_SITTER_FILES) fs.copyFileSync(`${TREE_SITTER_DIR}/${f}`, `dist/tree-sitter/${f}`);
+}
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -71,11 +90,11 @@ const common = {
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart] },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart, treeSitterApart] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliToolsApart],
     // a runner is loaded with require: import() of a CommonJS file would first scan the whole bundle for its exports
     supported: { 'dynamic-import': false } },
-  ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart] })),
+  ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart, treeSitterApart] })),
   { ...common, sourcemap: false, entryPoints: ['node_modules/file-type/index.js'], outfile: 'dist/file-type.js' },
   // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.
   { ...common, entryPoints: ['src/host/taskWorker.ts'], outfile: 'dist/taskWorker.js', plugins: [...common.plugins, pdfjsApart] },
@@ -83,6 +102,7 @@ const builds = [
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'], outfile: 'dist/pdfjs-worker.js' },
 ];
 
+copyTreeSitter();
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));

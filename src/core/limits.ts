@@ -20,6 +20,22 @@ export const SNIFF_BYTES = 4096;
 export const BINARY_CONTROL_RATIO = 0.3;
 /** "Did you mean" candidates given for a missing path. */
 export const MAX_SUGGESTIONS = 3;
+/** Symbols one outline page lists at most (fs_read mode "outline"; the page's bytes are capped by MAX_READ_BYTES too). */
+export const MAX_OUTLINE_SYMBOLS = 500;
+/** Characters of a symbol's name, and of its parameter list, shown in an outline before they are cut. */
+export const MAX_OUTLINE_NAME_CHARS = 80;
+/** Levels of nesting an outline descends to (a class, its methods, the functions inside those, ...). */
+export const MAX_OUTLINE_DEPTH = 4;
+/** Milliseconds a syntax parse for an outline may take before it is abandoned for the indentation outline. */
+export const MAX_OUTLINE_PARSE_MS = 5000;
+/** Milliseconds the editor's symbol providers (language servers) get to answer before the parser answers instead. */
+export const MAX_OUTLINE_PROVIDER_MS = 5000;
+/** Bytes (UTF-8) of a file parsed for an outline at most: larger files get the indentation outline. */
+export const MAX_OUTLINE_PARSE_BYTES = 8 * 1024 * 1024;
+/** Characters of a `symbol` argument (a dotted name, perhaps with parameters). */
+export const MAX_SYMBOL_QUERY_CHARS = 500;
+/** Lines of comments, decorators and attributes above a symbol taken as its documentation. */
+export const MAX_SYMBOL_DOC_LINES = 200;
 /** Directory entries read at most by fs_read on a directory. */
 export const MAX_DIR_ENTRIES = 5000;
 /** Hex digits of the content hash shown as a file's version. */

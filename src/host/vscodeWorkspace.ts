@@ -12,6 +12,8 @@ import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
+import { documentSymbolsOf } from './vscodeSymbols';
+import type { OutlineSymbol } from '../core/outline/symbols';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
@@ -307,6 +309,10 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       await doc.save();
     }
     return true;
+  }
+
+  documentSymbols(path: string, signal: CancelSignal): Promise<OutlineSymbol[] | undefined> {
+    return documentSymbolsOf(this.uriFor(path), signal);
   }
 
   diagnostics(path: string): Diagnostic[] {

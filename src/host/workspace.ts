@@ -5,6 +5,7 @@ import type { OpenedFile, OpenOptions } from '../core/file';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ProcessHost } from '../core/process';
 import type { NotebookCell } from '../core/read/notebook';
+import type { OutlineSymbol } from '../core/outline/symbols';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -140,6 +141,11 @@ export interface Workspace {
    * it was saved clean before; false when nothing formatted it.
    */
   format(path: string, signal: CancelSignal): Promise<boolean>;
+  /**
+   * The symbols the editor's providers (language servers) give for a file, as they see its
+   * text now; undefined when none answers. Absent outside VS Code.
+   */
+  documentSymbols?(path: string, signal: CancelSignal): Promise<OutlineSymbol[] | undefined>;
   /** What the language servers report for a file now (none outside VS Code). */
   diagnostics(path: string): Diagnostic[];
   /** Files with errors now, with their count (none outside VS Code). */

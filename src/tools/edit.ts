@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
 import { AliasError, snakeCase, wholeNumber, type AliasTable } from '../services/aliases';
-import { boolField, boundedJson, changedFilePathField, contentField } from '../services/input';
-import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS } from '../core/limits';
+import { boolField, boundedJson, changedFilePathField, contentField, textField } from '../services/input';
+import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS, MAX_SYMBOL_QUERY_CHARS } from '../core/limits';
+import { editBySymbol } from './editSymbol';
 import { renderSingleChange } from '../services/changeResult';
 import { Access, invocationMessage, requireTrust } from '../services/access';
 import type { FileText } from '../services/fileText';
@@ -121,6 +122,7 @@ export const editAliases: AliasTable = {
 export const editSchema = z
   .strictObject({
     path: changedFilePathField(MAX_PATH_INPUT_CHARS),
+    symbol: textField(MAX_SYMBOL_QUERY_CHARS, 'a symbol name such as Parser.parse').optional(),
     old_string: oldField.optional(),
     new_string: newField.optional(),
     replace_all: boolField().optional(),
@@ -134,6 +136,16 @@ export const editSchema = z
     const single = v.old_string !== undefined || v.new_string !== undefined || v.replace_all !== undefined;
     if (v.edits && single) {
       ctx.addIssue({ code: 'custom', path: ['edits'], message: 'give either old_string/new_string or edits, not both' });
+    } else if (v.symbol !== undefined) {
+      if (v.new_string === undefined && !v.edits) {
+        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required with symbol: the symbol\'s new text (or, with old_string, the replacement inside it)' });
+      }
+      if (v.replace_all && v.old_string === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['replace_all'], message: 'applies to old_string: give old_string too, or drop replace_all' });
+      }
+      if (v.old_string === '') {
+        ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is empty: with symbol, give the text to replace inside the symbol, or omit old_string to replace the whole symbol' });
+      }
     } else if (!v.edits) {
       if (v.old_string === undefined) {
         ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is required (or give edits)' });
@@ -147,6 +159,9 @@ export const editSchema = z
 export type EditInput = z.output<typeof editSchema>;
 
 function requests(input: EditInput): EditRequest[] {
+  if (input.symbol !== undefined && input.old_string === undefined && !input.edits) {
+    return [];
+  }
   if (input.edits) {
     return input.edits.map((e) => ({ oldString: e.old_string, newString: e.new_string, replaceAll: e.replace_all ?? false }));
   }
@@ -191,12 +206,15 @@ export const editTool: ToolSpec<typeof editSchema> = {
       // the read question, when reading would ask, comes before anything is said of the file
       const before = await access.load();
       if (!before) {
-        if (reqs.length === 1 && reqs[0].oldString === '') {
+        if (reqs.length === 1 && reqs[0].oldString === '' && input.symbol === undefined) {
           const text = withEol(reqs[0].newString, ctx.ws.newFileEol(t.real));
           const landed = await landChange(ctx, { tool: 'fs_edit', summary: `create ${t.located.display}`, files: [{ target: t, action: 'create', before: undefined, after: text }] }, [access]);
           return textResult(renderSingleChange(landed));
         }
         throw await missing(ctx, t);
+      }
+      if (input.symbol !== undefined) {
+        return changeBySymbol(ctx, access, input, input.symbol, before, reqs);
       }
       if (reqs.some((r) => r.oldString === '')) {
         throw new ToolError(
@@ -234,6 +252,25 @@ export const editTool: ToolSpec<typeof editSchema> = {
     }, ctx.signal);
   },
 };
+
+/**
+ * An edit by symbol: the symbol's lines replaced, or old_string matched inside them. The
+ * model has not seen the symbol's current text when the file changed since its read, so
+ * then the change is refused whatever matches.
+ */
+async function changeBySymbol(ctx: ToolContext, access: Access, input: EditInput, symbol: string, before: FileText, reqs: readonly EditRequest[]): Promise<ToolResult> {
+  const t = access.target;
+  const seen = ctx.ledger.get(t.real)?.version;
+  if (seen !== undefined && seen !== before.version) {
+    throw new ToolError('stale', `${t.located.display} changed since you last read it (version ${seen}, now ${before.version}), so its symbol ${JSON.stringify(symbol)} may not be the text you mean. Nothing was changed. Read the symbol again, then redo the edit.`);
+  }
+  const edit = await editBySymbol(ctx, t, before, symbol, input.new_string ?? '', reqs.length > 0 ? reqs : undefined, access.guarded);
+  if (edit.text === before.text) {
+    return textResult(`${t.located.display} already reads that way: the symbol's new text is the text it has now, so nothing was changed; version ${before.version}.`);
+  }
+  const landed = await landChange(ctx, { tool: 'fs_edit', summary: `edit ${t.located.display}`, files: [{ target: t, action: 'modify', before, after: edit.text }] }, [access]);
+  return textResult(renderSingleChange(landed, { notes: edit.notes }));
+}
 
 /** How the edits matched, a line for each that needed tolerance (so the model checks the diff) or warns. */
 function matchNotes(results: readonly FoundEdit[]): string[] {

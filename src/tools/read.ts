@@ -3,7 +3,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
 import { completeUtf8, readHead, readIntoOf, type OpenedFile } from '../core/file';
-import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PATH_INPUT_CHARS, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_SYMBOL_QUERY_CHARS, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PATH_INPUT_CHARS, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
 import { decideRead } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
@@ -24,6 +24,7 @@ import type { ToolResult } from '../services/result';
 import { authorize, globsOf, preparationFor, readDecision, sensitiveGlobs } from '../services/access';
 import { checkUnchanged, openDocumentFor, resolveTarget, type Target } from '../services/target';
 import { readText, type TextRequest, type TextSource } from './readText';
+import { readOutline, readSymbol, type WholeText } from './readOutline';
 import { documentVersion, openedFileVersion } from '../services/fileText';
 import { lineIndexes } from '../services/lineIndexes';
 import type { ToolContext, ToolSpec } from '../services/types';
@@ -42,16 +43,25 @@ export const readSchema = z
     offset: intField(1).optional(),
     limit: intField(1).optional(),
     column: intField(1).optional(),
-    mode: z.enum(['slice', 'indentation'], { error: 'expected "slice" or "indentation"' }).optional(),
+    mode: z.enum(['slice', 'indentation', 'outline'], { error: 'expected "slice", "indentation" or "outline"' }).optional(),
     indentation: indentationSchema.optional(),
+    symbol: textField(MAX_SYMBOL_QUERY_CHARS, 'a symbol name such as Parser.parse').optional(),
   })
   .refine((v) => !(v.mode === 'slice' && v.indentation), {
     error: 'indentation options apply only with mode "indentation"',
     path: ['indentation'],
   })
-  .refine((v) => v.column === undefined || (v.mode !== 'indentation' && !v.indentation), {
+  .refine((v) => v.column === undefined || ((v.mode === undefined || v.mode === 'slice') && !v.indentation && v.symbol === undefined), {
     error: 'column reads one line in pieces and applies only in mode "slice"',
     path: ['column'],
+  })
+  .refine((v) => !(v.mode === 'outline' && v.indentation), {
+    error: 'indentation options apply only with mode "indentation"',
+    path: ['indentation'],
+  })
+  .refine((v) => v.symbol === undefined || (v.mode === undefined && !v.indentation && v.offset === undefined && v.limit === undefined), {
+    error: 'symbol reads the whole symbol: give it without mode, offset or limit',
+    path: ['symbol'],
   });
 
 export type ReadInput = z.output<typeof readSchema>;
@@ -138,10 +148,11 @@ export async function openTarget(ctx: ToolContext, t: Target): Promise<OpenedFil
   return file;
 }
 
-/** Indentation mode and column read source text; folders, PDFs and notebooks page by their own units. */
+/** Indentation and outline modes, symbols and column read source text; folders, PDFs and notebooks page by their own units. */
 function refuseIndentation(input: ReadInput, t: Target, what: string, units: string): void {
-  if (input.mode === 'indentation' || input.indentation) {
-    throw new ToolError('invalid-input', `${t.located.display} is ${what}; indentation mode reads source files. Read it without mode: offset and limit count ${units}.`);
+  if (input.mode === 'indentation' || input.mode === 'outline' || input.indentation || input.symbol !== undefined) {
+    const asked = input.symbol !== undefined ? 'symbol' : `${input.mode === 'outline' ? 'outline' : 'indentation'} mode`;
+    throw new ToolError('invalid-input', `${t.located.display} is ${what}; ${asked} reads source files. Read it without ${input.symbol !== undefined ? 'symbol' : 'mode'}: offset and limit count ${units}.`);
   }
   if (input.column !== undefined) {
     throw new ToolError('invalid-input', `${t.located.display} is ${what}; column reads a line of a text file in pieces. Read it without column: offset and limit count ${units}.`);
@@ -260,6 +271,16 @@ function textRequest(input: ReadInput): TextRequest {
   return req;
 }
 
+/** Outline mode or a symbol: what needs the file's whole text rather than a page of it. */
+function wantsStructure(input: ReadInput): boolean {
+  return input.mode === 'outline' || input.symbol !== undefined;
+}
+
+/** The outline, or a symbol, of a file read whole. */
+function readStructure(ctx: ToolContext, t: Target, src: WholeText, input: ReadInput): Promise<string> {
+  return input.symbol !== undefined ? readSymbol(ctx, t, src, input.symbol, textRequest(input)) : readOutline(ctx, t, src, input);
+}
+
 /** The bytes of a regular file (a notebook), through the checked handle. */
 async function readWholeFile(ctx: ToolContext, t: Target): Promise<Uint8Array> {
   const file = await openTarget(ctx, t);
@@ -303,6 +324,14 @@ async function readFile(ctx: ToolContext, t: Target, input: ReadInput, file: Ope
   const sniff = sniffBinary(head.subarray(0, SNIFF_BYTES));
   if (sniff.binary || isBinaryExtension(t.real)) {
     throw await binaryError(t, size, head.subarray(0, 64 * 1024), sniff.binary ? (sniff.reason ?? 'binary content') : `its .${extensionOf(t.real)} extension marks it as binary`);
+  }
+  if (wantsStructure(input)) {
+    if (!whole) {
+      throw new ToolError('too-large', `${t.located.display} is ${formatBytes(size)}, over the ${formatBytes(FULL_READ_MAX_BYTES)} read whole for an outline or a symbol. Use fs_grep to find the lines you need, then read them with offset and limit.`);
+    }
+    const { text, encoding } = decodeText(whole);
+    const src = { text, encoding: encodingLabel(encoding), dirty: false, version: textVersion(text) };
+    return { isError: false, parts: [{ kind: 'text', text: await readStructure(ctx, t, src, input) }] };
   }
   const req = textRequest(input);
   let src: TextSource;
@@ -436,7 +465,7 @@ export const readTool: ToolSpec<typeof readSchema> = {
     const doc = openDocumentFor(ctx, t);
     if (doc) {
       const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty, version: await documentVersion(ctx, t, doc) };
-      return withInstructions(ctx, t, async (c) => ({ isError: false, parts: [{ kind: 'text', text: await readText(c, t, src, textRequest(input)) }] }));
+      return withInstructions(ctx, t, async (c) => ({ isError: false, parts: [{ kind: 'text', text: wantsStructure(input) ? await readStructure(c, t, src, input) : await readText(c, t, src, textRequest(input)) }] }));
     }
     const file = await openTarget(ctx, t);
     if (!file) {

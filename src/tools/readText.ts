@@ -35,6 +35,8 @@ export interface TextRequest {
   /** 1-based column the first line starts at. */
   column?: number;
   indentation?: IndentationOptions;
+  /** A symbol's lines (1-based, inclusive): read as a block, said in the meta as `describe`. */
+  range?: { first: number; last: number; describe: string };
   /** The fs_read call for a page starting at `offset` (slice mode, the caller's other options kept). */
   nextCall(offset: number): string;
   /** The fs_read call for a line from `column` on. */
@@ -91,6 +93,7 @@ interface Paged {
   /** Indentation mode: the call that continues the block from a line, and the block for the meta. */
   continueWith?: (next: number) => string;
   block?: string;
+  blockEnd?: string;
 }
 
 async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextRequest): Promise<Paged> {
@@ -111,6 +114,20 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
   }
   const bytes = Buffer.byteLength(src.text, 'utf8');
   const lines = splitLines(src.text);
+  if (req.range) {
+    const { first, last, describe } = req.range;
+    const page = pageFromLines(lines.slice(0, last), { offset: first, limit: Math.min(last - first + 1, MAX_READ_LINES), pieceCall: req.pieceCall });
+    return {
+      page: { ...page, totalLines: lines.length },
+      encoding: src.encoding,
+      dirty: src.dirty,
+      bytes,
+      wholeText: src.text,
+      continueWith: (next) => req.rangeCall(next, last - next + 1),
+      block: describe,
+      blockEnd: 'End of symbol.',
+    };
+  }
   if (req.indentation) {
     const block = indentationBlock(lines, req.indentation);
     const count = block.last - block.first + 1;
@@ -165,6 +182,7 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
       dirty: paged.dirty,
       continueCall: next === undefined ? undefined : paged.continueWith ? paged.continueWith(next) : req.nextCall(next),
       block: paged.block,
+      blockEnd: paged.blockEnd,
       advice: page.builder.stop === 'bytes' && k === lines.length && next !== undefined ? BYTE_CAP_ADVICE : undefined,
     });
   };

@@ -63,6 +63,12 @@ describe('the packaged .vsix', function () {
     names = entries.map((e) => e.name.toLowerCase());
   });
 
+  it('holds the tree-sitter runtime and every grammar an outline reads, and nothing but those of the package', () => {
+    const grammars = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c-sharp', 'cpp'];
+    const want = ['tree-sitter.js', 'tree-sitter.wasm', ...grammars.map((g) => `tree-sitter-${g}.wasm`)].map((f) => `extension/dist/tree-sitter/${f}`);
+    assert.deepEqual(names.filter((n) => n.startsWith('extension/dist/tree-sitter/')).sort(), want.sort());
+  });
+
   it('holds the bundles (extension, task thread, PDF reader), manifest, docs, licence and media', () => {
     // vsce stores README and CHANGELOG in lower case and LICENSE as LICENSE.txt
     for (const want of ['extension/dist/extension.js', 'extension/dist/taskworker.js', 'extension/dist/pdfjs.js', 'extension/dist/pdfjs-worker.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {

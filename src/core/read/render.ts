@@ -24,8 +24,10 @@ export interface FileEnvelope {
   dirty: boolean;
   /** The call that continues, set exactly when the page stopped before the end of what was asked. */
   continueCall: string | undefined;
-  /** Indentation mode: what the block is, for the meta line; the page then ends with the block. */
+  /** Indentation mode, or a symbol: what the block is, for the meta line; the page then ends with the block. */
   block?: string;
+  /** The closing line when the page holds the block's end (`End of block.` unless said). */
+  blockEnd?: string;
   /** One line before the closing line: how to ask for less, when the byte cap cut the page. */
   advice?: string;
 }
@@ -64,6 +66,6 @@ export function renderFileEnvelope(e: FileEnvelope): string {
   if (e.advice !== undefined) {
     out.push(e.advice);
   }
-  out.push(e.continueCall !== undefined ? continueLine(e.continueCall) : e.block ? 'End of block.' : END_OF_FILE);
+  out.push(e.continueCall !== undefined ? continueLine(e.continueCall) : e.block ? (e.blockEnd ?? 'End of block.') : END_OF_FILE);
   return out.join('\n');
 }

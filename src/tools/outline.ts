@@ -1,0 +1,134 @@
+import { throwIfCancelled } from '../core/cancel';
+import { ToolError } from '../core/errors';
+import { MAX_OUTLINE_PARSE_BYTES, MAX_OUTLINE_PROVIDER_MS } from '../core/limits';
+import { outlineFromHeadings, outlineFromIndentation } from '../core/outline/fallback';
+import { docFirstLine, docFloor, findSymbol, symbolLine, symbolName, type DocStyle, type FlatSymbol, type Outline, type OutlineSymbol } from '../core/outline/symbols';
+import { syntaxLanguageOf } from '../core/outline/syntax';
+import { callText, tryLine } from '../core/contract';
+import { extensionOf } from '../core/text/binary';
+import { splitLines } from '../core/text/lines';
+import { syntaxOutline } from '../host/treeSitter';
+import type { Target } from '../services/target';
+import type { ToolContext } from '../services/types';
+
+const MARKDOWN = new Set(['md', 'markdown', 'mdx']);
+const HASH_COMMENTS = new Set(['py', 'pyi', 'rb', 'sh', 'bash', 'pl', 'r', 'yaml', 'yml', 'toml']);
+
+/** The comments that document a symbol in this file type. */
+export function docStyleOf(path: string): DocStyle {
+  const ext = extensionOf(path).toLowerCase();
+  return MARKDOWN.has(ext) ? 'none' : HASH_COMMENTS.has(ext) ? 'hash' : 'slash';
+}
+
+/** The editor's symbols, when a provider answers within MAX_OUTLINE_PROVIDER_MS. */
+async function providerSymbols(ctx: ToolContext, path: string): Promise<OutlineSymbol[] | undefined> {
+  if (!ctx.ws.documentSymbols) {
+    return undefined;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      ctx.log.info(`outline: no symbol provider answered for ${path} within ${MAX_OUTLINE_PROVIDER_MS} ms`);
+      resolve(undefined);
+    }, MAX_OUTLINE_PROVIDER_MS);
+  });
+  try {
+    return await Promise.race([ctx.ws.documentSymbols(path, ctx.signal).catch((e: unknown) => {
+      ctx.log.warn(`outline: the symbol provider failed for ${path}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The parser's view of `text`: its symbols, or undefined (with the reason logged) when it has none. */
+async function parsed(ctx: ToolContext, t: Target, text: string): Promise<Outline | undefined> {
+  const language = syntaxLanguageOf(extensionOf(t.real));
+  if (!language) {
+    return undefined;
+  }
+  if (Buffer.byteLength(text, 'utf8') > MAX_OUTLINE_PARSE_BYTES) {
+    ctx.log.info(`outline: ${t.located.display} is over the ${MAX_OUTLINE_PARSE_BYTES} bytes parsed for an outline`);
+    return undefined;
+  }
+  const r = await syntaxOutline(language, text, ctx.signal).catch((e: unknown) => ({ kind: 'abandoned' as const, reason: e instanceof Error ? e.message : String(e) }));
+  throwIfCancelled(ctx.signal);
+  if (r.kind === 'abandoned') {
+    ctx.log.warn(`outline: tree-sitter gave no outline of ${t.located.display}: ${r.reason}`);
+    return undefined;
+  }
+  return { source: 'tree-sitter', symbols: r.symbols, errors: r.errors };
+}
+
+/**
+ * The outline of a file whose whole text is `text` (the editor's buffer when it is open):
+ * Markdown from its headings; other files from the language servers when one answers,
+ * else the syntax tree, else indentation. For a change (`forChange`), an outline from a
+ * language server also carries the parser's error lines when a grammar knows the file,
+ * so a range the parser doubts is not replaced.
+ */
+export async function outlineOf(ctx: ToolContext, t: Target, text: string, forChange = false): Promise<Outline> {
+  const started = Date.now();
+  const lines = splitLines(text);
+  let outline: Outline | undefined;
+  if (MARKDOWN.has(extensionOf(t.real).toLowerCase())) {
+    outline = { source: 'headings', symbols: outlineFromHeadings(lines) };
+  } else {
+    const symbols = await providerSymbols(ctx, t.abs);
+    throwIfCancelled(ctx.signal);
+    if (symbols && symbols.length > 0) {
+      outline = { source: 'language server', symbols };
+      if (forChange) {
+        const tree = await parsed(ctx, t, text);
+        outline.errors = tree?.errors;
+      }
+    }
+    outline ??= (await parsed(ctx, t, text)) ?? { source: 'indentation', symbols: outlineFromIndentation(lines) };
+  }
+  ctx.log.info(`outline of ${t.located.display} from ${outline.source} in ${Date.now() - started} ms`);
+  return outline;
+}
+
+/** A symbol found, with the lines it is read and replaced by: its documentation first. */
+export interface SymbolRange {
+  found: FlatSymbol;
+  /** 1-based: the first line of its documentation (or of the symbol). */
+  first: number;
+  last: number;
+}
+
+/**
+ * The symbol `query` names, or the error that says which names there are: the candidates
+ * when several fit (each with the call that reads it), the closest names when none does.
+ * `guarded` files (secrets, outside the workspace) name none of their symbols.
+ */
+export function symbolRange(outline: Outline, text: string, t: Target, query: string, tool: 'fs_read' | 'fs_edit', guarded: boolean): SymbolRange {
+  const lookup = findSymbol(outline, query);
+  if (lookup.kind === 'found') {
+    const s = lookup.symbol.symbol;
+    const first = docFirstLine(splitLines(text), s.first, docStyleOf(t.real), docFloor(outline, s));
+    return { found: lookup.symbol, first, last: s.last };
+  }
+  const outlineCall = tryLine(callText('fs_read', { path: t.located.display, mode: 'outline' }));
+  const nothing = tool === 'fs_edit' ? ' Nothing was changed.' : '';
+  if (guarded) {
+    throw new ToolError('no-match', `${t.located.display} holds no single symbol named ${JSON.stringify(query)}.${nothing} It may hold secrets or lies outside the workspace, so none of its names are shown here.\n${outlineCall}`);
+  }
+  if (lookup.kind === 'ambiguous') {
+    const list = lookup.candidates.slice(0, 20).map((c) => `- ${symbolLine({ ...c, depth: 0 })} (symbol ${JSON.stringify(`${symbolName(c)}${c.symbol.params ?? ''}`)})`);
+    const more = lookup.candidates.length > 20 ? [`... and ${lookup.candidates.length - 20} more`] : [];
+    const pick = tool === 'fs_read' ? 'Pass one of these names with its parameters, or read its lines with offset and limit.' : 'Pass one of these names with its parameters, or use old_string with enough context to fit one place.';
+    throw new ToolError('no-match', [`${lookup.candidates.length} symbols of ${t.located.display} fit ${JSON.stringify(query)} (outline ${sourceWords(outline)}):`, ...list, ...more, `${pick}${nothing}`].join('\n'));
+  }
+  const lines = [`${t.located.display} has no symbol ${JSON.stringify(query)} (outline ${sourceWords(outline)}).${nothing}`];
+  if (lookup.suggestions.length > 0) {
+    lines.push('Did you mean one of these?', ...lookup.suggestions.map((c) => `- ${symbolLine({ ...c, depth: 0 })} (symbol ${JSON.stringify(symbolName(c))})`));
+  }
+  lines.push(outlineCall);
+  throw new ToolError('no-match', lines.join('\n'));
+}
+
+function sourceWords(outline: Outline): string {
+  return outline.source === 'tree-sitter' ? 'from tree-sitter' : `from ${outline.source}`;
+}

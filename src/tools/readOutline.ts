@@ -1,0 +1,56 @@
+import { callText } from '../core/contract';
+import { ToolError } from '../core/errors';
+import { MAX_OUTLINE_SYMBOLS } from '../core/limits';
+import { OutlineOffsetPastEnd, renderOutline } from '../core/outline/render';
+import { splitLines, detectEol } from '../core/text/lines';
+import { fitToBudget } from '../services/budget';
+import type { Target } from '../services/target';
+import type { ToolContext } from '../services/types';
+import { outlineOf, symbolRange } from './outline';
+import { readText, type TextRequest } from './readText';
+
+/** A file's whole text, as fs_read decoded it (the editor's buffer when it is open). */
+export interface WholeText {
+  text: string;
+  encoding: string;
+  dirty: boolean;
+  version: string;
+}
+
+/** fs_read mode "outline": a page of the file's symbols, sized to the token budget. */
+export async function readOutline(ctx: ToolContext, t: Target, src: WholeText, input: { path: string; offset?: number; limit?: number }): Promise<string> {
+  const outline = await outlineOf(ctx, t, src.text);
+  const limit = Math.min(input.limit ?? MAX_OUTLINE_SYMBOLS, MAX_OUTLINE_SYMBOLS);
+  const base = {
+    displayPath: t.located.display,
+    outline,
+    totalLines: splitLines(src.text).length,
+    encoding: src.encoding,
+    eol: detectEol(src.text),
+    version: src.version,
+    dirty: src.dirty,
+    offset: input.offset ?? 1,
+    nextCall: (offset: number) => callText('fs_read', { path: input.path, mode: 'outline', offset, ...(input.limit !== undefined ? { limit } : {}) }),
+  };
+  let first;
+  try {
+    first = renderOutline({ ...base, limit });
+  } catch (e) {
+    if (e instanceof OutlineOffsetPastEnd) {
+      throw new ToolError('offset-past-end', `offset=${e.offset} is past the end of the outline of ${t.located.display}: it has ${e.count} symbols. Use an offset from 1 to ${e.count}.`);
+    }
+    throw e;
+  }
+  const fitted = await fitToBudget(ctx, Math.max(first.shown, 1), (k) => renderOutline({ ...base, limit: Math.min(k, limit) }).text);
+  ctx.ledger.record(t.real, { version: src.version });
+  return fitted.text;
+}
+
+/** fs_read with `symbol`: the symbol's lines with its documentation, as a slice of them. */
+export async function readSymbol(ctx: ToolContext, t: Target, src: WholeText, query: string, req: TextRequest): Promise<string> {
+  const outline = await outlineOf(ctx, t, src.text);
+  const r = symbolRange(outline, src.text, t, query, 'fs_read', false);
+  const s = r.found.symbol;
+  const what = `${s.kind} ${r.found.path.join('.')}${r.first < s.first ? ` (documentation from line ${r.first})` : ''}, outline from ${outline.source}`;
+  return readText(ctx, t, { kind: 'text', ...src }, { ...req, offset: r.first, limit: r.last - r.first + 1, column: undefined, range: { first: r.first, last: r.last, describe: what } });
+}
