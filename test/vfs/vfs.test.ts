@@ -297,6 +297,7 @@ describe('the tools on a virtual workspace folder (aftfault:)', () => {
       const tally = new Map<string, number>();
       for (const [mode, kind] of RUNS) {
         for (let k = 1; k <= ops; k++) {
+          // AFT_VFS_ONLY="persistent ENOSPC 5" reruns one run of the matrix (with AFT_VFS_TRACE=1: its operations)
           if (process.env.AFT_VFS_ONLY && process.env.AFT_VFS_ONLY !== `${mode} ${kind} ${k}`) {
             continue;
           }
