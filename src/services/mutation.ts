@@ -471,7 +471,7 @@ export async function landChange(
             : (checks.get(f.target.real) ?? { checked: false, reason: 'no checker reported on it' }),
     });
     if (ctx.journal) {
-      journal.push(journalFile(of, f, text, stats, userEdited));
+      journal.push(journalFile(of, f, text, stats(), userEdited));
     }
   }
   ctx.journal?.record({ tool: plan.tool, summary: plan.summary, origin: ctx.origin ?? (ctx.requestKey !== undefined ? 'chat' : 'extension'), at: Date.now(), files: journal });
