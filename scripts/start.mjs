@@ -66,7 +66,8 @@ if (check) {
         await page.keyboard.press('Escape');
       }
     }
-    await page.keyboard.press('Enter');
+    // "Run a Tool in an Editor..." matches the typed words too: pick the one-line box by its own title
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run a Tool...' }).first().click();
     await page.waitForSelector('.quick-input-list .monaco-list-row[aria-label*="fs_read"]', { timeout: 30000 });
     await page.keyboard.press('Enter');
     await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("fs_read: input (JSON)")');
