@@ -1,12 +1,12 @@
 import { describeFailure, describeMatch, planEdits, type EditRequest } from '../core/edit';
 import { ToolError } from '../core/errors';
 import { span } from '../core/contract';
-import { replaceRefusal } from '../core/outline/symbols';
+import { isDocLine, replaceRefusal } from '../core/outline/symbols';
 import { splitLines } from '../core/text/lines';
 import type { FileText } from '../services/fileText';
 import type { Target } from '../services/target';
 import type { ToolContext } from '../services/types';
-import { outlineOf, symbolRange } from './outline';
+import { docStyleOf, outlineOf, symbolRange } from './outline';
 
 /** The text of the file after a by-symbol edit, and what to tell the model of how it was made. */
 export interface SymbolEdit {
@@ -71,14 +71,21 @@ export async function editBySymbol(ctx: ToolContext, t: Target, before: FileText
   const name = `${s.kind} ${r.found.path.join('.')}`;
   const refusal = replaceRefusal(outline, r.found, r.first);
   if (refusal) {
-    throw new ToolError('no-match', `Cannot edit ${name} of ${t.located.display} by symbol: ${refusal}. Nothing was changed. Use old_string with the exact text instead.`);
+    // the refusal names other symbols and lines: nothing of a file the model may not read
+    const why = guarded ? 'the outline cannot vouch for its lines' : refusal;
+    throw new ToolError('no-match', `Cannot edit ${name} of ${t.located.display} by symbol: ${why}. Nothing was changed. Use old_string with the exact text instead.`);
   }
   const text = before.text;
   const starts = lineStarts(text);
-  const from = starts[r.first - 1];
+  // A new_string that begins with the declaration itself replaces the symbol's own lines:
+  // its doc comment and decorators stay, as the writer did not mention them.
+  const firstWritten = newString.split('\n').find((l) => l.trim() !== '') ?? '';
+  const keepsDocs = reqs === undefined && r.first < s.first && !isDocLine(firstWritten, docStyleOf(t.real));
+  const top = keepsDocs ? s.first : r.first;
+  const from = starts[top - 1];
   const to = lineEnd(text, starts, r.last);
   const eol = before.eol === 'CRLF' ? '\r\n' : '\n';
-  const where = `lines ${span(r.first, r.last)}`;
+  const where = `lines ${span(top, r.last)}`;
   if (reqs) {
     // the symbol's text at its own line numbers: the lines before it stand as empty lines, so messages name file lines
     const pad = eol.repeat(r.first - 1);
@@ -99,6 +106,9 @@ export async function editBySymbol(ctx: ToolContext, t: Target, before: FileText
   const indented = reindent(written.replace(/\r\n/g, '\n'), indentOf(splitLines(text.slice(from, to))[0] ?? ''));
   written = indented.text.replace(/\n/g, eol);
   const notes = [`Replaced ${name} (${where}, outline from ${outline.source}).`];
+  if (keepsDocs) {
+    notes.push(`new_string begins with the declaration, so the ${s.first - r.first === 1 ? 'line' : `${s.first - r.first} lines`} of comments and decorators above it (from line ${r.first}) were kept.`);
+  }
   if (indented.changed) {
     notes.push("new_string had no indentation on its first line: each of its lines was given the symbol's own. Check the diff.");
   }

@@ -8,7 +8,8 @@ import { callText, tryLine } from '../core/contract';
 import { extensionOf } from '../core/text/binary';
 import { splitLines } from '../core/text/lines';
 import { syntaxOutline } from '../host/treeSitter';
-import type { Target } from '../services/target';
+import { readDecision } from '../services/access';
+import { openDocumentFor, type Target } from '../services/target';
 import type { ToolContext } from '../services/types';
 
 const MARKDOWN = new Set(['md', 'markdown', 'mdx']);
@@ -75,7 +76,7 @@ export async function outlineOf(ctx: ToolContext, t: Target, text: string, forCh
   if (MARKDOWN.has(extensionOf(t.real).toLowerCase())) {
     outline = { source: 'headings', symbols: outlineFromHeadings(lines) };
   } else {
-    const symbols = await providerSymbols(ctx, t.abs);
+    const symbols = mayAskProviders(ctx, t, text) ? await providerSymbols(ctx, t.abs) : undefined;
     throwIfCancelled(ctx.signal);
     if (symbols && symbols.length > 0) {
       outline = { source: 'language server', symbols };
@@ -88,6 +89,21 @@ export async function outlineOf(ctx: ToolContext, t: Target, text: string, forCh
   }
   ctx.log.info(`outline of ${t.located.display} from ${outline.source} in ${Date.now() - started} ms`);
   return outline;
+}
+
+/**
+ * Asking the language servers opens the file as a document when no editor holds it: the
+ * whole text goes to every extension that watches documents, and the file counts as open
+ * in the editor from then on (which would drop the question an outside file asks). So they
+ * are asked only about a file an editor already holds, or one inside the workspace that
+ * reading asks nothing about. A lone CR splits a line for the editor but not for us, so
+ * their line numbers would be off: the syntax tree answers there.
+ */
+function mayAskProviders(ctx: ToolContext, t: Target, text: string): boolean {
+  if (/\r(?!\n)/.test(text)) {
+    return false;
+  }
+  return openDocumentFor(ctx, t) !== undefined || (t.located.root !== undefined && readDecision(ctx, t, 'fs_read', 'read').kind === 'allow');
 }
 
 /** A symbol found, with the lines it is read and replaced by: its documentation first. */

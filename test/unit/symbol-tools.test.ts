@@ -176,6 +176,32 @@ describe('fs_edit with "symbol"', function () {
     assert.deepEqual(fs.readFileSync(p('src/parser.ts')), Buffer.from(want, 'utf8'));
   });
 
+  it('keeps the doc comment when new_string begins with the declaration itself, and says so', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_edit', { path: 'src/parser.ts', symbol: 'Parser.parse', new_string: '  parse(text: string): number {\n    return text.length;\n  }\n' });
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, /Replaced method Parser\.parse \(lines 7-10, outline from tree-sitter\)\.\nnew_string begins with the declaration, so the 3 lines of comments and decorators above it \(from line 4\) were kept\./);
+    assert.equal(fs.readFileSync(p('src/parser.ts'), 'utf8'), PARSER.replace('    const n = text.length;\n    return n;\n', '    return text.length;\n'));
+  });
+
+  it('asks no language server about a file that may hold secrets, nor about one that sends a lone CR', async () => {
+    fs.writeFileSync(p('secrets.ts'), 'export function apiKeyFor(user: string) {\n  return "sk-live";\n}\n');
+    fs.writeFileSync(p('lonecr.ts'), 'export function a() {\r  return 1;\r}\nexport function b() {\n  return 2;\n}\n');
+    const ctx = await context(tree.root, { sensitiveFiles: ['secrets.ts'] });
+    const asked: string[] = [];
+    ctx.ws.documentSymbols = async (q) => {
+      asked.push(path.basename(q));
+      return [{ kind: 'function', name: 'fromServer', first: 1, last: 3, children: [] }];
+    };
+    const secret = await call(ctx, 'fs_read', { path: 'secrets.ts', mode: 'outline' });
+    assert.match(secret.text, /from the syntax tree \(tree-sitter\)[\s\S]*apiKeyFor/);
+    const cr = await call(ctx, 'fs_read', { path: 'lonecr.ts', mode: 'outline' });
+    assert.match(cr.text, /from the syntax tree \(tree-sitter\)/);
+    const plain = await call(ctx, 'fs_read', { path: 'src/parser.ts', mode: 'outline' });
+    assert.match(plain.text, /from the language server[\s\S]*fromServer/);
+    assert.deepEqual(asked, ['parser.ts']);
+  });
+
   it('gives a method written flush left the indentation of the one it replaces, and says so', async () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_edit', { path: 'src/parser.ts', symbol: 'peek', new_string: 'peek(): number {\n  return this.pos;\n}' });

@@ -149,7 +149,8 @@ export function symbolName(f: FlatSymbol): string {
 /** The comment syntax that may sit above a symbol as its documentation. */
 export type DocStyle = 'slash' | 'hash' | 'none';
 
-function isDocLine(line: string, style: DocStyle): boolean {
+/** A comment, decorator or attribute line: what documents the declaration below it. */
+export function isDocLine(line: string, style: DocStyle): boolean {
   const t = line.trim();
   if (t === '') {
     return false;
