@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { EXAMPLE_FILE_MAX_BYTES } from '../core/limits';
 
 /** The scheme that serves each tool's input schema (from the manifest) to the JSON language features. */
 export const SCHEMA_SCHEME = 'agent-file-tools-schema';
@@ -47,6 +48,11 @@ async function exampleFile(): Promise<{ path: string; line: string } | undefined
   const [first] = await vscode.workspace.findFiles('**/*.{md,txt,ts,js,json,py}', undefined, 1);
   if (!first) {
     return undefined;
+  }
+  // only the first line is wanted: a file of any size costs its first few KiB
+  const stat = await vscode.workspace.fs.stat(first);
+  if (stat.size > EXAMPLE_FILE_MAX_BYTES) {
+    return { path: rel(first), line: '' };
   }
   const text = Buffer.from(await vscode.workspace.fs.readFile(first)).toString('utf8');
   return { path: rel(first), line: text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '' };

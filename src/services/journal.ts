@@ -61,6 +61,11 @@ export interface PathState {
   restore: string | undefined;
   wrote: string | undefined;
   encoding: string;
+  /**
+   * A later change found something else there than an earlier one wrote: work of the
+   * person's (or of another program) lies between them, and reverting would undo it too.
+   */
+  between?: boolean;
 }
 
 /** Each path one file of a change touched, with what was there before and after (a move touches two). */
@@ -84,7 +89,7 @@ export function revertStates(entries: readonly JournalEntry[]): PathState[] {
   for (const e of entries) {
     for (const s of e.files.flatMap(statesOf)) {
       const had = byPath.get(s.path);
-      byPath.set(s.path, had ? { ...had, wrote: s.wrote, display: s.display } : s);
+      byPath.set(s.path, had ? { ...had, wrote: s.wrote, display: s.display, ...(had.between || had.wrote !== s.restore ? { between: true } : {}) } : s);
     }
   }
   return [...byPath.values()].filter((s) => s.restore !== s.wrote);

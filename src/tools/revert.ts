@@ -35,7 +35,8 @@ function plannedOf(access: Access, s: PathState, now: FileText | undefined): Pla
 /**
  * Puts each path back to what it held before a change (see revertStates), as a change of its
  * own that the person reviews whatever the approval policy, and that lands undoably like any
- * other. A path that no longer holds what the change left is newer work: nothing is written,
+ * other. A path that no longer holds what the change left, or was changed by someone else
+ * between two of the changes reverted, holds newer work: nothing is written,
  * and the conflicts are returned for the person to look at, unless `over` names, for every
  * such path, the text they saw there (null: no file); the review then shows the revert
  * over that text, and a text that changed again since refuses it as a stale change does.
@@ -52,7 +53,8 @@ export async function revertPaths(ctx: ToolContext, summary: string, states: rea
         const now = await access[i].load();
         const seen = over?.get(s.path);
         const expected = seen === undefined ? s.wrote : seen === null ? undefined : seen;
-        if (now?.text !== expected) {
+        // work between two of the changes reverted is newer work too, though the file holds what the last one left
+        if (now?.text !== expected || (s.between && seen === undefined)) {
           conflicts.push({ path: s.path, display: access[i].target.located.display, now: now?.text, restore: s.restore });
           continue;
         }

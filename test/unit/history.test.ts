@@ -98,6 +98,28 @@ describe('history of changes: journal and revert', () => {
     assert.deepEqual(fs.readFileSync(p('bom.txt')), Buffer.from(encodeText('keep\r\n', 'utf-8-bom')));
   });
 
+  it('reverting two changes with the person\'s own edit between them is a conflict, though the file holds what the last one left', async () => {
+    const { ctx, entries } = await journaled(tree.root);
+    await call(ctx, 'fs_read', { path: 'a.txt' });
+    await call(ctx, 'fs_edit', { path: 'a.txt', old_string: 'two', new_string: 'TWO' });
+    fs.writeFileSync(p('a.txt'), 'one\nTWO\nmine\n');
+    await call(ctx, 'fs_read', { path: 'a.txt' });
+    const r = await call(ctx, 'fs_edit', { path: 'a.txt', old_string: 'one', new_string: 'ONE' });
+    assert.equal(r.isError, false, r.text);
+    const states = revertStates(entries);
+    assert.equal(states[0].between, true);
+    const out = await revertPaths(ctx, 'revert', states);
+    assert.equal(out.kind, 'conflicts');
+    assert.equal(fs.readFileSync(p('a.txt'), 'utf8'), 'ONE\nTWO\nmine\n');
+    // once the person has seen it, the revert goes on, through the review
+    const over = await revertPaths(ctx, 'revert', states, new Map([[states[0].path, 'ONE\nTWO\nmine\n']]));
+    assert.equal(over.kind, 'landed');
+    assert.equal(fs.readFileSync(p('a.txt'), 'utf8'), 'one\ntwo\n');
+    // the revert is in the history too; it and the change it followed meet, so no conflict
+    assert.equal(entries.length, 3);
+    assert.equal(revertStates(entries.slice(1))[0].between, undefined);
+  });
+
   it('over newer work: nothing is written and the conflict is returned, until the text seen is given', async () => {
     const { ctx, entries, reviews } = await journaled(tree.root);
     await call(ctx, 'fs_read', { path: 'a.txt' });
