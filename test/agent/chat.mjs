@@ -331,7 +331,13 @@ export class Chat {
   async hashSuggestions() {
     const { page } = this;
     await this.type('#');
-    await page.waitForSelector(S.suggestRow, { timeout: 5000 });
+    try {
+      await page.waitForSelector(S.suggestRow, { timeout: 5000 });
+    } catch {
+      // the list sometimes misses the typed trigger while the chat input is still settling: ask for it as a person would
+      await page.keyboard.press('Control+Space');
+      await page.waitForSelector(S.suggestRow, { timeout: 15000 });
+    }
     const seen = new Map();
     let total = Infinity; // each row says how many there are (aria-setsize)
     for (let i = 0; i < 400 && seen.size < total; i++) {
