@@ -2,6 +2,7 @@ import { asciiTypography } from '../text/typography';
 import { FilteredFits, IdFits, ListFits, NO_FITS, type Fits } from './fits';
 import { ArrayLines, type LineSource } from './text';
 import type { SeekPass, SeekResult } from './types';
+import { partitionPoint } from '../sorted';
 
 /**
  * Finding a chunk's lines in a file. Four passes, each forgiving more than the one
@@ -85,16 +86,7 @@ export class LineIndex {
       this.sorted = { keys, ids: keys.map((k) => index.idOf.get(k) as number) };
     }
     const { keys, ids } = this.sorted;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < prefix) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const lo = partitionPoint(0, keys.length, (i) => keys[i] >= prefix);
     const wanted = new Set<number>();
     for (let i = lo; i < keys.length && keys[i].startsWith(prefix); i++) {
       wanted.add(ids[i]);
