@@ -84,9 +84,11 @@ describe('notebook cells edited in the JSON', () => {
         } else {
           assert.ok(!/[^\r]\n/.test(changed), 'CRLF throughout a CRLF file');
         }
-        if (h.slash) {
+        // a file that escapes "/" says so only when it holds one
+        const slashes = h.slash && json.includes('\\/');
+        if (slashes) {
           assert.ok(!/[^\\]\//.test(changed), '"/" escaped as the file escapes it');
-        } else {
+        } else if (!h.slash) {
           assert.ok(!changed.includes('\\/'), '"/" written plain');
         }
         // a file that escapes what is past ASCII says so only when it holds some
@@ -96,7 +98,7 @@ describe('notebook cells edited in the JSON', () => {
         }
         // written again the way the writer writes it, the edit is what that writer would have written
         const expected = write({ ...a, cells: a.cells.map((c, j) => (j === i ? { ...c, source: sourceLines(next) } : c)) }, h);
-        if (escapes || !h.ascii) {
+        if ((escapes || !h.ascii) && (slashes || !h.slash)) {
           assert.equal(out, expected);
         }
       }),
