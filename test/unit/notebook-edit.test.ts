@@ -122,6 +122,24 @@ describe('fs_edit on a notebook by cell', () => {
     assert.equal(r.isError, false, r.text);
   });
 
+  it("refuses fs_write and fs_apply_patch over an editor's unsaved cells, pointing to the edit by cell", async () => {
+    const ctx = await context(tree.root);
+    const cells = [
+      { kind: 'markdown' as const, language: 'markdown', source: '# Sales (draft)\nLoads the data.' },
+      { kind: 'code' as const, language: 'python', source: 'rows = [1, 2, 3]\nprint(len(rows))', outputs: [] },
+    ];
+    ctx.ws.notebooks.set(p('nb.ipynb'), { cells, isDirty: true });
+    const read = await call(ctx, 'fs_read', { path: 'nb.ipynb' });
+    assert.match(read.text, /unsaved changes in editor/);
+    const write = await call(ctx, 'fs_write', { path: 'nb.ipynb', content: NOTEBOOK.replace('Sales', 'Revenue') });
+    assert.equal(write.isError, true);
+    assert.match(write.text, /nb\.ipynb is open in a notebook editor with unsaved changes, which changing the whole file would overwrite\. Nothing was written\. Edit its cells with fs_edit and `cell`/);
+    const patch = await call(ctx, 'fs_apply_patch', { patch: '*** Begin Patch\n*** Delete File: nb.ipynb\n*** End Patch' });
+    assert.equal(patch.isError, true);
+    assert.match(patch.text, /open in a notebook editor with unsaved changes/);
+    assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), NOTEBOOK);
+  });
+
   it('keeps a CRLF notebook written with escaped slashes as it was outside the edited source', async () => {
     const crlf = NOTEBOOK.replace('Loads the data.', 'See a/b é.').replace(/\//g, '\\/').replace(/\n/g, '\r\n');
     fs.writeFileSync(p('nb.ipynb'), crlf);
