@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyCellChange, deleteCell, insertCell, replaceCellSource, sourceLines } from '../../src/core/notebook/cells';
+import { applyCellChange, cellsJson, cellsVersion, deleteCell, insertCell, replaceCellSource, sourceLines } from '../../src/core/notebook/cells';
+import { parseNotebook } from '../../src/core/read/notebook';
 
 interface Cell {
   cell_type: string;
@@ -174,6 +175,21 @@ describe('notebook cells edited in the JSON', () => {
     assert.equal(applyCellChange(json, { op: 'source', index: 0, cells: 1, before: 'a', after: 'b' }), replaceCellSource(json, 0, 'b'));
     assert.equal(applyCellChange(json, { op: 'delete', index: 0, cells: 1, before: 'a' }), deleteCell(json, 0));
     assert.equal(applyCellChange(json, { op: 'insert', index: 1, cells: 1, kind: 'code', language: 'python', source: 'z' }), insertCell(json, 1, 'code', 'z'));
+  });
+
+  it('shows an editor\'s cells as a notebook the reviewer reads back as the same cells, and versions them by kind, language and source', () => {
+    const cells = [
+      { kind: 'markdown' as const, language: 'markdown', source: '# T\n\nx' },
+      { kind: 'code' as const, language: 'python', source: 'a = 1\n' },
+      { kind: 'code' as const, language: 'sql', source: 'select 1' },
+    ];
+    const back = parseNotebook(cellsJson(cells, 'python')).cells;
+    assert.deepEqual(
+      back.map((c) => [c.kind, c.language, c.source]),
+      cells.map((c) => [c.kind, c.language, c.source]),
+    );
+    assert.equal(cellsVersion(back), cellsVersion(cells));
+    assert.notEqual(cellsVersion([{ ...cells[0], source: '# T\n\ny' }, cells[1], cells[2]]), cellsVersion(cells));
   });
 });
 
