@@ -66,7 +66,7 @@ export function tabUris(tab: vscode.Tab): vscode.Uri[] {
   if (input instanceof vscode.TabInputText) {
     return [input.uri];
   }
-  if (input instanceof vscode.TabInputTextDiff) {
+  if (input instanceof vscode.TabInputTextDiff || input instanceof vscode.TabInputNotebookDiff) {
     return [input.original, input.modified];
   }
   const multi = multiDiffInput();
@@ -226,7 +226,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     const current = doc(f.action === 'move' && f.from ? f.from.path : f.path, 'current');
     const proposed = doc(f.path, 'proposed');
     this.files.set(current, f.oldText ?? '', true);
-    this.files.set(proposed, f.newText ?? '', f.newText === undefined);
+    // a notebook's proposal is shown as cells, whose edits no text of the change could take back: it is read-only
+    this.files.set(proposed, f.newText ?? '', f.newText === undefined || /\.ipynb$/i.test(f.path));
     let replacesExisting: boolean | undefined;
     if (f.action === 'move') {
       replacesExisting = await vscode.workspace.fs.stat(real).then(
@@ -277,7 +278,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
         preserveFocus: !focus,
         viewColumn,
       } satisfies vscode.TextDocumentShowOptions);
-      await this.expectTab((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === one.proposed.toString(), 'diff');
+      // two .ipynb documents open in the notebook diff editor, where the notebook serializer claims them
+      await this.expectTab((t) => (t.input instanceof vscode.TabInputTextDiff || t.input instanceof vscode.TabInputNotebookDiff) && t.input.modified.toString() === one.proposed.toString(), 'diff');
       return;
     }
     // The multi-diff editor always takes the keyboard: wait until the person pauses.

@@ -98,6 +98,8 @@ export class NodeWorkspace implements Workspace {
     return undefined;
   }
 
+  readonly notebooksAsCells = false;
+
   openNotebook(_path: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
     return undefined;
   }

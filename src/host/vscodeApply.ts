@@ -3,7 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { throwIfCancelled } from '../core/cancel';
+import { textEdits } from '../core/diff';
 import { CancelledError } from '../core/errors';
+import type { CellChange } from '../core/notebook/cells';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 /**
@@ -17,6 +19,102 @@ interface EditedDoc {
   doc: vscode.TextDocument;
   wasDirty: boolean;
   before: string;
+}
+
+/** A notebook an edit by cell lands in, as it was before. */
+interface EditedNotebook {
+  nb: vscode.NotebookDocument;
+  wasDirty: boolean;
+  change: CellChange;
+  /** For a delete: the cell as it was, to put back. */
+  removed?: vscode.NotebookCellData;
+}
+
+function openNotebook(uri: vscode.Uri): vscode.NotebookDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.notebookDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
+}
+
+/** The notebook's cells must still be those the change was made on: the count, and the changed cell's source. */
+function notebookStill(nb: vscode.NotebookDocument, change: CellChange): boolean {
+  if (nb.cellCount !== change.cells) {
+    return false;
+  }
+  return change.op === 'insert' || nb.cellAt(change.index).document.getText() === change.before;
+}
+
+function cellData(cell: vscode.NotebookCell): vscode.NotebookCellData {
+  const data = new vscode.NotebookCellData(cell.kind, cell.document.getText(), cell.document.languageId);
+  data.outputs = [...cell.outputs];
+  data.metadata = cell.metadata;
+  if (cell.executionSummary) {
+    data.executionSummary = cell.executionSummary;
+  }
+  return data;
+}
+
+/**
+ * The change as notebook edits: a source change as text edits of the cell's document (so
+ * the editor keeps the cursor, and one undo takes it back), a new or removed cell as a
+ * notebook edit. Outputs, metadata and every other cell are not touched.
+ */
+function addNotebookEdit(we: vscode.WorkspaceEdit, e: EditedNotebook, meta: vscode.WorkspaceEditEntryMetadata): void {
+  const c = e.change;
+  switch (c.op) {
+    case 'source': {
+      const doc = e.nb.cellAt(c.index).document;
+      for (const t of textEdits(c.before, c.after)) {
+        we.replace(doc.uri, new vscode.Range(doc.positionAt(t.start), doc.positionAt(t.end)), t.text, meta);
+      }
+      break;
+    }
+    case 'insert': {
+      // VS Code holds a raw cell as a code cell of the language "raw"
+      const kind = c.kind === 'markdown' ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
+      const cell = new vscode.NotebookCellData(kind, c.source, c.kind === 'raw' ? 'raw' : c.language);
+      we.set(e.nb.uri, [[vscode.NotebookEdit.insertCells(c.index, [cell]), meta]]);
+      break;
+    }
+    case 'delete':
+      we.set(e.nb.uri, [[vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(c.index, c.index + 1)), meta]]);
+      break;
+  }
+}
+
+/** Takes an edit by cell back: the cell's source, the inserted cell removed, the deleted one put back with its outputs. */
+async function undoNotebookEdit(e: EditedNotebook): Promise<void> {
+  const c = e.change;
+  const back = new vscode.WorkspaceEdit();
+  if (c.op === 'source') {
+    const doc = e.nb.cellAt(c.index).document;
+    if (doc.getText() === c.before) {
+      return;
+    }
+    back.replace(doc.uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), c.before);
+  } else if (c.op === 'insert') {
+    if (e.nb.cellCount !== c.cells + 1) {
+      return;
+    }
+    back.set(e.nb.uri, [vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(c.index, c.index + 1))]);
+  } else {
+    if (e.nb.cellCount !== c.cells - 1 || !e.removed) {
+      return;
+    }
+    back.set(e.nb.uri, [vscode.NotebookEdit.insertCells(c.index, [e.removed])]);
+  }
+  if (!(await vscode.workspace.applyEdit(back))) {
+    throw new Error('refused');
+  }
+}
+
+/**
+ * A notebook editor holding unsaved changes to the file: writing the file's text would
+ * overwrite them behind it (the caller refuses this earlier, in words for the model).
+ */
+function refuseBehindNotebook(uri: vscode.Uri, p: string): void {
+  if (openNotebook(uri)?.isDirty) {
+    throw new Error(`${p} is open in a notebook editor with unsaved changes, which writing the file would overwrite`);
+  }
 }
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -102,6 +200,7 @@ function wholeRange(doc: vscode.TextDocument): vscode.Range {
 export async function applyInEditor(changes: readonly FileChange[], opts: ApplyOptions, uriFor: (path: string) => vscode.Uri): Promise<ApplyReport> {
   throwIfCancelled(opts.signal);
   const edited = new Map<string, EditedDoc>();
+  const notebooks = new Map<string, EditedNotebook>();
   const disk = new Map<string, DiskSnapshot>();
   const remember = async (p: string) => {
     if (!disk.has(p)) {
@@ -124,9 +223,21 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
     if (c.kind === 'create' || c.kind === 'rename') {
       await noteFolders(c.kind === 'create' ? c.path : c.to);
     }
-    if (c.kind === 'edit') {
+    if (c.kind === 'edit' && c.notebook) {
+      // through the notebook, never as a rewrite of its file behind an editor that holds it
       const uri = uriFor(c.path);
       assertWritable(uri);
+      const nb = openNotebook(uri) ?? (await vscode.workspace.openNotebookDocument(uri));
+      if (!notebookStill(nb, c.notebook)) {
+        throw new StaleError(c.path);
+      }
+      const removed = c.notebook.op === 'delete' ? cellData(nb.cellAt(c.notebook.index)) : undefined;
+      notebooks.set(c.path, { nb, wasDirty: nb.isDirty, change: c.notebook, ...(removed ? { removed } : {}) });
+      await remember(c.path);
+    } else if (c.kind === 'edit') {
+      const uri = uriFor(c.path);
+      assertWritable(uri);
+      refuseBehindNotebook(uri, c.path);
       const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
       if (doc.getText() !== c.base) {
         throw new StaleError(c.path);
@@ -134,12 +245,15 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
       edited.set(c.path, { doc, wasDirty: doc.isDirty, before: c.base });
       await remember(c.path);
     } else if (c.kind === 'rename') {
+      refuseBehindNotebook(uriFor(c.from), c.from);
+      refuseBehindNotebook(uriFor(c.to), c.to);
       await remember(c.from);
       await remember(c.to);
     } else {
       if (c.kind === 'create') {
         assertWritable(uriFor(c.path));
       }
+      refuseBehindNotebook(uriFor(c.path), c.path);
       await remember(c.path);
     }
   }
@@ -152,6 +266,11 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
   for (const c of changes) {
     switch (c.kind) {
       case 'edit': {
+        const nb = notebooks.get(c.path);
+        if (nb) {
+          addNotebookEdit(we, nb, meta);
+          break;
+        }
         const { doc } = edited.get(c.path)!;
         for (const e of c.edits) {
           we.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text, meta);
@@ -189,8 +308,15 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
         throw new Error(`${p} could not be saved`);
       }
     }
+    for (const [p, e] of notebooks) {
+      if (e.wasDirty || !opts.saveIfClean) {
+        unsaved.push(p);
+      } else if (!(await e.nb.save())) {
+        throw new Error(`${p} could not be saved`);
+      }
+    }
   } catch (err) {
-    const left = await rollback(edited, disk, newFolders, uriFor);
+    const left = await rollback(edited, disk, newFolders, uriFor, notebooks);
     if (left.length) {
       throw new ApplyFailure(err instanceof Error ? err.message : String(err), left);
     }
@@ -214,8 +340,22 @@ async function rollback(
   disk: ReadonlyMap<string, DiskSnapshot>,
   newFolders: readonly string[],
   uriFor: (path: string) => vscode.Uri,
+  notebooks: ReadonlyMap<string, EditedNotebook> = new Map(),
 ): Promise<FileState[]> {
   const left: FileState[] = [];
+  // a notebook first: its cells get their text back, then its file its bytes below
+  for (const [p, e] of notebooks) {
+    try {
+      if (!e.nb.isClosed) {
+        await undoNotebookEdit(e);
+        if (!e.wasDirty && e.nb.isDirty) {
+          await e.nb.save();
+        }
+      }
+    } catch {
+      left.push({ path: p, now: 'has the new cells in its notebook editor (not saved)' });
+    }
+  }
   const last = [...disk].reverse();
   for (const [p, s] of last.filter(([, s]) => s.bytes === undefined)) {
     try {

@@ -196,6 +196,8 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     };
   }
 
+  readonly notebooksAsCells = true;
+
   openNotebook(p: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
     const key = this.uriFor(p).toString();
     const nb = vscode.workspace.notebookDocuments.find((d) => !d.isClosed && d.uri.toString() === key);

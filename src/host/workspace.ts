@@ -5,6 +5,7 @@ import type { OpenedFile, OpenOptions } from '../core/file';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ProcessHost } from '../core/process';
 import type { NotebookCell } from '../core/read/notebook';
+import type { CellChange } from '../core/notebook/cells';
 import type { OutlineSymbol } from '../core/outline/symbols';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -41,7 +42,7 @@ export interface OpenDocument {
  * `text`, when given, is what they make of `base`, for a workspace that writes the whole file anyway.
  */
 export type FileChange =
-  | { kind: 'edit'; path: string; base: string; edits: readonly TextEdit[]; text?: string }
+  | { kind: 'edit'; path: string; base: string; edits: readonly TextEdit[]; text?: string; /** The same edit as cells, for a host that holds notebooks as cells. */ notebook?: CellChange }
   | { kind: 'create'; path: string; bytes: Uint8Array; overwrite: boolean }
   | { kind: 'delete'; path: string }
   | { kind: 'rename'; from: string; to: string; overwrite: boolean };
@@ -110,6 +111,11 @@ export interface Workspace {
   openDocument(path: string): OpenDocument | undefined;
   /** The open notebook for the path, if any: its cells as the editor holds them. */
   openNotebook(path: string): { cells: NotebookCell[]; isDirty: boolean } | undefined;
+  /**
+   * Whether notebook edits land as cells through the editor (which then holds the notebook
+   * open), rather than as the file's text: a read then gives the cells' version.
+   */
+  readonly notebooksAsCells: boolean;
   /** Absolute paths and texts of every open document with unsaved changes. */
   dirtyDocuments(): { path: string; text: string }[];
   /**

@@ -1,4 +1,5 @@
 import { ToolError } from '../core/errors';
+import { cellsVersion } from '../core/notebook/cells';
 import { readWholeUpTo, type OpenedFile } from '../core/file';
 import { formatBytes } from '../core/format';
 import { sampledVersion, textVersion, VERSION_SAMPLE_BYTES } from '../core/hash';
@@ -90,7 +91,10 @@ export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileTex
     return undefined;
   }
   try {
-    return await decodeOpened(t, file);
+    const loaded = await decodeOpened(t, file);
+    // a notebook an editor holds as cells has the version fs_read gave it: its cells'
+    const nb = ctx.ws.openNotebook(t.abs) ?? (t.real !== t.abs ? ctx.ws.openNotebook(t.real) : undefined);
+    return nb ? { ...loaded, version: cellsVersion(nb.cells) } : loaded;
   } finally {
     await file.close().catch(() => undefined);
   }

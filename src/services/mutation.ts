@@ -6,6 +6,7 @@ import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
+import type { CellChange } from '../core/notebook/cells';
 import { ApplyFailure, StaleError, type CheckState, type Diagnostic, type FileChange } from '../host/workspace';
 import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
@@ -31,6 +32,18 @@ export interface PlannedFile {
   replaces?: FileText;
   /** For a new file: its encoding (a file a revert brings back keeps its BOM); UTF-8 when absent. */
   encoding?: Encoding;
+  /**
+   * For an edit by cell: the change as cells, which an editor that holds the notebook applies
+   * instead of the text (`before` and `after` are then what the review shows).
+   */
+  notebook?: {
+    change: CellChange;
+    /** The notebook's version the change was made on, and how to ask for it again. */
+    base: string;
+    current(): Promise<string | undefined>;
+    /** Its version after the change, as a read will give it. */
+    version: string;
+  };
 }
 
 export interface ChangePlan {
@@ -142,6 +155,14 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
       throw new ToolError('stale', `${f.target.located.display} changed while the change waited for approval. Nothing was written. Read it again, then redo the change.`);
     }
   }
+  if (f.notebook) {
+    // an open notebook's cells, not the file, are what the change was made on
+    const version = await f.notebook.current();
+    if (version !== f.notebook.base) {
+      throw new ToolError('stale', `${f.target.located.display} changed while the change waited for approval (version ${f.notebook.base}, now ${version ?? 'gone'}). Nothing was written, so the newer text is kept. Read it again, then redo the change.`);
+    }
+    return;
+  }
   const source = f.from ?? f.target;
   const now = await loadFileText(ctx, source).catch(() => undefined);
   const display = source.located.display;
@@ -200,13 +221,14 @@ async function recheckGitDirectories(ctx: ToolContext, plan: ChangePlan): Promis
  * an editor applies them (so it keeps its cursor and folds), the disk writes `next`
  * whole, and for a patch of 200 files the line diffs were most of the tool's time.
  */
-function editChange(path: string, base: string, next: string): Extract<FileChange, { kind: 'edit' }> {
+function editChange(path: string, base: string, next: string, notebook?: CellChange): Extract<FileChange, { kind: 'edit' }> {
   let edits: TextEdit[] | undefined;
   return {
     kind: 'edit',
     path,
     base,
     text: next,
+    ...(notebook ? { notebook } : {}),
     get edits() {
       return (edits ??= textEdits(base, next));
     },
@@ -225,7 +247,7 @@ function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
       if (f.before === undefined) {
         return [{ kind: 'create', path: f.target.real, bytes: newFile(text ?? ''), overwrite: true }];
       }
-      return [editChange(f.target.real, f.before.text, text ?? '')];
+      return [editChange(f.target.real, f.before.text, text ?? '', f.notebook?.change)];
     case 'delete':
       return [{ kind: 'delete', path: f.target.real }];
     case 'move':
@@ -337,6 +359,25 @@ function accessOf(access: readonly Access[]): (t: Target) => Access {
 }
 
 /**
+ * A whole-file change (fs_write, fs_apply_patch) to a notebook an editor holds with unsaved
+ * changes would overwrite them behind it: refused before anyone is asked, pointing to the
+ * edit by cell, which lands in the editor and keeps them.
+ */
+function refuseBehindNotebooks(ctx: ToolContext, plan: ChangePlan): void {
+  for (const f of plan.files.filter((x) => !x.notebook)) {
+    for (const t of [f.target, ...(f.from ? [f.from] : [])]) {
+      const open = ctx.ws.openNotebook(t.abs) ?? (t.real !== t.abs ? ctx.ws.openNotebook(t.real) : undefined);
+      if (open?.isDirty) {
+        throw new ToolError(
+          'stale',
+          `${t.located.display} is open in a notebook editor with unsaved changes, which changing the whole file would overwrite. Nothing was written. Edit its cells with fs_edit and \`cell\` (the index fs_read shows), which keeps them, or ask the user to save the notebook first.`,
+        );
+      }
+    }
+  }
+}
+
+/**
  * Lands a change: the person reviews it when a path's decision says so, and what they
  * edited in the proposal is what lands; checks that no file changed in the meantime,
  * applies everything at once through the workspace (all or nothing), then waits for the
@@ -354,6 +395,7 @@ export async function landChange(
   const of = accessOf(access);
   const decided = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map(of);
   decided.forEach((a) => a.refuseForbidden());
+  refuseBehindNotebooks(ctx, plan);
   const ask = opts.review === true || decided.some((a) => a.reviewed);
   // decided now: landing records each file in the ledger, which then allows its content
   const showsOld = new Set(plan.files.filter((f) => of(f.from ?? f.target).mayShowContent));
@@ -437,7 +479,7 @@ export async function landChange(
     const reread = f.action !== 'delete' && (formatted.has(f.target.real) || (landing.get(f)?.length ?? 0) * 3 > FULL_READ_MAX_BYTES);
     const now = reread ? await loadFileText(ctx, f.target).catch(() => undefined) : undefined;
     const text = f.action === 'delete' ? undefined : (now?.text ?? landing.get(f));
-    const version = now?.version ?? (text !== undefined ? textVersion(text) : undefined);
+    const version = now?.version ?? (f.notebook && text === f.after ? f.notebook.version : text !== undefined ? textVersion(text) : undefined);
     // counted when read, once: a patch's result does not print them, and counting is a line diff
     let counted: { added: number; removed: number } | undefined;
     const stats = () => (counted ??= formatted.has(f.target.real) ? lineStats(f.before?.text ?? '', text ?? '') : statsOf(f, perFile.get(f)!, text));

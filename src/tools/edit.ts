@@ -2,9 +2,10 @@ import * as z from 'zod';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
 import { AliasError, snakeCase, wholeNumber, type AliasTable } from '../services/aliases';
-import { boolField, boundedJson, changedFilePathField, contentField, textField } from '../services/input';
+import { boolField, boundedJson, changedFilePathField, contentField, intField, textField } from '../services/input';
 import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS, MAX_SYMBOL_QUERY_CHARS } from '../core/limits';
 import { editBySymbol } from './editSymbol';
+import { changeByCell, isNotebookPath } from './editCell';
 import { renderSingleChange } from '../services/changeResult';
 import { Access, invocationMessage, requireTrust } from '../services/access';
 import type { FileText } from '../services/fileText';
@@ -123,6 +124,9 @@ export const editSchema = z
   .strictObject({
     path: changedFilePathField(MAX_PATH_INPUT_CHARS),
     symbol: textField(MAX_SYMBOL_QUERY_CHARS, 'a symbol name such as Parser.parse').optional(),
+    cell: intField(1).optional(),
+    insert_cell: z.enum(['code', 'markdown', 'raw'], { error: 'expected "code", "markdown" or "raw": the kind of cell to insert' }).optional(),
+    delete_cell: boolField().optional(),
     old_string: oldField.optional(),
     new_string: newField.optional(),
     replace_all: boolField().optional(),
@@ -134,8 +138,38 @@ export const editSchema = z
   })
   .superRefine((v, ctx) => {
     const single = v.old_string !== undefined || v.new_string !== undefined || v.replace_all !== undefined;
+    const structural = v.insert_cell !== undefined || v.delete_cell !== undefined;
     if (v.edits && single) {
       ctx.addIssue({ code: 'custom', path: ['edits'], message: 'give either old_string/new_string or edits, not both' });
+    } else if (v.cell !== undefined && v.symbol !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['cell'], message: 'names a notebook cell and `symbol` a symbol of a source file: give one of them' });
+    } else if (v.cell === undefined && structural) {
+      ctx.addIssue({ code: 'custom', path: [v.insert_cell !== undefined ? 'insert_cell' : 'delete_cell'], message: 'needs `cell`: the position of the cell (as fs_read numbers cells)' });
+    } else if (v.insert_cell !== undefined && v.delete_cell !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['delete_cell'], message: 'and insert_cell are two changes: make them in two calls' });
+    } else if (v.insert_cell !== undefined) {
+      if (v.old_string !== undefined || v.edits || v.replace_all !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['insert_cell'], message: 'takes only new_string, the new cell\'s source: drop old_string, replace_all and edits' });
+      }
+      if (v.new_string === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required with insert_cell: the new cell\'s source' });
+      }
+    } else if (v.delete_cell !== undefined) {
+      if (v.delete_cell !== true) {
+        ctx.addIssue({ code: 'custom', path: ['delete_cell'], message: 'is only ever true: to edit the cell, drop delete_cell' });
+      } else if (single || v.edits) {
+        ctx.addIssue({ code: 'custom', path: ['delete_cell'], message: 'takes no text: drop old_string, new_string, replace_all and edits' });
+      }
+    } else if (v.cell !== undefined) {
+      if (v.new_string === undefined && !v.edits) {
+        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required with cell: the cell\'s new source (or, with old_string, the replacement inside it)' });
+      }
+      if (v.replace_all && v.old_string === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['replace_all'], message: 'applies to old_string: give old_string too, or drop replace_all' });
+      }
+      if (v.old_string === '') {
+        ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is empty: with cell, give the text to replace inside the cell, or omit old_string to replace its whole source' });
+      }
     } else if (v.symbol !== undefined) {
       if (v.new_string === undefined && !v.edits) {
         ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required with symbol: the symbol\'s new text (or, with old_string, the replacement inside it)' });
@@ -159,7 +193,7 @@ export const editSchema = z
 export type EditInput = z.output<typeof editSchema>;
 
 function requests(input: EditInput): EditRequest[] {
-  if (input.symbol !== undefined && input.old_string === undefined && !input.edits) {
+  if ((input.symbol !== undefined || input.cell !== undefined) && input.old_string === undefined && !input.edits) {
     return [];
   }
   if (input.edits) {
@@ -201,17 +235,23 @@ export const editTool: ToolSpec<typeof editSchema> = {
     const access = await Access.resolve(ctx, input.path, 'fs_edit', 'edit');
     const t = access.target;
     access.refuseForbidden();
+    if (input.cell !== undefined && !isNotebookPath(t.real)) {
+      throw new ToolError('invalid-input', `Invalid input for fs_edit:\n- \`cell\`: ${t.located.display} is not a notebook (.ipynb); cells are a notebook's. Drop cell and match old_string in the file's text.`);
+    }
     const reqs = requests(input);
     return ctx.locks.withLocks([t.real], async () => {
       // the read question, when reading would ask, comes before anything is said of the file
       const before = await access.load();
       if (!before) {
-        if (reqs.length === 1 && reqs[0].oldString === '' && input.symbol === undefined) {
+        if (reqs.length === 1 && reqs[0].oldString === '' && input.symbol === undefined && input.cell === undefined) {
           const text = withEol(reqs[0].newString, ctx.ws.newFileEol(t.real));
           const landed = await landChange(ctx, { tool: 'fs_edit', summary: `create ${t.located.display}`, files: [{ target: t, action: 'create', before: undefined, after: text }] }, [access]);
           return textResult(renderSingleChange(landed));
         }
         throw await missing(ctx, t);
+      }
+      if (input.cell !== undefined) {
+        return changeByCell(ctx, access, before, { cell: input.cell, insert: input.insert_cell, delete: input.delete_cell, newString: input.new_string, edits: input.insert_cell ? [] : reqs });
       }
       if (input.symbol !== undefined) {
         return changeBySymbol(ctx, access, input, input.symbol, before, reqs);

@@ -8,6 +8,7 @@ import { decideRead } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
 import { parseNotebook, renderNotebook, type NotebookCell } from '../core/read/notebook';
+import { cellsVersion } from '../core/notebook/cells';
 import { extractPdfPages, pdfInTask, renderPdfEnvelope } from '../core/read/pdf';
 import { fitToBudget } from '../services/budget';
 import { suggestPaths } from '../services/suggest';
@@ -227,7 +228,7 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
   if (open) {
     cells = open.cells;
     dirty = open.isDirty;
-    version = textVersion(JSON.stringify(open.cells.map((c) => [c.kind, c.language, c.source])));
+    version = cellsVersion(open.cells);
   } else {
     if (size !== undefined && size > MAX_NOTEBOOK_BYTES) {
       throw new ToolError('binary', `${t.located.display} is a ${formatBytes(size)} notebook, over the ${formatBytes(MAX_NOTEBOOK_BYTES)} fs_read parses (its outputs are probably large). Use fs_grep on it to find the cells you need.`);
