@@ -35,8 +35,12 @@ export const MAX_OUTLINE_INSIDE_TRIES = 20;
 export const MAX_OUTLINE_NAME_CHARS = 80;
 /** Levels of nesting an outline descends to (a class, its methods, the functions inside those, ...). */
 export const MAX_OUTLINE_DEPTH = 4;
-/** Milliseconds a syntax parse for an outline may take before it is abandoned for the indentation outline. */
+/** Milliseconds a syntax parse for an outline may take before its thread is terminated and the indentation outline answers. */
 export const MAX_OUTLINE_PARSE_MS = 5000;
+/** Heap (bytes) of the thread outlines are parsed on; the parser's WASM memory comes on top, bounded by MAX_OUTLINE_PARSE_BYTES of input. */
+export const MAX_OUTLINE_WORKER_HEAP_BYTES = 256 * 1024 * 1024;
+/** Milliseconds the parse thread stays warm after an outline before it is ended (the next outline starts it again). */
+export const OUTLINE_WORKER_IDLE_MS = 5 * 60 * 1000;
 /** Milliseconds the editor's symbol providers (language servers) get to answer before the parser answers instead. */
 export const MAX_OUTLINE_PROVIDER_MS = 5000;
 /** Bytes (UTF-8) of a file parsed for an outline at most: larger files get the indentation outline. */
