@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { S } from './chat.mjs';
 import { BIG } from './workspace.mjs';
+import OUTLINE_SCENARIOS from './scenarios-outline.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const manifest = JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8'));
@@ -583,4 +584,5 @@ export default [
     },
   },
   ...EDIT_SCENARIOS,
+  ...OUTLINE_SCENARIOS,
 ];
