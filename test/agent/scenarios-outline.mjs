@@ -82,7 +82,7 @@ export default [
     async expect(r) {
       const c = call(r, 'fs_edit');
       assert.match(c.result, /^Edited py\/geometry\.py: \+1 -1 lines; version ([0-9a-f]{8})\.\nReplaced function describe \(lines 16-17, outline from tree-sitter\)\.\n<diff>\n/);
-      assert.match(c.result, /\n-    return f"\{type\(shape\)\.__name__\} of area \{shape\.area\(\):\.2f\}"\n\+    return f"\{type\(shape\)\.__name__\}: \{shape\.area\(\):\.1f\} square units"\n/);
+      assert.match(c.result, /\n- {4}return f"\{type\(shape\)\.__name__\} of area \{shape\.area\(\):\.2f\}"\n\+ {4}return f"\{type\(shape\)\.__name__\}: \{shape\.area\(\):\.1f\} square units"\n/);
       const version = /; version ([0-9a-f]{8})\./.exec(c.result)[1];
       assert.ok(ORIGINAL.includes(BEFORE_DESCRIBE), 'the workspace starts with the old function');
       // byte for byte: the new function in place of the old, nothing else touched
