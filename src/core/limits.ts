@@ -23,10 +23,11 @@ export const MAX_SUGGESTIONS = 3;
 /** Symbols one outline page lists at most (fs_read mode "outline"; the page's bytes are capped by MAX_READ_BYTES too). */
 export const MAX_OUTLINE_SYMBOLS = 500;
 /**
- * Bytes (UTF-8) of symbol lines an outline page shows unless `limit` asks for more: the
- * tree is shown down to the deepest level that fits (deeper symbols counted on the line
- * of the one that holds them), so the first answer for a big file stays near 2 KiB with
- * its envelope, and a file with a small top level costs a few hundred bytes.
+ * Bytes (UTF-8) of symbol lines the first page of an outline shows (a later page, or one
+ * with `limit`, fills MAX_READ_BYTES): the tree is shown down to the deepest level that
+ * fits (deeper symbols counted on the line of the one that holds them), so the first
+ * answer for a big file stays near 2 KiB with its envelope, and a file with a small top
+ * level costs a few hundred bytes.
  */
 export const MAX_OUTLINE_PAGE_BYTES = 1536;
 /** Collapsed symbols tried for the call that outlines one of them, largest first, before none is offered (several share a name). */

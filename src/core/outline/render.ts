@@ -15,7 +15,7 @@ export interface OutlinePage {
   offset: number;
   /** Symbols shown at most. */
   limit: number;
-  /** The caller gave `limit`: the page may then fill MAX_READ_BYTES rather than MAX_OUTLINE_PAGE_BYTES. */
+  /** The caller gave `limit`: the page may then fill MAX_READ_BYTES rather than MAX_OUTLINE_PAGE_BYTES (as any page after the first does). */
   limitGiven: boolean;
   /** The symbol whose inside is outlined (`symbol` with mode "outline"), when one is. */
   within?: FlatSymbol;
@@ -118,7 +118,8 @@ export function renderOutline(p: OutlinePage): { text: string; shown: number } {
     throw new OutlineOffsetPastEnd(p.offset, count);
   }
   const first = Math.min(p.offset, Math.max(count, 1));
-  const cap = p.limitGiven ? MAX_READ_BYTES : MAX_OUTLINE_PAGE_BYTES;
+  // the first answer stays small; a page asked for by offset or limit is a full page
+  const cap = p.limitGiven || p.offset > 1 ? MAX_READ_BYTES : MAX_OUTLINE_PAGE_BYTES;
   const rendered: string[] = [];
   let bytes = 0;
   for (let i = first - 1; i < count && rendered.length < p.limit; i++) {
