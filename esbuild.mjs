@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js) and the task thread (dist/taskWorker.js).
+// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
@@ -98,6 +98,8 @@ const builds = [
   { ...common, sourcemap: false, entryPoints: ['node_modules/file-type/index.js'], outfile: 'dist/file-type.js' },
   // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.
   { ...common, entryPoints: ['src/host/taskWorker.ts'], outfile: 'dist/taskWorker.js', plugins: [...common.plugins, pdfjsApart] },
+  // The thread outlines are parsed on, started by path from the bundles that outline (src/host/treeSitter.ts).
+  { ...common, entryPoints: ['src/host/treeSitterWorker.ts'], outfile: 'dist/treeSitterWorker.js', plugins: [...common.plugins, treeSitterApart] },
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.mjs'], outfile: 'dist/pdfjs.js' },
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'], outfile: 'dist/pdfjs-worker.js' },
 ];

@@ -22,12 +22,26 @@ export const BINARY_CONTROL_RATIO = 0.3;
 export const MAX_SUGGESTIONS = 3;
 /** Symbols one outline page lists at most (fs_read mode "outline"; the page's bytes are capped by MAX_READ_BYTES too). */
 export const MAX_OUTLINE_SYMBOLS = 500;
+/**
+ * Bytes (UTF-8) of symbol lines the first page of an outline shows (a later page, or one
+ * with `limit`, fills MAX_READ_BYTES): the tree is shown down to the deepest level that
+ * fits (deeper symbols counted on the line of the one that holds them), so the first
+ * answer for a big file stays near 2 KiB with its envelope, and a file with a small top
+ * level costs a few hundred bytes.
+ */
+export const MAX_OUTLINE_PAGE_BYTES = 1536;
+/** Collapsed symbols tried for the call that outlines one of them, largest first, before none is offered (several share a name). */
+export const MAX_OUTLINE_INSIDE_TRIES = 20;
 /** Characters of a symbol's name, and of its parameter list, shown in an outline before they are cut. */
 export const MAX_OUTLINE_NAME_CHARS = 80;
 /** Levels of nesting an outline descends to (a class, its methods, the functions inside those, ...). */
 export const MAX_OUTLINE_DEPTH = 4;
-/** Milliseconds a syntax parse for an outline may take before it is abandoned for the indentation outline. */
+/** Milliseconds a syntax parse for an outline may take before its thread is terminated and the indentation outline answers. */
 export const MAX_OUTLINE_PARSE_MS = 5000;
+/** Heap (bytes) of the thread outlines are parsed on; the parser's WASM memory comes on top, bounded by MAX_OUTLINE_PARSE_BYTES of input. */
+export const MAX_OUTLINE_WORKER_HEAP_BYTES = 256 * 1024 * 1024;
+/** Milliseconds the parse thread stays warm after an outline before it is ended (the next outline starts it again). */
+export const OUTLINE_WORKER_IDLE_MS = 5 * 60 * 1000;
 /** Milliseconds the editor's symbol providers (language servers) get to answer before the parser answers instead. */
 export const MAX_OUTLINE_PROVIDER_MS = 5000;
 /** Bytes (UTF-8) of a file parsed for an outline at most: larger files get the indentation outline. */

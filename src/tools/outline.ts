@@ -1,4 +1,4 @@
-import { throwIfCancelled } from '../core/cancel';
+import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { MAX_OUTLINE_PARSE_BYTES, MAX_OUTLINE_PROVIDER_MS } from '../core/limits';
 import { outlineFromHeadings, outlineFromIndentation } from '../core/outline/fallback';
@@ -43,8 +43,12 @@ async function providerSymbols(ctx: ToolContext, path: string): Promise<OutlineS
   }
 }
 
-/** The parser's view of `text`: its symbols, or undefined (with the reason logged) when it has none. */
-async function parsed(ctx: ToolContext, t: Target, text: string): Promise<Outline | undefined> {
+/**
+ * The parser's view of `text`: its symbols, or undefined (with the reason logged) when it
+ * has none. Never throws: it may run beside the language servers' answer, unawaited.
+ * `signal` may also be tripped when that answer made the parse needless: nothing is logged then.
+ */
+async function parsed(ctx: ToolContext, t: Target, text: string, signal: CancelSignal = ctx.signal): Promise<Outline | undefined> {
   const language = syntaxLanguageOf(extensionOf(t.real));
   if (!language) {
     return undefined;
@@ -53,10 +57,11 @@ async function parsed(ctx: ToolContext, t: Target, text: string): Promise<Outlin
     ctx.log.info(`outline: ${t.located.display} is over the ${MAX_OUTLINE_PARSE_BYTES} bytes parsed for an outline`);
     return undefined;
   }
-  const r = await syntaxOutline(language, text, ctx.signal).catch((e: unknown) => ({ kind: 'abandoned' as const, reason: e instanceof Error ? e.message : String(e) }));
-  throwIfCancelled(ctx.signal);
+  const r = await syntaxOutline(language, text, signal).catch((e: unknown) => ({ kind: 'abandoned' as const, reason: e instanceof Error ? e.message : String(e) }));
   if (r.kind === 'abandoned') {
-    ctx.log.warn(`outline: tree-sitter gave no outline of ${t.located.display}: ${r.reason}`);
+    if (!signal.isCancellationRequested || ctx.signal.isCancellationRequested) {
+      ctx.log.warn(`outline: tree-sitter gave no outline of ${t.located.display}: ${r.reason}`);
+    }
     return undefined;
   }
   return { source: 'tree-sitter', symbols: r.symbols, errors: r.errors };
@@ -76,16 +81,24 @@ export async function outlineOf(ctx: ToolContext, t: Target, text: string, forCh
   if (MARKDOWN.has(extensionOf(t.real).toLowerCase())) {
     outline = { source: 'headings', symbols: outlineFromHeadings(lines) };
   } else {
+    // The parse runs on its own thread, so it starts beside the language servers' answer: a
+    // file none of them answers for waits for the slower of the two, not for both in turn.
+    let needless = false;
+    const parseSignal: CancelSignal = { get isCancellationRequested() { return needless || ctx.signal.isCancellationRequested; } };
+    const tree = parsed(ctx, t, text, parseSignal);
     const symbols = mayAskProviders(ctx, t, text) ? await providerSymbols(ctx, t.abs) : undefined;
-    throwIfCancelled(ctx.signal);
     if (symbols && symbols.length > 0) {
       outline = { source: 'language server', symbols };
       if (forChange) {
-        const tree = await parsed(ctx, t, text);
-        outline.errors = tree?.errors;
+        outline.errors = (await tree)?.errors;
+      } else {
+        // a parse still running stops (its thread ends) rather than hold up the next outline
+        needless = true;
       }
     }
-    outline ??= (await parsed(ctx, t, text)) ?? { source: 'indentation', symbols: outlineFromIndentation(lines) };
+    throwIfCancelled(ctx.signal);
+    outline ??= (await tree) ?? { source: 'indentation', symbols: outlineFromIndentation(lines) };
+    throwIfCancelled(ctx.signal);
   }
   ctx.log.info(`outline of ${t.located.display} from ${outline.source} in ${Date.now() - started} ms`);
   return outline;

@@ -60,8 +60,8 @@ export const readSchema = z
     error: 'indentation options apply only with mode "indentation"',
     path: ['indentation'],
   })
-  .refine((v) => v.symbol === undefined || (v.mode === undefined && !v.indentation && v.offset === undefined && v.limit === undefined), {
-    error: 'symbol reads the whole symbol: give it without mode, offset or limit',
+  .refine((v) => v.symbol === undefined || v.mode === 'outline' || (v.mode === undefined && !v.indentation && v.offset === undefined && v.limit === undefined), {
+    error: 'symbol reads the whole symbol: give it without mode, offset or limit (or with mode "outline" for the symbols inside it)',
     path: ['symbol'],
   });
 
@@ -279,7 +279,7 @@ function wantsStructure(input: ReadInput): boolean {
 
 /** The outline, or a symbol, of a file read whole. */
 function readStructure(ctx: ToolContext, t: Target, src: WholeText, input: ReadInput): Promise<string> {
-  return input.symbol !== undefined ? readSymbol(ctx, t, src, input.symbol, textRequest(input)) : readOutline(ctx, t, src, input);
+  return input.symbol !== undefined && input.mode !== 'outline' ? readSymbol(ctx, t, src, input.symbol, textRequest(input)) : readOutline(ctx, t, src, input);
 }
 
 /** The bytes of a regular file (a notebook), through the checked handle. */

@@ -6,6 +6,7 @@ import { splitLines, detectEol } from '../core/text/lines';
 import { fitToBudget } from '../services/budget';
 import type { Target } from '../services/target';
 import type { ToolContext } from '../services/types';
+import { symbolName } from '../core/outline/symbols';
 import { outlineOf, symbolRange } from './outline';
 import { readText, type TextRequest } from './readText';
 
@@ -18,9 +19,11 @@ export interface WholeText {
 }
 
 /** fs_read mode "outline": a page of the file's symbols, sized to the token budget. */
-export async function readOutline(ctx: ToolContext, t: Target, src: WholeText, input: { path: string; offset?: number; limit?: number }): Promise<string> {
+export async function readOutline(ctx: ToolContext, t: Target, src: WholeText, input: { path: string; offset?: number; limit?: number; symbol?: string }): Promise<string> {
   const outline = await outlineOf(ctx, t, src.text);
   const limit = Math.min(input.limit ?? MAX_OUTLINE_SYMBOLS, MAX_OUTLINE_SYMBOLS);
+  // `symbol` with mode "outline": the outline inside that symbol, found as a symbol read finds it
+  const within = input.symbol !== undefined ? symbolRange(outline, src.text, t, input.symbol, 'fs_read', false).found : undefined;
   const base = {
     displayPath: t.located.display,
     outline,
@@ -30,14 +33,18 @@ export async function readOutline(ctx: ToolContext, t: Target, src: WholeText, i
     version: src.version,
     dirty: src.dirty,
     offset: input.offset ?? 1,
-    nextCall: (offset: number) => callText('fs_read', { path: input.path, mode: 'outline', offset, ...(input.limit !== undefined ? { limit } : {}) }),
+    limitGiven: input.limit !== undefined,
+    within,
+    nextCall: (offset: number) => callText('fs_read', { path: input.path, mode: 'outline', ...(input.symbol !== undefined ? { symbol: input.symbol } : {}), offset, ...(input.limit !== undefined ? { limit } : {}) }),
+    insideCall: (symbol: string) => callText('fs_read', { path: input.path, mode: 'outline', symbol }),
   };
   let first;
   try {
     first = renderOutline({ ...base, limit });
   } catch (e) {
     if (e instanceof OutlineOffsetPastEnd) {
-      throw new ToolError('offset-past-end', `offset=${e.offset} is past the end of the outline of ${t.located.display}: it has ${e.count} symbols. Use an offset from 1 to ${e.count}.`);
+      const of = within ? `the outline inside ${symbolName(within)} in ${t.located.display}` : `the outline of ${t.located.display}`;
+      throw new ToolError('offset-past-end', `offset=${e.offset} is past the end of ${of}: it has ${e.count} symbols. Use an offset from 1 to ${e.count}.`);
     }
     throw e;
   }

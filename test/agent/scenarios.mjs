@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { S } from './chat.mjs';
 import { BIG } from './workspace.mjs';
 import NOTEBOOK_SCENARIOS from './scenarios-notebook.mjs';
+import OUTLINE_SCENARIOS from './scenarios-outline.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const manifest = JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8'));
@@ -585,4 +586,5 @@ export default [
   },
   ...EDIT_SCENARIOS,
   ...NOTEBOOK_SCENARIOS,
+  ...OUTLINE_SCENARIOS,
 ];

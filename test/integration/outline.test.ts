@@ -2,6 +2,7 @@
 // TypeScript extension (its language server), and a by-symbol edit goes through the review.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './ui';
 import { invoke, wsUri } from './util';
@@ -89,5 +90,55 @@ describe('outlines and edits by symbol in VS Code', function () {
     const { text } = await call;
     assert.match(text, /^Edited outline\/parser\.ts: \+1 -1 lines; version [0-9a-f]{8}\.\nReplaced method Parser\.peek \(lines 9-11, outline from language server\)\.\n<diff>\n/);
     assert.equal(fs.readFileSync(p, 'utf8'), PARSER.replace('return this.pos;', 'return this.pos + 1;'));
+  });
+  it('parses off the extension host\'s thread: the host keeps running during a long parse, and a cancelled call ends at once', async () => {
+    // Python: no language server in this host, so tree-sitter parses it
+    const big = Array.from({ length: 15000 }, (_, i) => `def f${i}(a):\n    return a + ${i}\n`).join('\n');
+    seed('outline/big/many.py', big);
+    let widest = 0;
+    let at = Date.now();
+    const beat = setInterval(() => {
+      widest = Math.max(widest, Date.now() - at);
+      at = Date.now();
+    }, 10);
+    const t0 = Date.now();
+    const { text } = await invoke('fs_read', { path: 'outline/big/many.py', mode: 'outline' });
+    const took = Date.now() - t0;
+    clearInterval(beat);
+    console.log(`[aft] outline of 15000 Python functions (${big.length} bytes) in the host: ${took} ms, the host's longest pause ${widest} ms`);
+    assert.match(text, /from the syntax tree \(tree-sitter\)/, text);
+    assert.ok(widest < Math.max(took / 2, 250), `the host paused ${widest} ms during a ${took} ms outline`);
+    const source = new vscode.CancellationTokenSource();
+    seed('outline/big/many2.py', big.replace(/return a/g, 'return a * 2'));
+    const call = invoke('fs_read', { path: 'outline/big/many2.py', mode: 'outline' }, source.token).then(
+      () => 'answered',
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const cancelled = Date.now();
+    source.cancel();
+    const outcome = await call;
+    const after = Date.now() - cancelled;
+    console.log(`[aft] a cancelled outline ended ${after} ms after the cancellation: ${outcome.slice(0, 80)}`);
+    assert.ok(after < 1000, `ended ${after} ms after the cancellation`);
+  });
+
+  it('answers the outline of big real files in about 2 KiB, and prints the figures', async () => {
+    const modules = path.resolve(__dirname, '../../../node_modules');
+    const files = ['typescript/lib/_tsc.js', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'typescript/lib/lib.dom.d.ts'].filter((f) => fs.existsSync(path.join(modules, f)));
+    assert.ok(files.length > 0, `big files in ${modules}`);
+    for (const f of files) {
+      const rel = `outline/big/${path.basename(f)}`;
+      seed(rel, fs.readFileSync(path.join(modules, f), 'utf8'));
+      const t0 = Date.now();
+      const { text } = await invoke('fs_read', { path: rel, mode: 'outline' });
+      const ms = Date.now() - t0;
+      const bytes = Buffer.byteLength(text, 'utf8');
+      const meta = /<meta>(.*)<\/meta>/.exec(text)?.[1] ?? text;
+      console.log(`[aft] outline of ${f} (${fs.statSync(wsUri(rel).fsPath).size} bytes): first answer ${bytes} bytes in ${ms} ms; ${meta}`);
+      assert.ok(bytes <= 2048, `${bytes} bytes:\n${text}`);
+      assert.match(text, /\nContinue with: fs_read \{"path":"outline\/big\/[^"]+","mode":"outline",/);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
   });
 });

@@ -6,7 +6,7 @@ import { outlineFromHeadings, outlineFromIndentation } from '../../src/core/outl
 import { findSymbol, flatten, symbolLine, type Outline, type OutlineSymbol } from '../../src/core/outline/symbols';
 import { syntaxLanguageOf } from '../../src/core/outline/syntax';
 import { splitLines } from '../../src/core/text/lines';
-import { syntaxOutline } from '../../src/host/treeSitter';
+import { parseThreadAlive, syntaxOutline } from '../../src/host/treeSitter';
 
 const fixtures = path.resolve(__dirname, '../../../test/fixtures/outline');
 
@@ -145,6 +145,65 @@ describe('outline: symbols per grammar (tree-sitter, the parsers VS Code ships)'
     const big = 'function f(a) { return a + 1; }\n'.repeat(20000);
     const r = await syntaxOutline('javascript', big, { isCancellationRequested: true });
     assert.deepEqual(r, { kind: 'abandoned', reason: 'the call was cancelled' });
+  });
+
+  it('parses on a thread of its own: the calling thread keeps running while a big file is parsed, and the thread stays warm', async () => {
+    const big = 'function f(a) { return a + 1; }\n'.repeat(20000);
+    let ticks = 0;
+    let widest = 0;
+    let at = Date.now();
+    const beat = setInterval(() => {
+      const now = Date.now();
+      widest = Math.max(widest, now - at);
+      at = now;
+      ticks++;
+    }, 10);
+    const started = Date.now();
+    const r = await syntaxOutline('javascript', big, NEVER_CANCELLED, 60_000);
+    const took = Date.now() - started;
+    clearInterval(beat);
+    assert.equal(r.kind, 'parsed');
+    assert.equal(r.kind === 'parsed' && r.symbols.length, 20000);
+    // a parse on this thread would have held every tick back for its whole length
+    assert.ok(ticks >= 3 && widest < took, `${ticks} ticks, widest gap ${widest} ms, parse ${took} ms`);
+    assert.equal(parseThreadAlive(), true);
+  });
+
+  it('stops a parse over its time bound by ending its thread, answers at once, and parses the next call on a fresh thread', async () => {
+    const big = 'function f(a) { return a + 1; }\n'.repeat(100000);
+    const started = Date.now();
+    const r = await syntaxOutline('javascript', big, NEVER_CANCELLED, 200);
+    const took = Date.now() - started;
+    assert.deepEqual(r, { kind: 'abandoned', reason: 'parsing took over 200 ms' });
+    assert.ok(took < 200 + 1500, `answered after ${took} ms`);
+    assert.equal(parseThreadAlive(), false);
+    const next = await parsed('sample.ts');
+    assert.ok(next.symbols.length > 0);
+    assert.equal(parseThreadAlive(), true);
+  });
+
+  it('ends the call promptly when it is cancelled during the parse, the thread terminated', async () => {
+    const big = 'function f(a) { return a + 1; }\n'.repeat(100000);
+    const signal = { isCancellationRequested: false };
+    const listeners: (() => void)[] = [];
+    const token = { get isCancellationRequested() { return signal.isCancellationRequested; }, onCancellationRequested: (f: () => void) => (listeners.push(f), { dispose: () => listeners.splice(listeners.indexOf(f), 1) }) };
+    // one call cancelled through VS Code's event, one through the flag the CLI's signal sets
+    for (const viaEvent of [true, false]) {
+      signal.isCancellationRequested = false;
+      const pending = syntaxOutline('javascript', big, viaEvent ? token : signal, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const cancelledAt = Date.now();
+      signal.isCancellationRequested = true;
+      if (viaEvent) {
+        listeners.slice().forEach((f) => f());
+      }
+      const r = await pending;
+      const after = Date.now() - cancelledAt;
+      assert.deepEqual(r, { kind: 'abandoned', reason: 'the call was cancelled' });
+      assert.ok(after < 500, `answered ${after} ms after the cancellation`);
+      assert.equal(parseThreadAlive(), false);
+    }
+    assert.equal(listeners.length, 0, 'the cancellation listener is let go');
   });
 
   it('knows C headers, TSX and the module forms of JavaScript and TypeScript by extension, and no grammar for others', () => {

@@ -98,6 +98,71 @@ describe('fs_read mode "outline" and "symbol"', function () {
     assert.deepEqual(asked.map((p) => path.basename(p)), ['parser.ts', 'Sample.java', 'notes.txt']);
   });
 
+  it('shows a big outline down to the level that fits a small page, counting what each collapsed symbol holds', async () => {
+    // three classes of 40, 90 and 60 methods, each method holding a nested function
+    const cls = (name: string, n: number) =>
+      [`class ${name} {`, ...Array.from({ length: n }, (_, i) => `  m${i}(a: number): number {\n    function inner${i}() { return a; }\n    return inner${i}();\n  }`), '}'].join('\n');
+    fs.writeFileSync(path.join(tree.root, 'big.ts'), [cls('Small', 40), cls('Large', 90), cls('Middle', 60)].join('\n\n') + '\n');
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'big.ts', mode: 'outline' });
+    assert.equal(r.isError, false, r.text);
+    assert.ok(Buffer.byteLength(r.text) < 600, `${Buffer.byteLength(r.text)} bytes`);
+    const lines = r.text.split('\n');
+    assert.match(lines[2], /^<meta>symbols 1-3 of 3, level 1 of 3, 383 symbols in all, from the syntax tree \(tree-sitter\), /);
+    assert.deepEqual(lines.slice(4, 7), ['L1-162 class Small (80 inside)', 'L164-525 class Large (180 inside)', 'L527-768 class Middle (120 inside)']);
+    assert.equal(lines.pop(), 'Continue with: fs_read {"path":"big.ts","mode":"outline","symbol":"Large"}');
+    // the one way deeper: the inside of the largest, itself cut to a level that fits and paged
+    const inside = await call(ctx, 'fs_read', { path: 'big.ts', mode: 'outline', symbol: 'Large' });
+    assert.ok(Buffer.byteLength(inside.text) <= 2048, `${Buffer.byteLength(inside.text)} bytes`);
+    assert.match(inside.text, /<meta>symbols 1-(\d+) of 90 inside class Large \(L164-525\), level 1 of 2, 180 symbols in all,/);
+    assert.match(inside.text, /^L165-168 method m0\(a: number\) \(1 inside\)$/m);
+    const seen: string[] = [];
+    let page = inside.text;
+    for (let i = 0; i < 20; i++) {
+      seen.push(...page.split('\n').filter((l) => /^L\d/.test(l)));
+      const last = page.split('\n').pop()!;
+      if (!last.startsWith('Continue with: fs_read ') || !last.includes('"offset"')) {
+        break;
+      }
+      const next = JSON.parse(last.slice('Continue with: fs_read '.length));
+      assert.deepEqual(Object.keys(next), ['path', 'mode', 'symbol', 'offset']);
+      page = (await call(ctx, 'fs_read', next)).text;
+    }
+    assert.equal(seen.length, 90);
+    assert.equal(seen[89], 'L521-524 method m89(a: number) (1 inside)');
+    const deepest = await call(ctx, 'fs_read', { path: 'big.ts', mode: 'outline', symbol: 'Large.m7' });
+    assert.match(deepest.text, /<meta>symbols 1 of 1 inside method Large\.m7 \(L193-196\), from the syntax tree[\s\S]*^L194 function inner7\(\)$[\s\S]*End of outline\.$/m);
+    const small = await call(ctx, 'fs_read', { path: 'src/parser.ts', mode: 'outline', symbol: 'Parser' });
+    assert.match(small.text, /<meta>symbols 1-3 of 3 inside class Parser \(L1-16\), from the syntax tree[\s\S]*^L7-10 method parse\(text: string\)$[\s\S]*End of outline\.$/m);
+    const missing = await call(ctx, 'fs_read', { path: 'big.ts', mode: 'outline', symbol: 'Huge' });
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /^big\.ts has no symbol "Huge"/);
+  });
+
+  it('pages a top level too long for one small page at that level, every page cut the same way', async () => {
+    const body = Array.from({ length: 300 }, (_, i) => `def function_number_${i}(x):\n    def helper():\n        return x\n    return helper()\n`).join('\n');
+    fs.writeFileSync(path.join(tree.root, 'flat.py'), body);
+    const ctx = await context(tree.root);
+    let page = (await call(ctx, 'fs_read', { path: 'flat.py', mode: 'outline' })).text;
+    assert.ok(Buffer.byteLength(page) <= 2048, `${Buffer.byteLength(page)} bytes`);
+    const names: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      assert.match(page, /<meta>symbols \d+-\d+ of 300, level 1 of 2, 600 symbols in all,/);
+      names.push(...page.split('\n').filter((l) => /^L\d/.test(l)).map((l) => / function (\w+)/.exec(l)![1]));
+      const last = page.split('\n').pop()!;
+      if (!last.includes('"offset"')) {
+        assert.equal(last, 'Continue with: fs_read {"path":"flat.py","mode":"outline","symbol":"function_number_0"}');
+        break;
+      }
+      page = (await call(ctx, 'fs_read', JSON.parse(last.slice('Continue with: fs_read '.length)))).text;
+    }
+    assert.deepEqual(names, Array.from({ length: 300 }, (_, i) => `function_number_${i}`));
+    // a limit given fills a page up to it
+    const wide = await call(ctx, 'fs_read', { path: 'flat.py', mode: 'outline', limit: 200 });
+    assert.match(wide.text, /<meta>symbols 1-200 of 300, level 1 of 2,/);
+    assert.equal(wide.text.split('\n').pop(), 'Continue with: fs_read {"path":"flat.py","mode":"outline","offset":201,"limit":200}');
+  });
+
   it('reads a symbol whole with its doc comment, as a slice of the same version', async () => {
     const ctx = await context(tree.root);
     const r = await call(ctx, 'fs_read', { path: 'src/parser.ts', symbol: 'Parser.parse' });

@@ -37,8 +37,8 @@ export interface FlatSymbol {
   path: string[];
 }
 
-/** Depth first, in file order: the order the outline is shown and paged in. */
-export function flatten(symbols: readonly OutlineSymbol[]): FlatSymbol[] {
+/** Depth first, in file order: the order the outline is shown and paged in. `within`: the path of the symbol whose inside this is. */
+export function flatten(symbols: readonly OutlineSymbol[], within: readonly string[] = []): FlatSymbol[] {
   const out: FlatSymbol[] = [];
   const walk = (list: readonly OutlineSymbol[], depth: number, path: string[]) => {
     for (const s of [...list].sort((a, b) => a.first - b.first || b.last - a.last)) {
@@ -47,7 +47,7 @@ export function flatten(symbols: readonly OutlineSymbol[]): FlatSymbol[] {
       walk(s.children, depth + 1, p);
     }
   };
-  walk(symbols, 0, []);
+  walk(symbols, 0, [...within]);
   return out;
 }
 
