@@ -384,13 +384,16 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     // Language servers only look at documents the editor has open, and none serves plain
     // text: nothing to wait for otherwise (a first event that never comes cost 1.5 s a change).
     const open = new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d.languageId] as const));
-    const keyOf = new Map(paths.map((p) => [p, this.uriFor(p).toString()] as const));
+    const uriOf = new Map(paths.map((p) => [p, this.uriFor(p)] as const));
+    const keyOf = new Map([...uriOf].map(([p, u]) => [p, u.toString()] as const));
     // Nor in a language no checker has reported on in this window, nor, in a language whose
     // checker reported only on what the tabs show, in a file no tab shows: no event would come.
+    // A file whose problems are listed has a checker, though: its answer is waited for.
+    const reported = new Set([...uriOf.values()].filter((u) => vscode.languages.getDiagnostics(u).length > 0).map((u) => u.toString()));
     const tabbed = tabUris();
     const waits = (k: string) => {
       const lang = open.get(k);
-      return lang !== undefined && lang !== 'plaintext' && this.checkedLanguages.has(lang) && (tabbed.has(k) || this.untabbedLanguages.has(lang));
+      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkedLanguages.has(lang) && (tabbed.has(k) || this.untabbedLanguages.has(lang))));
     };
     const keys = new Set([...keyOf.values()].filter(waits));
     const heard = new Set<string>();
@@ -408,10 +411,13 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
           if (lang === 'plaintext') {
             return [p, { checked: false, reason: 'no language support for plain text' }];
           }
+          if (keys.has(k)) {
+            return [p, { checked: false, reason: 'no checker reported on it in time' }];
+          }
           if (!this.checkedLanguages.has(lang)) {
             return [p, { checked: false, reason: `no checker has reported on ${lang} files in this window` }];
           }
-          return [p, { checked: false, reason: keys.has(k) ? 'no checker reported on it in time' : `no editor tab shows it, and the ${lang} checker has reported only on files a tab shows` }];
+          return [p, { checked: false, reason: `no editor tab shows it, and the ${lang} checker has reported only on files a tab shows` }];
         }),
       );
     if (keys.size === 0) {
