@@ -18,8 +18,6 @@ const APPLIED_SUFFIX = '-applied';
 const WORKING_MS = 3000;
 /** How long an editor may take to show up as a tab after its command returned. */
 const TAB_WAIT_MS = 2000;
-/** How long an accepted review's editors stay open at most while the change lands, before they close regardless. */
-const CLOSE_AFTER_ACCEPT_MAX_MS = 2000;
 
 /** One file of a waiting proposal, with the two documents its diff shows. */
 export interface ReviewFile extends ReviewedFile {
@@ -464,29 +462,10 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     for (const s of w.subscriptions) {
       s.dispose();
     }
-    let landed: Promise<void> | undefined;
-    if (!(r instanceof Error) && r.kind === 'accepted') {
-      // The change lands first, then the review closes: the window's work of closing the
-      // editors would otherwise come before the tool's, and the person would wait for both.
-      const review = r;
-      landed = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, CLOSE_AFTER_ACCEPT_MAX_MS);
-        r = {
-          ...review,
-          landed: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        };
-      });
-    }
     w.settle(r);
     this.changed.fire();
     try {
-      await landed;
-      // the tabs as they are now: the person may have closed one meanwhile
-      const open = allTabs();
-      await this.closeTabs(open.filter((t) => tabs.includes(t) || tabUris(t).some((u) => u.scheme === this.scheme && u.query.startsWith(`${w.id}-`))));
+      await this.closeTabs(tabs);
     } catch (e) {
       this.opts.log?.warn(`closing the review of ${w.proposal.summary}: ${errorText(e)}`);
     } finally {

@@ -73,16 +73,7 @@ export interface ChangeProposal {
 
 export type Review =
   /** `texts` holds the text to write per `ProposedFile.path`: the person may have edited the proposal. */
-  | {
-      kind: 'accepted';
-      texts: ReadonlyMap<string, string>;
-      edited: readonly string[];
-      /**
-       * Called once the change has landed or failed: a review closes its editors then, as
-       * closing them keeps the window busy for a moment that applying the change would wait behind.
-       */
-      landed?: () => void;
-    }
+  | { kind: 'accepted'; texts: ReadonlyMap<string, string>; edited: readonly string[] }
   | { kind: 'rejected'; reason?: string }
   | { kind: 'cancelled' }
   /** Nobody can answer here (the CLI without --yes): `preview` is what would change, `rerun` how to approve it. */

@@ -360,7 +360,6 @@ export async function landChange(
   const proposal = proposalOf(of, plan);
   let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
   let edited: readonly string[] = [];
-  let landed = (): void => undefined;
   throwIfCancelled(ctx.signal);
   if (ask) {
     const review = await ctx.approver.review(proposal, ctx.signal);
@@ -374,25 +373,19 @@ export async function landChange(
       case 'accepted':
         texts = new Map(review.texts);
         edited = review.edited;
-        landed = review.landed ?? landed;
         break;
     }
   }
-  try {
-    // First where the paths lead: the texts are read again only from where the decision was made.
-    await checkResolved(ctx, plan);
-    if (ask) {
-      // Time passed while the person looked; without a question the lock was held throughout,
-      // and the workspace still refuses a base that is no longer the file's text.
-      for (const f of plan.files) {
-        await reverify(ctx, f);
-      }
+  // First where the paths lead: the texts are read again only from where the decision was made.
+  await checkResolved(ctx, plan);
+  if (ask) {
+    // Time passed while the person looked; without a question the lock was held throughout,
+    // and the workspace still refuses a base that is no longer the file's text.
+    for (const f of plan.files) {
+      await reverify(ctx, f);
     }
-    throwIfCancelled(ctx.signal);
-  } catch (e) {
-    landed();
-    throw e;
   }
+  throwIfCancelled(ctx.signal);
 
   const written = plan.files.map((f) => f.target.real);
   const before = new Map(written.map((p) => [p, ctx.ws.diagnostics(p)] as const));
@@ -409,7 +402,6 @@ export async function landChange(
       beforeWrite: () => recheckGitDirectories(ctx, plan),
     });
   } catch (e) {
-    landed();
     if (e instanceof StaleError) {
       throw new ToolError('stale', `${plan.files.find((f) => f.target.real === e.path)?.target.located.display ?? e.path} changed just before the change was applied. Nothing was written. Read it again, then redo the change.`);
     }
@@ -421,7 +413,6 @@ export async function landChange(
     }
     throw new ToolError('io', `The change could not be applied, and nothing was written: ${inWorkspaceTerms(ctx, e instanceof Error ? e.message : String(e))}.`);
   }
-  landed();
   if (!ask && ctx.settings.approvalPolicy === 'sensitiveOnly') {
     ctx.approver.showApplied(proposal);
   }
