@@ -144,7 +144,12 @@ exports.run = async function run() {
       let t0 = performance.now();
       const call = invoke('fs_edit', { path: rel, old_string: OLD_LINE, new_string: NEW_LINE });
       let answered;
-      call.then((t) => (answered = t), (e) => (answered = String(e)));
+      // when the result came, taken as it comes: the Accept command below may return later
+      let tResult;
+      call.then(
+        (t) => ((answered = t), (tResult = performance.now())),
+        (e) => ((answered = String(e)), (tResult = performance.now())),
+      );
       const shown = await when('the review', () => {
         if (answered !== undefined) {
           throw new Error(`fs_edit answered before its review showed: ${answered.slice(0, 500)}`);
@@ -152,20 +157,21 @@ exports.run = async function run() {
         return diffVisible((u) => u.scheme === SCHEME);
       });
       const t1 = performance.now();
-      const accepted = await vscode.commands.executeCommand('agentFileTools.acceptChange');
-      const tAcc = performance.now();
       let tDisk;
       const disk = setInterval(() => {
         if (tDisk === undefined && fs.readFileSync(file, 'utf8') === after) {
           tDisk = performance.now();
         }
       }, 5);
+      const accepted = await vscode.commands.executeCommand('agentFileTools.acceptChange');
+      const tAcc = performance.now();
       const text = await call;
-      const t2 = performance.now();
+      const t2 = tResult;
       clearInterval(disk);
       (result.trace ??= []).push({ command: round(tAcc - t1), onDisk: tDisk && round(tDisk - t1), result: round(t2 - t1) });
       if (i > 0) {
-        onDisk.push(tDisk - t1);
+        // the poll may not have run before the result came: the file held the change by then
+        onDisk.push((tDisk ?? t2) - t1);
       }
       if (accepted !== true || !text.startsWith(`Edited ${rel}: +1 -1 lines`) || fs.readFileSync(file, 'utf8') !== after) {
         throw new Error(`the change did not land as proposed: ${text.slice(0, 300)}`);

@@ -36,13 +36,48 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   private ripgrep: { path: string | undefined } | undefined;
   private readonly sub: vscode.Disposable;
   readonly processes = NODE_PROCESSES;
+  /** The languages of the documents some checker has reported on in this window (a set of language ids: a few dozen at most). */
+  private readonly checkedLanguages = new Set<string>();
+  /**
+   * Those whose checker reported on a document no editor tab shows: many check only what
+   * the tabs show (TypeScript's, JSON's), and for those a change to a file no tab shows
+   * gets no answer to wait for.
+   */
+  private readonly untabbedLanguages = new Set<string>();
+  private readonly diagnosticsSub: vscode.Disposable;
 
   constructor() {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
+    this.noteCheckedLanguages(vscode.languages.getDiagnostics().map(([uri]) => uri));
+    this.diagnosticsSub = vscode.languages.onDidChangeDiagnostics((e) => this.noteCheckedLanguages(e.uris));
   }
 
   dispose(): void {
     this.sub.dispose();
+    this.diagnosticsSub.dispose();
+  }
+
+  /** Notes the languages of the open documents among `uris`: a checker claims those languages. */
+  private noteCheckedLanguages(uris: readonly vscode.Uri[]): void {
+    if (uris.length === 0) {
+      return;
+    }
+    const unseen = vscode.workspace.textDocuments.filter((d) => !this.untabbedLanguages.has(d.languageId));
+    if (unseen.length === 0) {
+      return;
+    }
+    const byUri = new Map(unseen.map((d) => [d.uri.toString(), d.languageId] as const));
+    let tabbed: Set<string> | undefined;
+    for (const u of uris) {
+      const key = u.toString();
+      const lang = byUri.get(key);
+      if (lang !== undefined) {
+        this.checkedLanguages.add(lang);
+        if (!(tabbed ??= tabUris()).has(key)) {
+          this.untabbedLanguages.add(lang);
+        }
+      }
+    }
   }
 
   roots(): readonly Root[] {
@@ -351,8 +386,18 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     // Language servers only look at documents the editor has open, and none serves plain
     // text: nothing to wait for otherwise (a first event that never comes cost 1.5 s a change).
     const open = new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d.languageId] as const));
-    const keyOf = new Map(paths.map((p) => [p, this.uriFor(p).toString()] as const));
-    const keys = new Set([...keyOf.values()].filter((k) => open.has(k) && open.get(k) !== 'plaintext'));
+    const uriOf = new Map(paths.map((p) => [p, this.uriFor(p)] as const));
+    const keyOf = new Map([...uriOf].map(([p, u]) => [p, u.toString()] as const));
+    // Nor in a language no checker has reported on in this window, nor, in a language whose
+    // checker reported only on what the tabs show, in a file no tab shows: no event would come.
+    // A file whose problems are listed has a checker, though: its answer is waited for.
+    const reported = new Set([...uriOf.values()].filter((u) => vscode.languages.getDiagnostics(u).length > 0).map((u) => u.toString()));
+    const tabbed = tabUris();
+    const waits = (k: string) => {
+      const lang = open.get(k);
+      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkedLanguages.has(lang) && (tabbed.has(k) || this.untabbedLanguages.has(lang))));
+    };
+    const keys = new Set([...keyOf.values()].filter(waits));
     const heard = new Set<string>();
     const states = () =>
       new Map(
@@ -365,7 +410,16 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
           if (lang === undefined) {
             return [p, { checked: false, reason: 'it is not open in the editor, where language servers check files' }];
           }
-          return [p, { checked: false, reason: lang === 'plaintext' ? 'no language support for plain text' : `no checker reported on it (none for ${lang} files, or none answered in time)` }];
+          if (lang === 'plaintext') {
+            return [p, { checked: false, reason: 'no language support for plain text' }];
+          }
+          if (keys.has(k)) {
+            return [p, { checked: false, reason: 'no checker reported on it in time' }];
+          }
+          if (!this.checkedLanguages.has(lang)) {
+            return [p, { checked: false, reason: `no checker has reported on ${lang} files in this window` }];
+          }
+          return [p, { checked: false, reason: `no editor tab shows it, and the ${lang} checker has reported only on files a tab shows` }];
         }),
       );
     if (keys.size === 0) {
@@ -397,6 +451,20 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       wait(Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs));
     });
   }
+}
+
+/** The documents the editor tabs show (both sides of a diff). */
+function tabUris(): Set<string> {
+  const out = new Set<string>();
+  for (const t of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    if (t.input instanceof vscode.TabInputText) {
+      out.add(t.input.uri.toString());
+    } else if (t.input instanceof vscode.TabInputTextDiff) {
+      out.add(t.input.original.toString());
+      out.add(t.input.modified.toString());
+    }
+  }
+  return out;
 }
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */

@@ -64,6 +64,21 @@ describe('fs_write in the VS Code extension host', () => {
     assert.match(text, /New errors in edits\/config\.json:\nL3:\d+: Property expected \[json 513\]/);
   });
 
+  it('does not wait for errors in a language no checker has reported on in this window, and says so', async () => {
+    // An INI file shown in an editor: the language is known, but no extension checks it,
+    // so waiting for a first diagnostics event (1.5 s) would only delay the answer.
+    const uri = wsUri('edits/settings.ini');
+    fs.writeFileSync(uri.fsPath, '[core]\nname = demo\n');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    assert.equal(doc.languageId, 'ini');
+    await vscode.window.showTextDocument(doc);
+    await invoke('fs_read', { path: 'edits/settings.ini' });
+    const { text } = await invoke('fs_write', { path: 'edits/settings.ini', content: '[core]\nname = other\n' });
+    assert.match(text, /\nNot checked for errors: no checker has reported on ini files in this window\.$/);
+    assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), '[core]\nname = other\n');
+    fs.rmSync(uri.fsPath);
+  });
+
   it('formats the written file with the language formatter when formatAfterChange is on', async () => {
     await config().update('formatAfterChange', true, vscode.ConfigurationTarget.Workspace);
     try {
