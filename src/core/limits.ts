@@ -7,6 +7,10 @@
 export const MAX_READ_LINES = 2000;
 /** Bytes (UTF-8) of rendered content one fs_read page returns at most. */
 export const MAX_READ_BYTES = 50 * 1024;
+/** The fewest lines `agentFileTools.read.maxLines` may set a page to (the setting only lowers MAX_READ_LINES). */
+export const READ_SETTING_MIN_LINES = 10;
+/** The fewest bytes `agentFileTools.read.maxBytes` may set a page to (the setting only lowers MAX_READ_BYTES). */
+export const READ_SETTING_MIN_BYTES = 1024;
 /** Characters (UTF-16 code units) of one line before it is cut. */
 export const MAX_LINE_CHARS = 2000;
 /**
