@@ -355,6 +355,8 @@ export const HISTORY_DEFAULT_STORAGE_MIB = 64;
 export const HISTORY_MAX_STORAGE_MIB = 1024;
 /** Bytes of the history's index read at activation at most: a larger one is a damaged or hostile file, started afresh. */
 export const HISTORY_MAX_INDEX_BYTES = 16 * 1024 * 1024;
+/** How long a revert waits for the merge editor it asked for to appear before it shows the two-way view instead, in milliseconds. */
+export const MERGE_EDITOR_OPEN_MS = 10_000;
 
 /** Bytes of a file the tool editor reads to build an example input from its first line; a larger file lends only its path. */
 export const EXAMPLE_FILE_MAX_BYTES = 1024 * 1024;
