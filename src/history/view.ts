@@ -35,11 +35,11 @@ function timeOf(at: number): string {
 }
 
 const ACTION_WORDS: Record<HistoryEntry['files'][number]['action'], string> = {
-  create: 'created',
-  modify: 'edited',
-  overwrite: 'written',
-  delete: 'deleted',
-  move: 'moved',
+  create: vscode.l10n.t('created'),
+  modify: vscode.l10n.t('edited'),
+  overwrite: vscode.l10n.t('written'),
+  delete: vscode.l10n.t('deleted'),
+  move: vscode.l10n.t('moved'),
 };
 
 /** The History of Changes view: every change that landed, newest first. */

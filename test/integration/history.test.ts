@@ -112,27 +112,28 @@ describe('the history of changes', () => {
     assert.equal(fs.existsSync(wsUri('history/new-name.txt').fsPath), false);
   });
 
-  it('a revert over a file deleted since shows the two-way view (no lines to merge), and changes nothing until answered', async () => {
-    const p = seedBytes('history/newer.txt', Buffer.from('a\nb\n'));
-    await invoke('fs_read', { path: 'history/newer.txt' });
-    await accepted(invoke('fs_edit', { path: 'history/newer.txt', old_string: 'b', new_string: 'B' }), 'newer.txt');
+  it('a revert that would delete a file changed since shows the two-way view (no lines to merge), and changes nothing until answered', async () => {
+    const p = wsUri('history/newer.txt').fsPath;
+    fs.rmSync(p, { force: true });
+    await accepted(invoke('fs_write', { path: 'history/newer.txt', content: 'a\nB\n' }), 'newer.txt');
     const e = await newestFor('history/newer.txt');
-    fs.rmSync(p);
+    fs.writeFileSync(p, 'a\nB\nnewer work\n');
+    await waitFor('the editor to see the newer text', async () => (await vscode.workspace.openTextDocument(wsUri('history/newer.txt'))).getText().includes('newer work') || undefined);
     const revert = vscode.commands.executeCommand<boolean>('agentFileTools.revertChange', e.id);
     const tab = await waitFor('the view of newer work', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('newer.txt: changed since')));
     assert.equal(tab.label, 'newer.txt: changed since (now) ↔ what Revert would write');
     assert.ok(tab.input instanceof vscode.TabInputTextDiff);
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), '');
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'a\nb\n');
-    assert.equal(mergeTabs().length, 0, 'a deleted file gets no merge editor');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'a\nB\nnewer work\n');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), '', 'the revert deletes the file it created');
+    assert.equal(mergeTabs().length, 0, 'a file the revert deletes gets no merge editor');
     assert.deepEqual(reviewTabs(), [], 'no review before the person answers');
-    assert.equal(fs.existsSync(p), false);
+    assert.equal(fs.readFileSync(p, 'utf8'), 'a\nB\nnewer work\n');
     const r = await ui([{ waitFor: '.quick-input-widget .quick-input-title:has-text("changed since this change")' }, { screenshot: 'history-revert-over-newer' }, { type: 'Review Revert' }, { press: 'Enter' }]);
     assert.ok(r.ok, r.error);
-    await reviewOf('newer.txt');
+    await waitFor('the review of the revert', () => reviewTabs()[0]);
     assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'kept my work'), true);
     assert.equal(await revert, false);
-    assert.equal(fs.existsSync(p), false, 'rejected: the file stays deleted');
+    assert.equal(fs.readFileSync(p, 'utf8'), 'a\nB\nnewer work\n', 'rejected: the newer work stays');
   });
 
   it('a revert over newer work opens the merge editor, changes nothing until it is completed, and the completed result goes through the review byte for byte (CRLF and BOM)', async () => {
