@@ -118,7 +118,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       vscode.workspace.registerFileSystemProvider(this.scheme, this.files, { isCaseSensitive: true }),
       vscode.workspace.registerFileSystemProvider(this.appliedScheme, this.appliedFiles, {
         isCaseSensitive: true,
-        isReadonly: new vscode.MarkdownString('The file as it was before the change; the other side is the file now.'),
+        isReadonly: new vscode.MarkdownString(vscode.l10n.t('The file as it was before the change; the other side is the file now.')),
       }),
       vscode.window.tabGroups.onDidChangeTabs((e) => this.forgetUnshownApplied(e.closed)),
       // Only the person's keys and clicks count: typing moves the cursor from the keyboard. A
@@ -343,7 +343,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     }
     const why = errorText(e);
     this.opts.log?.error(`review of ${w.proposal.tool} (${w.proposal.summary}) could not be opened: ${why}`);
-    void vscode.window.showErrorMessage(`${w.proposal.tool} proposed a change (${w.proposal.summary}) but its review could not be opened: ${why}. Nothing was changed.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0} proposed a change ({1}) but its review could not be opened: {2}. Nothing was changed.', w.proposal.tool, w.proposal.summary, why));
     await this.finish(
       w,
       new ApprovalDenied(
@@ -373,8 +373,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
         } satisfies vscode.TextDocumentShowOptions);
         return;
       }
-      const show = 'Show Changes';
-      if ((await vscode.window.showInformationMessage(`${change.tool} changed ${change.files.length} files: ${change.summary}`, show)) !== show) {
+      const show = vscode.l10n.t('Show Changes');
+      if ((await vscode.window.showInformationMessage(vscode.l10n.t('{0} changed {1} files: {2}', change.tool, change.files.length, change.summary), show)) !== show) {
         return;
       }
       const resources = change.files.map((f) => {

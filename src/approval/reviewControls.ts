@@ -63,7 +63,7 @@ class PendingTree implements vscode.TreeDataProvider<PendingNode> {
     for (const f of p.files) {
       tooltip.appendText(`${f.display}: ${actionLabel(f)}\n\n`);
     }
-    tooltip.appendText('Click to review; Accept or Reject when you have seen it.');
+    tooltip.appendText(vscode.l10n.t('Click to review; Accept or Reject when you have seen it.'));
     if (node.kind === 'file' || p.files.length === 1) {
       const index = node.kind === 'file' ? node.index : 0;
       const f = p.files[index];
@@ -74,7 +74,7 @@ class PendingTree implements vscode.TreeDataProvider<PendingNode> {
       item.description = [node.kind === 'proposal' ? `${shortAction(f)} by ${p.proposal.tool}` : shortAction(f), dir].filter(Boolean).join(' · ');
       item.tooltip = tooltip;
       item.contextValue = node.kind === 'proposal' ? 'agentFileTools.proposal' : 'agentFileTools.proposalFile';
-      item.command = { command: COMMANDS.show, title: 'Review', arguments: [p.id, node.kind === 'file' ? index : undefined] };
+      item.command = { command: COMMANDS.show, title: vscode.l10n.t('Review'), arguments: [p.id, node.kind === 'file' ? index : undefined] };
       return item;
     }
     const item = new vscode.TreeItem(p.proposal.summary, vscode.TreeItemCollapsibleState.Expanded);
@@ -83,7 +83,7 @@ class PendingTree implements vscode.TreeDataProvider<PendingNode> {
     item.description = `${countActions(p.files)} · proposed by ${p.proposal.tool}`;
     item.tooltip = tooltip;
     item.contextValue = 'agentFileTools.proposal';
-    item.command = { command: COMMANDS.show, title: 'Review', arguments: [p.id] };
+    item.command = { command: COMMANDS.show, title: vscode.l10n.t('Review'), arguments: [p.id] };
     return item;
   }
 
@@ -113,7 +113,7 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
     if (n > 0) {
       status.text = `$(diff) ${waitingText(n)}`;
       status.tooltip = all.map((p) => proposalLabel(p.proposal)).join('\n');
-      status.command = n === 1 ? { command: COMMANDS.show, title: 'Review', arguments: [all[0].id] } : `${PENDING_VIEW}.focus`;
+      status.command = n === 1 ? { command: COMMANDS.show, title: vscode.l10n.t('Review'), arguments: [all[0].id] } : `${PENDING_VIEW}.focus`;
       status.show();
     } else {
       status.hide();

@@ -55,7 +55,7 @@ export class VscodeApprover {
     if (signal.isCancellationRequested) {
       return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: 'The call was cancelled; nothing was read.' }] } };
     }
-    const allow = 'Allow';
+    const allow = vscode.l10n.t('Allow');
     const detail = q.message.replace(/`/g, '');
     const answer = await vscode.window.showWarningMessage(q.title, { modal: true, detail }, allow);
     if (answer === allow) {

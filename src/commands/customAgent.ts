@@ -24,36 +24,38 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 async function createCustomAgent(): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
-    void vscode.window.showInformationMessage('Open a folder first: the custom agent is written into the workspace, under .github/agents.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder first: the custom agent is written into the workspace, under .github/agents.'));
     return;
   }
   const folder =
     folders.length === 1
       ? folders[0]
-      : (await vscode.window.showQuickPick(folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })), { title: 'Create the custom agent in which folder?' }))?.folder;
+      : (await vscode.window.showQuickPick(folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })), { title: vscode.l10n.t('Create the custom agent in which folder?') }))?.folder;
   if (!folder) {
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, AGENT_FILE);
   if (await exists(uri)) {
-    const choice = await vscode.window.showInformationMessage(`${AGENT_FILE} already exists.`, 'Open', 'Replace');
-    if (choice === 'Open') {
+    const open = vscode.l10n.t('Open');
+    const replace = vscode.l10n.t('Replace');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0} already exists.', AGENT_FILE), open, replace);
+    if (choice === open) {
       await vscode.window.showTextDocument(uri);
     }
-    if (choice !== 'Replace') {
+    if (choice !== replace) {
       return;
     }
   }
   const newFolder = !(await exists(vscode.Uri.joinPath(uri, '..')));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(agentFile(contributedTools(), EXTENSION_ID, WORKSPACE_AGENT_NAME)));
   await vscode.window.showTextDocument(uri, { preview: false });
-  const picker = `Created ${AGENT_FILE}: pick "${WORKSPACE_AGENT_NAME}" in the chat's agent picker (beside Agent, Ask, Plan and the shipped "${AGENT_NAME}").`;
+  const picker = vscode.l10n.t('Created {0}: pick "{1}" in the chat\'s agent picker (beside Agent, Ask, Plan and the shipped "{2}").', AGENT_FILE, WORKSPACE_AGENT_NAME, AGENT_NAME);
   if (!newFolder) {
     void vscode.window.showInformationMessage(picker);
     return;
   }
   // VS Code 1.139 does not always notice an agents folder created after the window opened.
-  const reload = await vscode.window.showInformationMessage(`${picker} If it is not there, reload the window: the .github/agents folder is new.`, 'Reload Window');
+  const reload = await vscode.window.showInformationMessage(vscode.l10n.t('{0} If it is not there, reload the window: the .github/agents folder is new.', picker), vscode.l10n.t('Reload Window'));
   if (reload) {
     await vscode.commands.executeCommand('workbench.action.reloadWindow');
   }

@@ -41,7 +41,7 @@ async function run(results: ResultDocuments, calls: CommandCalls, tool: string, 
   const mark = calls.mark(tool, input);
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Agent File Tools: ${tool}`, cancellable: false },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Agent File Tools: {0}', tool), cancellable: false },
       () => vscode.lm.invokeTool(tool, { input, toolInvocationToken: undefined }, cts.token),
     );
     await results.show(tool, label, result);

@@ -7,6 +7,10 @@
 export const MAX_READ_LINES = 2000;
 /** Bytes (UTF-8) of rendered content one fs_read page returns at most. */
 export const MAX_READ_BYTES = 50 * 1024;
+/** The fewest lines `agentFileTools.read.maxLines` may set a page to (the setting only lowers MAX_READ_LINES). */
+export const READ_SETTING_MIN_LINES = 10;
+/** The fewest bytes `agentFileTools.read.maxBytes` may set a page to (the setting only lowers MAX_READ_BYTES). */
+export const READ_SETTING_MIN_BYTES = 1024;
 /** Characters (UTF-16 code units) of one line before it is cut. */
 export const MAX_LINE_CHARS = 2000;
 /**
@@ -365,6 +369,8 @@ export const HISTORY_DEFAULT_STORAGE_MIB = 64;
 export const HISTORY_MAX_STORAGE_MIB = 1024;
 /** Bytes of the history's index read at activation at most: a larger one is a damaged or hostile file, started afresh. */
 export const HISTORY_MAX_INDEX_BYTES = 16 * 1024 * 1024;
+/** How long a revert waits for the merge editor it asked for to appear before it shows the two-way view instead, in milliseconds. */
+export const MERGE_EDITOR_OPEN_MS = 10_000;
 
 /** Bytes of a file the tool editor reads to build an example input from its first line; a larger file lends only its path. */
 export const EXAMPLE_FILE_MAX_BYTES = 1024 * 1024;

@@ -75,7 +75,7 @@ export class HistoryJournal implements ChangeJournal, vscode.Disposable {
   constructor(
     private readonly dir: vscode.Uri | undefined,
     private readonly limits: () => HistoryLimits,
-    private readonly log?: Logger,
+    readonly log?: Logger,
   ) {
     this.queue = this.load();
   }

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { CancelledError, ToolError } from '../core/errors';
-import { revertible, revertStates, type JournalEntry } from '../services/journal';
+import { revertible, revertStates, type JournalEntry, type PathState } from '../services/journal';
 import { revertPaths, type RevertConflict } from '../tools/revert';
 import type { ContextFactory } from '../vscode/lmTools';
 import type { HistoryEntry, HistoryJournal } from './journal';
+import { MERGE_SCHEME, MergeResults, mergeInEditor } from './merge';
 
 export const HISTORY_VIEW = 'agentFileTools.history';
 export const HISTORY_SCHEME = 'agent-file-tools-history';
@@ -34,11 +35,11 @@ function timeOf(at: number): string {
 }
 
 const ACTION_WORDS: Record<HistoryEntry['files'][number]['action'], string> = {
-  create: 'created',
-  modify: 'edited',
-  overwrite: 'written',
-  delete: 'deleted',
-  move: 'moved',
+  create: vscode.l10n.t('created'),
+  modify: vscode.l10n.t('edited'),
+  overwrite: vscode.l10n.t('written'),
+  delete: vscode.l10n.t('deleted'),
+  move: vscode.l10n.t('moved'),
 };
 
 /** The History of Changes view: every change that landed, newest first. */
@@ -152,6 +153,7 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
   const tree = new HistoryTree(journal, deps.uriFor);
   const view = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: tree });
   const snapshots = new Snapshots();
+  const mergeResults = new MergeResults();
 
   const pick = async (arg: unknown, placeHolder: string): Promise<HistoryEntry | undefined> => {
     const id = idOf(arg);
@@ -236,6 +238,51 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
     return answer === REVIEW_ANYWAY;
   };
 
+  /**
+   * A three-way merge per path, in turn (the merge editor shows one file): base what the
+   * change wrote, left the newer work, right what the revert puts back, the result starting
+   * as the newer work. A path without a text on each side (a file deleted now or by the
+   * revert) or whose newer work lies between two reverted changes (it has no base of its own)
+   * gets the two-way view instead. Returns each merged path's result, or undefined when the
+   * person kept the newer work (a merge editor closed without Complete Merge, or the answer
+   * to the two-way view).
+   */
+  const resolveOverNewer = async (conflicts: readonly RevertConflict[], states: readonly PathState[]): Promise<Map<string, string> | undefined> => {
+    const stateOf = (c: RevertConflict) => states.find((s) => s.path === c.path);
+    const mergeable = conflicts.filter((c) => c.now !== undefined && c.restore !== undefined && stateOf(c)?.wrote !== undefined && !stateOf(c)?.between);
+    const twoWay = conflicts.filter((c) => !mergeable.includes(c));
+    const merged = new Map<string, string>();
+    for (const [i, c] of mergeable.entries()) {
+      const file = deps.uriFor(c.path);
+      void vscode.window.showInformationMessage(
+        mergeable.length > 1
+          ? vscode.l10n.t('{0} changed since this change ({1} of {2}): Complete Merge sends the result to the review as the revert; closing the merge editor keeps the newer work and reverts nothing.', c.display, i + 1, mergeable.length)
+          : vscode.l10n.t('{0} changed since this change: Complete Merge sends the result to the review as the revert; closing the merge editor keeps the newer work and reverts nothing.', c.display),
+      );
+      const outcome = await mergeInEditor(mergeResults, {
+        base: snapshots.uri(file, stateOf(c)!.wrote, 'changed'),
+        now: { uri: snapshots.uri(file, c.now, 'now'), title: vscode.l10n.t('Now (newer work)'), description: c.display },
+        revert: { uri: snapshots.uri(file, c.restore, 'revert'), title: vscode.l10n.t('What Revert would write'), description: c.display },
+        result: mergeResults.create(file, c.now!),
+      });
+      if (outcome.kind === 'closed') {
+        void vscode.window.showInformationMessage(vscode.l10n.t('The merge editor of {0} closed without Complete Merge: the newer work stays, nothing was reverted.', c.display));
+        return undefined;
+      }
+      if (outcome.kind === 'unavailable') {
+        // no merge editor in this host: the rest get the two-way view, which asks before anything
+        journal.log?.warn(`history: the merge editor could not be used for ${c.display} (${outcome.why}); showing the two-way view`);
+        twoWay.push(...mergeable.slice(i));
+        break;
+      }
+      merged.set(c.path, outcome.text);
+    }
+    if (twoWay.length > 0 && !(await confirmOverNewer(twoWay))) {
+      return undefined;
+    }
+    return merged;
+  };
+
   const revert = async (entries: readonly HistoryEntry[], summary: string): Promise<boolean> => {
     const full: JournalEntry[] = [];
     for (const e of entries) {
@@ -256,11 +303,14 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
     try {
       let outcome = await revertPaths(deps.context('revert', summary, cts.token, undefined, 'command'), summary, states);
       if (outcome.kind === 'conflicts') {
-        if (!(await confirmOverNewer(outcome.conflicts))) {
+        const merged = await resolveOverNewer(outcome.conflicts, states);
+        if (!merged) {
           return false;
         }
+        // the review shows the revert over the text the person saw, with what they merged where they merged
         const seen = new Map(outcome.conflicts.map((c) => [c.path, c.now ?? null] as const));
-        outcome = await revertPaths(deps.context('revert', summary, cts.token, undefined, 'command'), summary, states, seen);
+        const resolved = states.map((s) => (merged.has(s.path) ? { ...s, restore: merged.get(s.path) } : s));
+        outcome = await revertPaths(deps.context('revert', summary, cts.token, undefined, 'command'), summary, resolved, seen);
         if (outcome.kind === 'conflicts') {
           void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed again; nothing was reverted.', outcome.conflicts.map((c) => c.display).join(', ')));
           return false;
@@ -289,6 +339,8 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
     tree,
     view,
     vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, snapshots),
+    vscode.workspace.registerFileSystemProvider(MERGE_SCHEME, mergeResults, { isCaseSensitive: true }),
+    mergeResults,
     vscode.workspace.onDidCloseTextDocument((d) => d.uri.scheme === HISTORY_SCHEME && snapshots.forget(d.uri)),
     journal.onDidChange(refresh),
     vscode.commands.registerCommand(HISTORY_COMMANDS.show, show),

@@ -1,4 +1,4 @@
-import { DIAGNOSTICS_WAIT_MS } from '../core/limits';
+import { DIAGNOSTICS_WAIT_MS, MAX_READ_BYTES, MAX_READ_LINES } from '../core/limits';
 import { DEFAULT_SENSITIVE_GLOBS } from '../core/policy';
 import { DEFAULT_PROTECTED_GLOBS, type ApprovalPolicy } from '../core/writePolicy';
 
@@ -27,6 +27,10 @@ export interface Settings {
   formatAfterChange: boolean;
   /** Milliseconds a change waits for the language servers' errors, at most DIAGNOSTICS_MAX_WAIT_MS. @default DIAGNOSTICS_WAIT_MS */
   diagnosticsWaitMs: number;
+  /** Lines one fs_read page holds at most: only lowers the hard cap. @default MAX_READ_LINES */
+  readMaxLines: number;
+  /** UTF-8 bytes of rendered content one fs_read page holds at most: only lowers the hard cap. @default MAX_READ_BYTES */
+  readMaxBytes: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -40,4 +44,12 @@ export const DEFAULT_SETTINGS: Settings = {
   saveAfterChange: true,
   formatAfterChange: false,
   diagnosticsWaitMs: DIAGNOSTICS_WAIT_MS,
+  readMaxLines: MAX_READ_LINES,
+  readMaxBytes: MAX_READ_BYTES,
 };
+
+/** The page a text read fills at most: the settings, never over the hard caps (a settings object built by hand may hold anything). */
+export function readPageCap(s: Pick<Settings, 'readMaxLines' | 'readMaxBytes'>): { lines: number; bytes: number } {
+  const within = (v: number, cap: number) => (Number.isFinite(v) && v >= 1 ? Math.min(Math.floor(v), cap) : cap);
+  return { lines: within(s.readMaxLines, MAX_READ_LINES), bytes: within(s.readMaxBytes, MAX_READ_BYTES) };
+}

@@ -29,6 +29,7 @@ import { readOutline, readSymbol, type WholeText } from './readOutline';
 import { documentVersion, openedFileVersion } from '../services/fileText';
 import { lineIndexes } from '../services/lineIndexes';
 import type { ToolContext, ToolSpec } from '../services/types';
+import { readPageCap, type Settings } from '../services/settings';
 
 const indentationSchema = z.strictObject({
   anchor_line: intField(1).optional(),
@@ -249,13 +250,14 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
   return { isError: false, parts: [{ kind: 'text', text }] };
 }
 
-function textRequest(input: ReadInput): TextRequest {
+/** A text read's request; `settings` lowers the page (readText applies it), and the continuation's limit says what it will read. */
+function textRequest(input: ReadInput, settings: Settings): TextRequest {
   const offset = input.offset ?? 1;
   const req: TextRequest = {
     offset,
     limit: Math.min(input.limit ?? MAX_READ_LINES, MAX_READ_LINES),
     column: input.column,
-    nextCall: nextCall(input, MAX_READ_LINES),
+    nextCall: nextCall(input, readPageCap(settings).lines),
     pieceCall: (line, column) => callText('fs_read', { path: input.path, offset: line, limit: 1, column }),
     rangeCall: (from, limit) => callText('fs_read', { path: input.path, offset: from, limit }),
   };
@@ -279,7 +281,7 @@ function wantsStructure(input: ReadInput): boolean {
 
 /** The outline, or a symbol, of a file read whole. */
 function readStructure(ctx: ToolContext, t: Target, src: WholeText, input: ReadInput): Promise<string> {
-  return input.symbol !== undefined && input.mode !== 'outline' ? readSymbol(ctx, t, src, input.symbol, textRequest(input)) : readOutline(ctx, t, src, input);
+  return input.symbol !== undefined && input.mode !== 'outline' ? readSymbol(ctx, t, src, input.symbol, textRequest(input, ctx.settings)) : readOutline(ctx, t, src, input);
 }
 
 /** The bytes of a regular file (a notebook), through the checked handle. */
@@ -334,7 +336,7 @@ async function readFile(ctx: ToolContext, t: Target, input: ReadInput, file: Ope
     const src = { text, encoding: encodingLabel(encoding), dirty: false, version: textVersion(text) };
     return { isError: false, parts: [{ kind: 'text', text: await readStructure(ctx, t, src, input) }] };
   }
-  const req = textRequest(input);
+  const req = textRequest(input, ctx.settings);
   let src: TextSource;
   if (whole) {
     const { text, encoding } = decodeText(whole);
@@ -466,7 +468,7 @@ export const readTool: ToolSpec<typeof readSchema> = {
     const doc = openDocumentFor(ctx, t);
     if (doc) {
       const src: TextSource = { kind: 'text', text: doc.text, encoding: encodingLabel(doc.encoding as Encoding), dirty: doc.isDirty, version: await documentVersion(ctx, t, doc) };
-      return withInstructions(ctx, t, async (c) => ({ isError: false, parts: [{ kind: 'text', text: wantsStructure(input) ? await readStructure(c, t, src, input) : await readText(c, t, src, textRequest(input)) }] }));
+      return withInstructions(ctx, t, async (c) => ({ isError: false, parts: [{ kind: 'text', text: wantsStructure(input) ? await readStructure(c, t, src, input) : await readText(c, t, src, textRequest(input, c.settings)) }] }));
     }
     const file = await openTarget(ctx, t);
     if (!file) {

@@ -11,6 +11,7 @@ import { ColumnPastEnd, OffsetPastEnd, pageFromLines, type Page } from '../core/
 import { decoderLabel, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectEol, splitLines } from '../core/text/lines';
 import { fitToBudget } from '../services/budget';
+import { readPageCap } from '../services/settings';
 import type { Target } from '../services/target';
 import type { ToolContext } from '../services/types';
 
@@ -97,7 +98,8 @@ interface Paged {
 }
 
 async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextRequest): Promise<Paged> {
-  const pageReq: PageRequest = { offset: req.offset, limit: Math.min(req.limit, MAX_READ_LINES), column: req.column, pieceCall: req.pieceCall };
+  const cap = readPageCap(ctx.settings);
+  const pageReq: PageRequest = { offset: req.offset, limit: Math.min(req.limit, cap.lines), maxBytes: cap.bytes, column: req.column, pieceCall: req.pieceCall };
   if (src.kind === 'stream') {
     if (req.indentation) {
       throw new ToolError(
@@ -116,7 +118,7 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
   const lines = splitLines(src.text);
   if (req.range) {
     const { first, last, describe } = req.range;
-    const page = pageFromLines(lines.slice(0, last), { offset: first, limit: Math.min(last - first + 1, MAX_READ_LINES), pieceCall: req.pieceCall });
+    const page = pageFromLines(lines.slice(0, last), { offset: first, limit: Math.min(last - first + 1, cap.lines), maxBytes: cap.bytes, pieceCall: req.pieceCall });
     return {
       page: { ...page, totalLines: lines.length },
       encoding: src.encoding,
@@ -132,7 +134,7 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
     const block = indentationBlock(lines, req.indentation);
     const count = block.last - block.first + 1;
     // Page over the block only: lines past it are not part of this answer.
-    const page = pageFromLines(lines.slice(0, block.last), { offset: block.first, limit: Math.min(count, MAX_READ_LINES), pieceCall: req.pieceCall });
+    const page = pageFromLines(lines.slice(0, block.last), { offset: block.first, limit: Math.min(count, cap.lines), maxBytes: cap.bytes, pieceCall: req.pieceCall });
     return {
       page: { ...page, totalLines: lines.length },
       encoding: src.encoding,
@@ -151,8 +153,21 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
   return { page, encoding: src.encoding, dirty: src.dirty, bytes, wholeText: src.text };
 }
 
-/** Said when the byte cap, not the line limit, ended a page: the file is dense, and reading on page by page costs much. */
-const BYTE_CAP_ADVICE = `The page stopped at the ${formatBytes(MAX_READ_BYTES)} cap. To read less: fs_grep for what you need in this file, or mode "indentation" for the block around one line.`;
+/**
+ * What ended a page before the end, when the model could not tell from its own call: the
+ * byte cap (the file is dense, and reading on page by page costs much), or a page limit the
+ * person set lower than the one the tool's description gives.
+ */
+function capAdvice(stop: Page['builder']['stop'], asked: number, cap: { lines: number; bytes: number }): string | undefined {
+  if (stop === 'bytes') {
+    const set = cap.bytes < MAX_READ_BYTES ? ' set by the agentFileTools.read.maxBytes setting' : '';
+    return `The page stopped at the ${formatBytes(cap.bytes)} cap${set}. To read less: fs_grep for what you need in this file, or mode "indentation" for the block around one line.`;
+  }
+  if (stop === 'limit' && cap.lines < MAX_READ_LINES && asked > cap.lines) {
+    return `Pages here hold at most ${cap.lines} lines (the agentFileTools.read.maxLines setting).`;
+  }
+  return undefined;
+}
 
 /** Pages a text source into the envelope, sized to the token budget, and records what the model saw. */
 export async function readText(ctx: ToolContext, t: Target, src: TextSource, req: TextRequest): Promise<string> {
@@ -166,6 +181,7 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
   const lines = page.builder.lines;
   const eol = paged.wholeText !== undefined ? detectEol(paged.wholeText) : detectEol(lines.map((l) => l.text).join('\n'));
   const version = src.version;
+  const cap = readPageCap(ctx.settings);
   const envelope = (k: number): string => {
     const next = k < lines.length ? lines[k].n : page.nextOffset;
     return renderFileEnvelope({
@@ -183,7 +199,7 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
       continueCall: next === undefined ? undefined : paged.continueWith ? paged.continueWith(next) : req.nextCall(next),
       block: paged.block,
       blockEnd: paged.blockEnd,
-      advice: page.builder.stop === 'bytes' && k === lines.length && next !== undefined ? BYTE_CAP_ADVICE : undefined,
+      advice: k === lines.length && next !== undefined ? capAdvice(page.builder.stop, req.limit, cap) : undefined,
     });
   };
   const fitted = await fitToBudget(ctx, Math.max(lines.length, 1), (k) => envelope(Math.min(k, lines.length)));

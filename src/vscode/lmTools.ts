@@ -27,16 +27,16 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
     } catch (e) {
       // The policy could not be checked: ask rather than let the call through unexamined.
       return {
-        invocationMessage: `Running ${this.spec.name}`,
+        invocationMessage: vscode.l10n.t('Running {0}', this.spec.name),
         confirmationMessages: {
-          title: 'Allow an unchecked Agent File Tools call?',
-          message: new vscode.MarkdownString(`${code(this.spec.name)} could not check whether this call stays inside the workspace (${e instanceof Error ? e.message : String(e)}). Allow it anyway?`),
+          title: vscode.l10n.t('Allow an unchecked Agent File Tools call?'),
+          message: new vscode.MarkdownString(vscode.l10n.t('{0} could not check whether this call stays inside the workspace ({1}). Allow it anyway?', code(this.spec.name), e instanceof Error ? e.message : String(e))),
         },
       };
     }
     if (!prep) {
       // invalid input: invoke reports it to the model without touching anything
-      return { invocationMessage: `Running ${this.spec.name}` };
+      return { invocationMessage: vscode.l10n.t('Running {0}', this.spec.name) };
     }
     if (prep.confirmation) {
       this.approver.noteShown(this.spec.name, options.input, prep.confirmation);

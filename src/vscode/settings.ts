@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DIAGNOSTICS_MAX_WAIT_MS, HISTORY_DEFAULT_ENTRIES, HISTORY_DEFAULT_STORAGE_MIB, HISTORY_MAX_ENTRIES, HISTORY_MAX_STORAGE_MIB } from '../core/limits';
+import { DIAGNOSTICS_MAX_WAIT_MS, HISTORY_DEFAULT_ENTRIES, HISTORY_DEFAULT_STORAGE_MIB, HISTORY_MAX_ENTRIES, HISTORY_MAX_STORAGE_MIB, MAX_READ_BYTES, MAX_READ_LINES, READ_SETTING_MIN_BYTES, READ_SETTING_MIN_LINES } from '../core/limits';
 import { DEFAULT_SETTINGS, type Settings } from '../services/settings';
 
 export const SECTION = 'agentFileTools';
@@ -18,6 +18,8 @@ export function readSettings(): Settings {
     saveAfterChange: c.get<boolean>('saveAfterChange', DEFAULT_SETTINGS.saveAfterChange),
     formatAfterChange: c.get<boolean>('formatAfterChange', DEFAULT_SETTINGS.formatAfterChange),
     diagnosticsWaitMs: bounded(c.get('diagnosticsWaitMs'), 0, DIAGNOSTICS_MAX_WAIT_MS, DEFAULT_SETTINGS.diagnosticsWaitMs),
+    readMaxLines: bounded(c.get('read.maxLines'), READ_SETTING_MIN_LINES, MAX_READ_LINES, DEFAULT_SETTINGS.readMaxLines),
+    readMaxBytes: bounded(c.get('read.maxBytes'), READ_SETTING_MIN_BYTES, MAX_READ_BYTES, DEFAULT_SETTINGS.readMaxBytes),
   };
 }
 

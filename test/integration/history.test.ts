@@ -1,6 +1,6 @@
 // The History of Changes: what landed is listed, shown again and reverted through a review
-// of its own; a revert over newer work shows it and changes nothing until answered; the
-// journal survives a reload (a second journal on the same storage reads what the first wrote).
+// of its own; a revert over newer work opens the merge editor (a deleted file: the two-way view)
+// and changes nothing until answered; the journal survives a reload (a second journal on the same storage reads what the first wrote).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,6 +14,13 @@ const PROPOSAL = 'agent-file-tools-proposal';
 
 function reviewTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL);
+}
+
+function mergeTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
+    const TabInputTextMerge = (vscode as unknown as { TabInputTextMerge: new (...args: never[]) => object }).TabInputTextMerge;
+    return t.input instanceof TabInputTextMerge && (t.input as { result?: unknown }).result instanceof vscode.Uri;
+  });
 }
 
 function reviewOf(name: string): Promise<vscode.Tab> {
@@ -105,10 +112,10 @@ describe('the history of changes', () => {
     assert.equal(fs.existsSync(wsUri('history/new-name.txt').fsPath), false);
   });
 
-  it('a revert over newer work shows the file now against what Revert would write, and changes nothing until answered', async () => {
-    const p = seedBytes('history/newer.txt', Buffer.from('a\nb\n'));
-    await invoke('fs_read', { path: 'history/newer.txt' });
-    await accepted(invoke('fs_edit', { path: 'history/newer.txt', old_string: 'b', new_string: 'B' }), 'newer.txt');
+  it('a revert that would delete a file changed since shows the two-way view (no lines to merge), and changes nothing until answered', async () => {
+    const p = wsUri('history/newer.txt').fsPath;
+    fs.rmSync(p, { force: true });
+    await accepted(invoke('fs_write', { path: 'history/newer.txt', content: 'a\nB\n' }), 'newer.txt');
     const e = await newestFor('history/newer.txt');
     fs.writeFileSync(p, 'a\nB\nnewer work\n');
     await waitFor('the editor to see the newer text', async () => (await vscode.workspace.openTextDocument(wsUri('history/newer.txt'))).getText().includes('newer work') || undefined);
@@ -117,15 +124,76 @@ describe('the history of changes', () => {
     assert.equal(tab.label, 'newer.txt: changed since (now) ↔ what Revert would write');
     assert.ok(tab.input instanceof vscode.TabInputTextDiff);
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'a\nB\nnewer work\n');
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'a\nb\n');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), '', 'the revert deletes the file it created');
+    assert.equal(mergeTabs().length, 0, 'a file the revert deletes gets no merge editor');
     assert.deepEqual(reviewTabs(), [], 'no review before the person answers');
     assert.equal(fs.readFileSync(p, 'utf8'), 'a\nB\nnewer work\n');
     const r = await ui([{ waitFor: '.quick-input-widget .quick-input-title:has-text("changed since this change")' }, { screenshot: 'history-revert-over-newer' }, { type: 'Review Revert' }, { press: 'Enter' }]);
     assert.ok(r.ok, r.error);
-    await reviewOf('newer.txt');
+    await waitFor('the review of the revert', () => reviewTabs()[0]);
     assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'kept my work'), true);
     assert.equal(await revert, false);
     assert.equal(fs.readFileSync(p, 'utf8'), 'a\nB\nnewer work\n', 'rejected: the newer work stays');
+  });
+
+  it('a revert over newer work opens the merge editor, changes nothing until it is completed, and the completed result goes through the review byte for byte (CRLF and BOM)', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const crlf = (lines: string[]) => lines.map((l) => `${l}\r\n`).join('');
+    const original = Buffer.concat([bom, Buffer.from(crlf(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta']))]);
+    const p = seedBytes('history/merge.txt', original);
+    await invoke('fs_read', { path: 'history/merge.txt' });
+    await accepted(invoke('fs_edit', { path: 'history/merge.txt', old_string: 'beta', new_string: 'BETA' }), 'merge.txt');
+    const e = await newestFor('history/merge.txt');
+    const newer = Buffer.concat([bom, Buffer.from(crlf(['alpha', 'BETA', 'gamma', 'delta', 'epsilon', 'ZETA, newer work']))]);
+    fs.writeFileSync(p, newer);
+    await waitFor('the editor to see the newer text', async () => (await vscode.workspace.openTextDocument(wsUri('history/merge.txt'))).getText().includes('newer work') || undefined);
+
+    const revert = vscode.commands.executeCommand<boolean>('agentFileTools.revertChange', e.id);
+    const tab = await waitFor('the merge editor', () => mergeTabs()[0]);
+    const TabInputTextMerge = (vscode as unknown as { TabInputTextMerge: new (...args: never[]) => object }).TabInputTextMerge;
+    assert.ok(tab.input instanceof TabInputTextMerge, 'the host\'s own merge editor');
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab, tab, 'the active tab');
+    const sides = tab.input as unknown as { base: vscode.Uri; input1: vscode.Uri; input2: vscode.Uri; result: vscode.Uri };
+    const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+    assert.equal(await text(sides.base), crlf(['alpha', 'BETA', 'gamma', 'delta', 'epsilon', 'zeta']), 'base: what the change wrote');
+    assert.equal(await text(sides.input1), crlf(['alpha', 'BETA', 'gamma', 'delta', 'epsilon', 'ZETA, newer work']), 'left: the newer work');
+    assert.equal(await text(sides.input2), crlf(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta']), 'right: what Revert would write');
+    assert.notEqual(sides.result.scheme, 'file', 'the result is not the real file');
+    const shot = await ui([{ waitFor: '.merge-editor' }, { screenshot: 'history-revert-merge-editor' }]);
+    assert.ok(shot.ok, shot.error);
+    assert.deepEqual(reviewTabs(), [], 'no review before the merge is completed');
+    assert.deepEqual(fs.readFileSync(p), newer, 'nothing changed');
+
+    // the person takes the revert's side where it changed something, keeping the newer work elsewhere, and completes the merge
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    await vscode.commands.executeCommand('merge.acceptAllInput2');
+    await waitFor('the result to take the revert', async () => (await text(sides.result)).includes('\r\nbeta\r\n') || undefined);
+    assert.deepEqual(fs.readFileSync(p), newer, 'still nothing changed');
+    await vscode.commands.executeCommand('mergeEditor.acceptMerge');
+    const review = await reviewOf('merge.txt');
+    assert.match(review.label, /proposed by revert$/);
+    assert.ok(review.input instanceof vscode.TabInputTextDiff);
+    assert.equal(await text(review.input.modified), crlf(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'ZETA, newer work']));
+    assert.deepEqual(fs.readFileSync(p), newer, 'nothing lands before the review is answered');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    assert.equal(await revert, true);
+    assert.deepEqual(fs.readFileSync(p), Buffer.concat([bom, Buffer.from(crlf(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'ZETA, newer work']))]), 'the merged text, BOM and CRLF kept');
+  });
+
+  it('a merge editor closed without Complete Merge reverts nothing', async () => {
+    const p = seedBytes('history/merge-closed.txt', Buffer.from('one\ntwo\nthree\nfour\nfive\n'));
+    await invoke('fs_read', { path: 'history/merge-closed.txt' });
+    await accepted(invoke('fs_edit', { path: 'history/merge-closed.txt', old_string: 'two', new_string: 'TWO' }), 'merge-closed.txt');
+    const e = await newestFor('history/merge-closed.txt');
+    const newer = 'one\nTWO\nthree\nfour\nfive, newer work\n';
+    fs.writeFileSync(p, newer);
+    await waitFor('the editor to see the newer text', async () => (await vscode.workspace.openTextDocument(wsUri('history/merge-closed.txt'))).getText().includes('newer work') || undefined);
+    const revert = vscode.commands.executeCommand<boolean>('agentFileTools.revertChange', e.id);
+    const tab = await waitFor('the merge editor', () => mergeTabs()[0]);
+    assert.ok(await vscode.window.tabGroups.close(tab));
+    assert.equal(await revert, false);
+    assert.deepEqual(reviewTabs(), [], 'no review');
+    assert.equal(fs.readFileSync(p, 'utf8'), newer, 'the newer work stays');
   });
 
   it('a review started from a command takes the keyboard: Ctrl+K Ctrl+Y accepts it without a click', async () => {

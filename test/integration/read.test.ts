@@ -41,6 +41,24 @@ describe('fs_read in the VS Code extension host', () => {
     assert.match(text, /^<path>hello\.txt<\/path>\n<type>file<\/type>\n<meta>lines 1-2 of 2, utf-8, LF, version [0-9a-f]{8}<\/meta>\n<content>\nL1: hello world\nL2: second line\n<\/content>\nEnd of file\.$/);
   });
 
+  it('pages by agentFileTools.read.maxLines when the person lowers it, and says so', async () => {
+    const uri = wsUri('notes/paged-by-setting.txt');
+    fs.writeFileSync(uri.fsPath, Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    const config = vscode.workspace.getConfiguration('agentFileTools');
+    await config.update('read.maxLines', 10, vscode.ConfigurationTarget.Workspace);
+    try {
+      const { text } = await invoke('fs_read', { path: 'notes/paged-by-setting.txt' });
+      assert.match(text, /<meta>lines 1-10 of 50, /);
+      assert.match(text, /\nL10: row 10\n<\/content>\nPages here hold at most 10 lines \(the agentFileTools\.read\.maxLines setting\)\.\nContinue with: fs_read \{"path":"notes\/paged-by-setting\.txt","offset":11\}$/);
+      await config.update('read.maxLines', undefined, vscode.ConfigurationTarget.Workspace);
+      const back = await invoke('fs_read', { path: 'notes/paged-by-setting.txt' });
+      assert.match(back.text, /<meta>lines 1-50 of 50, [^\n]*\n[\s\S]*\nL50: row 50\n<\/content>\nEnd of file\.$/, 'the next call reads the setting afresh');
+    } finally {
+      await config.update('read.maxLines', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.rmSync(uri.fsPath, { force: true });
+    }
+  });
+
   it('reads a CRLF file with real line numbers and says CRLF', async () => {
     const { text } = await invoke('fs_read', { path: 'crlf.txt', offset: 2, limit: 1 });
     assert.match(text, /, CRLF, /);

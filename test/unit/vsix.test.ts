@@ -96,6 +96,13 @@ describe('the packaged .vsix', function () {
     }
   });
 
+  it('holds the message bundle the manifest names (l10n), as it is in the tree', () => {
+    const source = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const name = `extension/${path.posix.join(path.posix.normalize(source.l10n), 'bundle.l10n.json')}`;
+    assert.ok(names.includes(name), `${name} in the package`);
+    assert.deepEqual(JSON.parse(zipFile(buf, entries, name).toString('utf8')), JSON.parse(fs.readFileSync(path.join(root, 'l10n', 'bundle.l10n.json'), 'utf8')));
+  });
+
   it('holds nothing from src/, test/ or node_modules/, and no source maps', () => {
     const bad = names.filter((e) => /^extension\/(src|test|node_modules|out|bench|scripts)\//.test(e) || e.endsWith('.map') || e.endsWith('.ts'));
     assert.deepEqual(bad, []);
