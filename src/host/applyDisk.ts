@@ -3,6 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../core/errors';
 import { MAX_FILE_NAME_BYTES } from '../core/limits';
+import type { SyncQueue } from './syncQueue';
 import { ApplyFailure, StaleError } from './workspace';
 
 // The disk as a change uses it: the operations (a seam a test can fail one by one), the
@@ -180,55 +181,6 @@ export function cutToBytes(s: string, maxBytes: number): string {
 }
 
 let sideCount = 0;
-
-/**
- * Syncs of open files to the disk, at most `limit` in flight, each descriptor closed once
- * its sync has settled. A failure is kept rather than thrown where it is noticed, so that
- * it names its own file; throwIfFailed and drain throw it, and drain closes every
- * descriptor first, so nothing is held open while the change is taken back.
- */
-export class SyncQueue {
-  private readonly pending: { fh: ApplyHandle; done: Promise<void>; doing: string }[] = [];
-  private failure: Error | undefined;
-
-  constructor(private readonly limit: number) {}
-
-  /** Starts syncing `fh`, which the queue now owns, once fewer than `limit` are in flight. Never throws. */
-  async add(fh: ApplyHandle, doing: string): Promise<void> {
-    while (this.pending.length >= this.limit) {
-      await this.retire(this.pending.shift()!);
-    }
-    const done = (async () => fh.sync())().catch((e: unknown) => this.fail(e, doing));
-    this.pending.push({ fh, done, doing });
-  }
-
-  throwIfFailed(): void {
-    if (this.failure) {
-      throw this.failure;
-    }
-  }
-
-  /** Waits for every sync and closes every descriptor, then throws the first failure. */
-  async drain(): Promise<void> {
-    while (this.pending.length) {
-      await this.retire(this.pending.shift()!);
-    }
-    this.throwIfFailed();
-  }
-
-  private fail(e: unknown, doing: string): void {
-    this.failure ??= described(e, doing);
-  }
-
-  private async retire(x: { fh: ApplyHandle; done: Promise<void>; doing: string }): Promise<void> {
-    await x.done;
-    try {
-      await x.fh.close();
-    } catch (e) {
-      this.fail(e, x.doing);
-    }
-  }
-}
 
 /**
  * A file replace() has written beside its target, not yet renamed over it (see

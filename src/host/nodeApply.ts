@@ -3,7 +3,8 @@ import { throwIfCancelled } from '../core/cancel';
 import { applyTextEdits } from '../core/diff';
 import { APPLY_FSYNCS_IN_FLIGHT } from '../core/limits';
 import { decodeTextExact, encodeText } from '../core/text/encoding';
-import { besideName, codeOf, described, Disk, NODE_APPLY_IO, SyncQueue, type ApplyIo, type Before, type Staged, type Undo } from './applyDisk';
+import { besideName, codeOf, described, Disk, NODE_APPLY_IO, type ApplyIo, type Before, type Staged, type Undo } from './applyDisk';
+import { SyncQueue } from './syncQueue';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 export { NODE_APPLY_IO, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyDisk';
