@@ -6,7 +6,9 @@
  *
  * Exit codes: 0 success, 1 the tool answered with an error, 2 usage error, 3 approval required.
  */
+import * as path from 'node:path';
 import type { CliCall } from './cli/run';
+import { loadBundle } from './host/compileCache';
 import { readLocalText } from './host/localText';
 import { isToolName, TOOL_NAMES, type ToolName } from './tools/names';
 
@@ -148,8 +150,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`input is not valid JSON: ${(e as Error).message}\n`);
     return 2;
   }
-  const { run } = await RUNNERS[name]();
-  return run({ raw, roots: args.roots, yes: args.yes, allowProtected: args.allowProtected, allowOutside: args.allowOutside, untrusted: args.untrusted, json: args.json });
+  // the built CLI loads the tool's bundle beside it through the code cache; run from the sources (tests), the module itself
+  const bundle = loadBundle(path.join(__dirname, `cli-${name}.js`), module);
+  const { run } = bundle ? (bundle.exports as Awaited<ReturnType<(typeof RUNNERS)[ToolName]>>) : await RUNNERS[name]();
+  const code = await run({ raw, roots: args.roots, yes: args.yes, allowProtected: args.allowProtected, allowOutside: args.allowOutside, untrusted: args.untrusted, json: args.json });
+  bundle?.save();
+  return code;
 }
 
 if (require.main === module) {

@@ -77,6 +77,12 @@ export const LINE_SCAN_CHUNK_BYTES = 1024 * 1024;
  * system's threads read ahead while one chunk is counted (memory: this many chunks).
  */
 export const LINE_SCAN_READS_IN_FLIGHT = 3;
+/**
+ * fsyncs a change has in flight at once (its temporary files, then the folders it renamed
+ * in): the disk commits concurrent syncs together, where one after another each waits for
+ * its own commit; also the most descriptors the change holds open for them.
+ */
+export const APPLY_FSYNCS_IN_FLIGHT = 16;
 /** Files whose line-start index is kept (least recently read dropped first). */
 export const MAX_LINE_INDEX_FILES = 32;
 /**

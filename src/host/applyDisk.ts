@@ -3,6 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../core/errors';
 import { MAX_FILE_NAME_BYTES } from '../core/limits';
+import type { SyncQueue } from './syncQueue';
 import { ApplyFailure, StaleError } from './workspace';
 
 // The disk as a change uses it: the operations (a seam a test can fail one by one), the
@@ -75,8 +76,10 @@ class SyncHandle implements ApplyHandle {
   async chown(uid: number, gid: number): Promise<void> {
     fs.fchownSync(this.fd, uid, gid);
   }
-  async sync(): Promise<void> {
-    fs.fsyncSync(this.fd);
+  sync(): Promise<void> {
+    // through the thread pool, unlike the rest: it waits on the disk, not on us, and the
+    // syncs of a change's files then run at once (see SyncQueue)
+    return new Promise((resolve, reject) => fs.fsync(this.fd, (e) => (e ? reject(e) : resolve())));
   }
   async close(): Promise<void> {
     fs.closeSync(this.fd);
@@ -89,7 +92,8 @@ class SyncHandle implements ApplyHandle {
  * thread pool for each cost more than the operation itself (a patch of 200 files spent
  * most of a second waiting on them). Only the CLI's workspace applies through this, one
  * call at a time; each call still returns a promise that rejects with node's error, so
- * a layer between (a test's faults) sees the same seam.
+ * a layer between (a test's faults) sees the same seam. fsync is the exception (see
+ * SyncHandle.sync).
  */
 export const NODE_APPLY_IO: ApplyIo = {
   open: async (p, flags, mode) => new SyncHandle(fs.openSync(p, flags, mode)),
@@ -177,6 +181,12 @@ export function cutToBytes(s: string, maxBytes: number): string {
 }
 
 let sideCount = 0;
+
+/**
+ * A file replace() has written beside its target, not yet renamed over it (see
+ * Disk.stage), or the bytes to write into the target itself (see Disk.rewrite).
+ */
+export type Staged = { tmp: string; temp: Undo; like: Before | undefined } | { rewrite: Uint8Array; like: Before };
 
 /**
  * A hidden name beside `p` for a temporary file or a saved copy, unique to this process
@@ -319,14 +329,16 @@ export class Disk {
    * Writes a new file at `target` (which must not exist) with `bytes`, synced to the disk,
    * recorded in `journal` from the moment it exists. With `like`, it gets that file's mode
    * and owner; when the owner cannot be given (not permitted), false and nothing left if
-   * `ownerRequired`, else the file is ours.
+   * `ownerRequired`, else the file is ours. With `syncs`, its sync is left to them (and
+   * its descriptor with it), so that it is on the disk once they are drained.
    */
-  async writeNew(target: string, of: string, bytes: Uint8Array, like: Before | undefined, journal: Undo[], ownerRequired: boolean): Promise<boolean> {
+  async writeNew(target: string, of: string, bytes: Uint8Array, like: Before | undefined, journal: Undo[], ownerRequired: boolean, syncs?: SyncQueue): Promise<boolean> {
     return this.at(target, async (file) => {
       const fh = await this.io.open(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW, like ? 0o600 : 0o666);
       const entry: Undo = { kind: 'temp', path: target, of };
       journal.push(entry);
       let ownerKept = true;
+      let handedOver = false;
       try {
         if (like) {
           const mine = await fh.stat();
@@ -347,10 +359,17 @@ export class Disk {
         }
         if (ownerKept) {
           await fh.writeFile(bytes);
-          await fh.sync();
+          if (syncs) {
+            handedOver = true;
+            await syncs.add(fh, `writing ${of}`);
+          } else {
+            await fh.sync();
+          }
         }
       } finally {
-        await fh.close();
+        if (!handedOver) {
+          await fh.close();
+        }
       }
       if (!ownerKept) {
         await this.io.unlink(file);
@@ -386,14 +405,31 @@ export class Disk {
    * the links keep sharing it and its owner stays; a copy of its bytes is saved first.
    */
   async replace(p: string, bytes: Uint8Array, before: Before | undefined, journal: Undo[]): Promise<void> {
+    return this.commit(p, await this.stage(p, bytes, before, journal), journal);
+  }
+
+  /**
+   * The first half of replace: the temporary file written (its sync left to `syncs` when
+   * given), or, for a file that is written in place, nothing yet. A change writes all its
+   * files this way and syncs them together before it renames the first one.
+   */
+  async stage(p: string, bytes: Uint8Array, before: Before | undefined, journal: Undo[], syncs?: SyncQueue): Promise<Staged> {
     if (before && before.nlink > 1) {
-      return this.rewrite(p, bytes, before, journal);
+      return { rewrite: bytes, like: before };
     }
     const tmp = besideName(p, 'tmp');
-    if (!(await this.writeNew(tmp, p, bytes, before, journal, true))) {
-      return this.rewrite(p, bytes, before!, journal);
+    if (!(await this.writeNew(tmp, p, bytes, before, journal, true, syncs))) {
+      return { rewrite: bytes, like: before! };
     }
-    const temp = journal[journal.length - 1];
+    return { tmp, temp: journal[journal.length - 1], like: before };
+  }
+
+  /** The second half of replace: the previous file kept at its saved copy, then the temporary file renamed over it. */
+  async commit(p: string, staged: Staged, journal: Undo[]): Promise<void> {
+    if ('rewrite' in staged) {
+      return this.rewrite(p, staged.rewrite, staged.like, journal);
+    }
+    const { tmp, temp, like: before } = staged;
     let saved: Extract<Undo, { kind: 'saved' }> | undefined;
     if (before) {
       saved = { kind: 'saved', path: p, copy: besideName(p, 'saved'), moved: false, now: 'holds the new content' };
@@ -486,6 +522,19 @@ export class Disk {
       }
       journal.push({ kind: 'folder', path: d });
     }
+  }
+
+  /**
+   * Leaves the sync of the folder `dir` (its names: what a rename or a new file changed in
+   * it) to `syncs`. Not on Windows, where a folder cannot be opened as a file and NTFS
+   * journals its names itself.
+   */
+  async syncFolder(dir: string, syncs: SyncQueue): Promise<void> {
+    if (process.platform === 'win32') {
+      return;
+    }
+    const fh = await this.io.open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+    await syncs.add(fh, `saving the names in ${dir}`);
   }
 
   async unlink(p: string): Promise<void> {

@@ -49,26 +49,32 @@ async function withCheckedFolder<T>(p: string, read: (path: string) => Promise<T
 }
 
 /**
- * An entry of a large folder read by name: its type is looked up (one lstat, never
+ * Entries of a large folder read by name: each type is looked up (one lstat, never
  * following a link) when something asks for it, and kept. A listing that shows a
- * hundred entries of a million asks for a hundred types.
+ * hundred entries of a million asks for a hundred types. Each entry holds its name
+ * alone (the folder is its class's, the type is added only once looked up): a million of
+ * them are a million small objects, beside the million names readdir gave.
  */
-class NamedEntry implements DirEntry {
-  private known: EntryType | undefined;
+function namedEntries(names: readonly string[], folder: string): DirEntry[] {
+  class NamedEntry implements DirEntry {
+    declare private known?: EntryType;
 
-  constructor(
-    readonly name: string,
-    private readonly folder: string,
-  ) {}
+    constructor(readonly name: string) {}
 
-  get type(): EntryType {
-    if (this.known === undefined) {
-      // gone since the folder was read: not a file or folder any more
-      const st = lstatSync(`${this.folder}/${this.name}`, { throwIfNoEntry: false });
-      this.known = st ? typeOf(st) : 'other';
+    get type(): EntryType {
+      if (this.known === undefined) {
+        // gone since the folder was read: not a file or folder any more
+        const st = lstatSync(`${folder}/${this.name}`, { throwIfNoEntry: false });
+        this.known = st ? typeOf(st) : 'other';
+      }
+      return this.known;
     }
-    return this.known;
   }
+  const entries = new Array<DirEntry>(names.length);
+  for (let i = 0; i < names.length; i++) {
+    entries[i] = new NamedEntry(names[i]);
+  }
+  return entries;
 }
 
 /**
@@ -80,12 +86,7 @@ class NamedEntry implements DirEntry {
 export async function readLocalDirectory(p: string, byNameAboveBytes = LAZY_TYPE_FOLDER_BYTES): Promise<DirEntry[]> {
   return withCheckedFolder(p, async (path) => {
     if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > byNameAboveBytes) {
-      const names = await fs.readdir(path);
-      const entries = new Array<DirEntry>(names.length);
-      for (let i = 0; i < names.length; i++) {
-        entries[i] = new NamedEntry(names[i], p);
-      }
-      return entries;
+      return namedEntries(await fs.readdir(path), p);
     }
     const entries = await fs.readdir(path, { withFileTypes: true });
     return entries.map((e) => ({ name: e.name, type: typeOf(e) }));

@@ -68,7 +68,10 @@ export async function openLocalFile(path: string, opts: OpenOptions = {}): Promi
     mtimeMs: st.mtimeMs,
     realPath,
     async read(position, length) {
-      const buf = Buffer.alloc(Math.max(0, length));
+      // Not zero-filled: a whole file is read with a chunk to spare (see readWholeUpTo), and
+      // clearing it cost more than the read. Only bytes read leave: a short read is copied
+      // out, so what the memory held before never does.
+      const buf = Buffer.allocUnsafe(Math.max(0, length));
       let got = 0;
       while (got < length) {
         const { bytesRead } = await fh.read(buf, got, length - got, position + got);
@@ -77,7 +80,7 @@ export async function openLocalFile(path: string, opts: OpenOptions = {}): Promi
         }
         got += bytesRead;
       }
-      return got === length ? buf : buf.subarray(0, got);
+      return got === length ? buf : Uint8Array.prototype.slice.call(buf, 0, got);
     },
     async readInto(target, position, length) {
       const { bytesRead } = await fh.read(target, 0, Math.min(length, target.length), position);

@@ -1,7 +1,10 @@
+import * as path from 'node:path';
 import { throwIfCancelled } from '../core/cancel';
 import { applyTextEdits } from '../core/diff';
+import { APPLY_FSYNCS_IN_FLIGHT } from '../core/limits';
 import { decodeTextExact, encodeText } from '../core/text/encoding';
-import { besideName, codeOf, described, Disk, NODE_APPLY_IO, type ApplyIo, type Before, type Undo } from './applyDisk';
+import { besideName, codeOf, described, Disk, NODE_APPLY_IO, type ApplyIo, type Before, type Staged, type Undo } from './applyDisk';
+import { SyncQueue } from './syncQueue';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 export { NODE_APPLY_IO, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyDisk';
@@ -88,6 +91,12 @@ async function undoOne(disk: Disk, u: Undo): Promise<FileState[]> {
  * come back by renaming their saved copies, which needs no space on a full disk. Only
  * once every step landed are the saved copies removed. When taking a step back fails
  * too, an `ApplyFailure` names what each path holds and where its saved copy is.
+ *
+ * The new content is on the disk before any file is replaced: every file written whole
+ * goes first to its temporary file, and those are synced together (one after another,
+ * each sync waited for its own commit of the disk's journal: a patch of 200 files spent
+ * seconds there); only then are they renamed over their files, in order, and the folders
+ * that got new names synced, once each.
  */
 export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOptions, io: ApplyIo = NODE_APPLY_IO): Promise<ApplyReport> {
   throwIfCancelled(opts.signal);
@@ -104,13 +113,28 @@ export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOpt
   await opts.beforeWrite?.();
   const journal: Undo[] = [];
   const readOnly: string[] = [];
+  const syncs = new SyncQueue(APPLY_FSYNCS_IN_FLIGHT);
   try {
+    const staged = new Map<FileChange, Staged>();
+    const touched = new Touched();
     for (const c of changes) {
       throwIfCancelled(opts.signal);
-      await applyOne(disk, c, snaps, journal, readOnly);
+      syncs.throwIfFailed();
+      const paths = c.kind === 'rename' ? [c.from, c.to] : [c.path];
+      // a path (or a folder above or below it) an earlier step changes is written in its turn, on what that step left
+      if ((c.kind === 'edit' || c.kind === 'create') && !touched.near(c.path)) {
+        staged.set(c, await stageOne(disk, c, snaps, journal, syncs));
+      }
+      paths.forEach((p) => touched.add(p));
+    }
+    await syncs.drain();
+    for (const c of changes) {
+      throwIfCancelled(opts.signal);
+      await applyOne(disk, c, snaps, journal, readOnly, staged.get(c));
     }
     throwIfCancelled(opts.signal);
   } catch (e) {
+    await syncs.drain().catch(() => undefined);
     const left: FileState[] = [];
     for (const u of [...journal].reverse()) {
       left.push(...(await undoOne(disk, u)));
@@ -120,6 +144,14 @@ export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOpt
     }
     throw e;
   }
+  // Once every file is renamed the change has landed, and a reader sees it whole: a sync
+  // of the folders that fails is not a reason to take it back (that would be no more
+  // durable), and their files' bytes were synced before the first rename.
+  const folderSyncs = new SyncQueue(APPLY_FSYNCS_IN_FLIGHT);
+  for (const dir of foldersNamedIn(changes, journal)) {
+    await disk.syncFolder(dir, folderSyncs).catch(() => undefined);
+  }
+  await folderSyncs.drain().catch(() => undefined);
   const savedCopiesLeft: string[] = [];
   for (const u of journal) {
     if (u.kind === 'saved' || u.kind === 'rewritten') {
@@ -129,13 +161,89 @@ export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOpt
   return { unsaved: [], readOnly, savedCopiesLeft };
 }
 
-async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Before | undefined>, journal: Undo[], readOnly: string[]): Promise<void> {
+/** Paths earlier steps of a change touch, and the folders above them. */
+class Touched {
+  private readonly paths = new Set<string>();
+  private readonly above = new Set<string>();
+
+  add(p: string): void {
+    this.paths.add(p);
+    for (let d = path.dirname(p); !this.above.has(d); d = path.dirname(d)) {
+      this.above.add(d);
+      if (path.dirname(d) === d) {
+        break;
+      }
+    }
+  }
+
+  /** Whether `p`, a folder above it, or something inside it was touched. */
+  near(p: string): boolean {
+    if (this.above.has(p)) {
+      return true;
+    }
+    for (let q = p; ; q = path.dirname(q)) {
+      if (this.paths.has(q)) {
+        return true;
+      }
+      if (path.dirname(q) === q) {
+        return false;
+      }
+    }
+  }
+}
+
+/** The folders whose names the change altered: where it renamed or created a file or folder. */
+function foldersNamedIn(changes: readonly FileChange[], journal: readonly Undo[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of changes) {
+    for (const p of c.kind === 'rename' ? [c.from, c.to] : [c.path]) {
+      out.add(path.dirname(p));
+    }
+  }
+  for (const u of journal) {
+    if (u.kind === 'folder') {
+      out.add(path.dirname(u.path));
+    }
+  }
+  return out;
+}
+
+/** The first half of an edit or a create (see Disk.stage): checked and written beside its file, the sync left to `syncs`. */
+async function stageOne(disk: Disk, c: Extract<FileChange, { kind: 'edit' | 'create' }>, snaps: ReadonlyMap<string, Before | undefined>, journal: Undo[], syncs: SyncQueue): Promise<Staged> {
+  const before = snaps.get(c.path);
+  if (c.kind === 'edit') {
+    const current = before && (await disk.read(c.path).catch((e) => Promise.reject(described(e, `reading ${c.path}`))));
+    const decoded = current && decodeTextExact(current.bytes);
+    if (!current || !decoded || decoded.text !== c.base) {
+      throw new StaleError(c.path);
+    }
+    // the file is written whole: the text the edits make, when the change carries it, spares reading its edits (a line diff)
+    const bytes = encodeText(c.text ?? applyTextEdits(decoded.text, c.edits), decoded.encoding);
+    return disk.stage(c.path, bytes, current, journal, syncs).catch((e) => Promise.reject(described(e, `writing ${c.path}`)));
+  }
+  if (!c.overwrite && (before || (await disk.exists(c.path)))) {
+    throw new Error(`${c.path} already exists`);
+  }
+  try {
+    await disk.makeParents(c.path, journal);
+    return await disk.stage(c.path, c.bytes, before && (await disk.read(c.path)), journal, syncs);
+  } catch (e) {
+    throw described(e, `writing ${c.path}`);
+  }
+}
+
+async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Before | undefined>, journal: Undo[], readOnly: string[], staged?: Staged): Promise<void> {
   const wrote = (p: string) => {
     const before = snaps.get(p);
     if (before && (before.mode & 0o222) === 0) {
       readOnly.push(p);
     }
   };
+  if (staged && (c.kind === 'edit' || c.kind === 'create')) {
+    await disk.commit(c.path, staged, journal).catch((e) => Promise.reject(described(e, `writing ${c.path}`)));
+    wrote(c.path);
+    return;
+  }
   switch (c.kind) {
     case 'edit': {
       const before = snaps.get(c.path);

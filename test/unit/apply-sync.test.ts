@@ -1,0 +1,171 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { textEdits } from '../../src/core/diff';
+import { APPLY_FSYNCS_IN_FLIGHT } from '../../src/core/limits';
+import { applyOnDisk, NODE_APPLY_IO, type ApplyHandle, type ApplyIo } from '../../src/host/nodeApply';
+import type { FileChange } from '../../src/host/workspace';
+import { tempTree } from './helpers';
+
+// The order a change on node:fs puts things on the disk: every temporary file written and
+// synced before the first rename, the syncs several at a time, the folders synced after.
+
+const opts = { signal: NEVER_CANCELLED, saveIfClean: true, label: 'test' };
+
+type Op = { op: string; path: string };
+
+/** node:fs as the change uses it, each operation logged with the real path it reached; `failSync` fails the sync of the n-th file opened for writing. */
+function recordingIo(failSync?: number, slowSyncMs = 0): { io: ApplyIo; ops: Op[]; maxInFlight: () => number } {
+  const ops: Op[] = [];
+  let opened = 0;
+  let inFlight = 0;
+  let most = 0;
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      // a descriptor path under /proc/self/fd of a file not yet there: its folder's real path and the name
+      return path.join(fs.realpathSync(path.dirname(p)), path.basename(p));
+    }
+  };
+  const wrap = (h: ApplyHandle, p: string, n: number | undefined): ApplyHandle => ({
+    fd: h.fd,
+    stat: () => h.stat(),
+    readFile: () => h.readFile(),
+    writeFile: (d) => h.writeFile(d),
+    truncate: (l) => h.truncate(l),
+    chmod: (m) => h.chmod(m),
+    chown: (u, g) => h.chown(u, g),
+    sync: async () => {
+      ops.push({ op: 'fsync', path: p });
+      inFlight++;
+      most = Math.max(most, inFlight);
+      try {
+        if (slowSyncMs) {
+          await new Promise((r) => setTimeout(r, slowSyncMs));
+        }
+        if (n !== undefined && n === failSync) {
+          throw Object.assign(new Error('EIO: injected fault, fsync'), { code: 'EIO' });
+        }
+        await h.sync();
+      } finally {
+        inFlight--;
+      }
+    },
+    close: () => h.close(),
+  });
+  const io: ApplyIo = {
+    ...NODE_APPLY_IO,
+    open: async (p, flags, mode) => {
+      const at = real(p);
+      const writing = (flags & fs.constants.O_WRONLY) !== 0;
+      const h = await NODE_APPLY_IO.open(p, flags, mode);
+      return wrap(h, at, writing ? ++opened : undefined);
+    },
+    rename: async (a, b) => {
+      ops.push({ op: 'rename', path: `${real(a)} -> ${real(b)}` });
+      return NODE_APPLY_IO.rename(a, b);
+    },
+  };
+  return { io, ops, maxInFlight: () => most };
+}
+
+function listing(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      const abs = path.join(dir, name);
+      out.push(`${path.relative(root, abs)}${fs.statSync(abs).isDirectory() ? '/' : `: ${fs.readFileSync(abs, 'utf8')}`}`);
+      if (fs.statSync(abs).isDirectory()) {
+        walk(abs);
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe('the order a change on node:fs syncs and renames in', () => {
+  const FILES = 40;
+  let tree: { root: string; cleanup(): void };
+  const p = (rel: string) => path.join(tree.root, rel);
+  const changes = (): FileChange[] => [
+    ...Array.from({ length: FILES }, (_, i): FileChange => ({ kind: 'edit', path: p(`d${i % 4}/f${i}.txt`), base: `old ${i}\n`, edits: textEdits(`old ${i}\n`, `new ${i}\n`) })),
+    { kind: 'create', path: p('fresh/deep/new.txt'), bytes: Buffer.from('created\n'), overwrite: false },
+  ];
+
+  beforeEach(() => {
+    tree = tempTree(Object.fromEntries(Array.from({ length: FILES }, (_, i) => [`d${i % 4}/f${i}.txt`, `old ${i}\n`])));
+  });
+  afterEach(() => tree.cleanup());
+
+  it('syncs every temporary file before the first rename, then the folders that got new names, once each', async () => {
+    const { io, ops } = recordingIo();
+    await applyOnDisk(changes(), opts, io);
+    for (let i = 0; i < FILES; i++) {
+      assert.equal(fs.readFileSync(p(`d${i % 4}/f${i}.txt`), 'utf8'), `new ${i}\n`);
+    }
+    const firstRename = ops.findIndex((o) => o.op === 'rename');
+    const lastRename = ops.length - 1 - [...ops].reverse().findIndex((o) => o.op === 'rename');
+    const fileSyncs = ops.slice(0, firstRename).filter((o) => o.op === 'fsync');
+    assert.equal(fileSyncs.length, FILES + 1, 'one sync per file written, all before the first rename');
+    assert.ok(fileSyncs.every((o) => o.path.endsWith('.tmp')));
+    assert.equal(ops.filter((o) => o.op === 'rename').length, FILES + 1);
+    const folderSyncs = ops.slice(lastRename + 1).filter((o) => o.op === 'fsync').map((o) => path.relative(tree.root, o.path) || '.');
+    assert.deepEqual(folderSyncs.sort(), ['.', 'd0', 'd1', 'd2', 'd3', 'fresh', 'fresh/deep'].sort());
+    assert.ok(!ops.slice(firstRename, lastRename).some((o) => o.op === 'fsync'), 'no sync between the renames');
+  });
+
+  it('keeps several syncs in flight, never more than the limit', async () => {
+    const { io, maxInFlight } = recordingIo(undefined, 5);
+    await applyOnDisk(changes(), opts, io);
+    assert.ok(maxInFlight() > 1, `at most ${maxInFlight()} at once`);
+    assert.ok(maxInFlight() <= APPLY_FSYNCS_IN_FLIGHT, `${maxInFlight()} at once`);
+  });
+
+  for (const k of [1, 7, FILES + 1]) {
+    it(`when the sync of the temporary file ${k} fails: nothing renamed, every temporary file and new folder removed`, async () => {
+      const before = listing(tree.root);
+      const { io, ops } = recordingIo(k);
+      await assert.rejects(applyOnDisk(changes(), opts, io), /EIO: injected fault \(writing /);
+      assert.equal(ops.filter((o) => o.op === 'rename').length, 0);
+      assert.deepEqual(listing(tree.root), before);
+    });
+  }
+
+  it('a folder that fails its sync after every rename leaves the change landed', async () => {
+    const { io: base, ops } = recordingIo();
+    const io: ApplyIo = {
+      ...base,
+      open: async (q, flags, mode) => {
+        const h = await base.open(q, flags, mode);
+        return (flags & fs.constants.O_DIRECTORY) !== 0 && path.basename(q) === 'd2' ? { ...h, sync: async () => Promise.reject(Object.assign(new Error('EIO: injected'), { code: 'EIO' })) } : h;
+      },
+    };
+    const report = await applyOnDisk(changes(), opts, io);
+    assert.deepEqual(report.savedCopiesLeft, []);
+    assert.equal(fs.readFileSync(p('d2/f2.txt'), 'utf8'), 'new 2\n');
+    assert.equal(fs.readFileSync(p('fresh/deep/new.txt'), 'utf8'), 'created\n');
+    assert.ok(ops.some((o) => o.op === 'rename'));
+    assert.ok(!listing(tree.root).some((l) => /\.(tmp|saved)/.test(l)), 'no temporary file or saved copy left');
+  });
+
+  it('writes a path an earlier step of the change deleted or made a folder of in its turn, on what that step left', async () => {
+    const { io } = recordingIo();
+    const steps: FileChange[] = [
+      { kind: 'edit', path: p('d0/f0.txt'), base: 'old 0\n', edits: textEdits('old 0\n', 'edited, then moved\n') },
+      { kind: 'rename', from: p('d0/f0.txt'), to: p('d0/g0.txt'), overwrite: false },
+      { kind: 'delete', path: p('d1/f1.txt') },
+      { kind: 'create', path: p('d1/f1.txt'), bytes: Buffer.from('created where one was deleted\n'), overwrite: true },
+      { kind: 'delete', path: p('d2/f2.txt') },
+      { kind: 'create', path: p('d2/f2.txt/inside.txt'), bytes: Buffer.from('a folder where a file was\n'), overwrite: false },
+    ];
+    await applyOnDisk(steps, opts, io);
+    assert.equal(fs.readFileSync(p('d0/g0.txt'), 'utf8'), 'edited, then moved\n');
+    assert.ok(!fs.existsSync(p('d0/f0.txt')));
+    assert.equal(fs.readFileSync(p('d1/f1.txt'), 'utf8'), 'created where one was deleted\n');
+    assert.equal(fs.readFileSync(p('d2/f2.txt/inside.txt'), 'utf8'), 'a folder where a file was\n');
+    assert.ok(!listing(tree.root).some((l) => /\.(tmp|saved)/.test(l)), 'no temporary file or saved copy left');
+  });
+});
