@@ -152,9 +152,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   // the built CLI loads the tool's bundle beside it through the code cache; run from the sources (tests), the module itself
   const bundle = loadBundle(path.join(__dirname, `cli-${name}.js`), module);
-  const { run } = bundle ? (bundle.exports as Awaited<ReturnType<(typeof RUNNERS)[ToolName]>>) : await RUNNERS[name]();
+  const { run } = bundle ? (bundle as Awaited<ReturnType<(typeof RUNNERS)[ToolName]>>) : await RUNNERS[name]();
   const code = await run({ raw, roots: args.roots, yes: args.yes, allowProtected: args.allowProtected, allowOutside: args.allowOutside, untrusted: args.untrusted, json: args.json });
-  bundle?.save();
   return code;
 }
 
