@@ -132,13 +132,19 @@ function mergeTabOf(result: vscode.Uri): vscode.Tab | undefined {
 export async function mergeInEditor(results: MergeResults, sides: MergeSides): Promise<MergeOutcome> {
   const initial = results.text(sides.result);
   let saved: string | undefined;
+  let writes = 0;
   const disposables: vscode.Disposable[] = [];
   try {
     disposables.push(
       results.onDidWrite((uri) => {
         const text = uri.toString() === sides.result.toString() ? results.text(uri) : undefined;
-        // the merge editor saves the result once as it opens: that is not an answer
-        if (text !== undefined && text !== initial) {
+        if (text === undefined) {
+          return;
+        }
+        // the merge editor saves the result once as it opens, unchanged: that is not an answer;
+        // any other save is, even of the text it started with (the person kept the newer work)
+        writes++;
+        if (text !== initial || writes > 1) {
           saved = text;
         }
       }),
