@@ -21,6 +21,8 @@ export interface ApplyStat {
   ino: number;
   dev: number;
   size: number;
+  mtimeMs: number;
+  ctimeMs: number;
 }
 
 export interface ApplyHandle {
@@ -107,8 +109,23 @@ export const NODE_APPLY_IO: ApplyIo = {
   rmdir: async (p) => fs.rmdirSync(p),
 };
 
-/** A regular file as it was before the change: its bytes, and what of it a write must keep or check. */
-export type Before = { bytes: Uint8Array } & Pick<ApplyStat, 'mode' | 'uid' | 'gid' | 'nlink' | 'ino' | 'dev'>;
+/**
+ * A regular file as it was before the change: its bytes, and what of it a write must keep
+ * or check. `size`, `mtimeMs` and `ctimeMs` are from the descriptor its bytes were read
+ * through (its stat taken before the read, so a write racing the read shows as a change).
+ */
+export type Before = { bytes: Uint8Array } & Pick<ApplyStat, 'mode' | 'uid' | 'gid' | 'nlink' | 'ino' | 'dev' | 'size' | 'mtimeMs' | 'ctimeMs'>;
+
+/**
+ * Whether `st` is still the file `before` describes, unwritten since: the same inode, and
+ * the same size and times. A file the change renames over or links as its saved copy
+ * must be the one it read (a save in an editor meanwhile would be lost: replaced, and its
+ * only copy removed once the change lands); the change time catches a write that keeps
+ * the size and sets the modification time back.
+ */
+export function sameFile(st: ApplyStat, before: Pick<Before, 'ino' | 'dev' | 'size' | 'mtimeMs' | 'ctimeMs'>): boolean {
+  return st.isFile() && st.ino === before.ino && st.dev === before.dev && st.size === before.size && st.mtimeMs === before.mtimeMs && st.ctimeMs === before.ctimeMs;
+}
 
 /**
  * One thing the change did that is not yet known to stay, and how to take it back. Every
@@ -305,7 +322,7 @@ export class Disk {
         if (!s.isFile()) {
           throw new Error(`${p} is not a regular file`);
         }
-        return { bytes: await fh.readFile(), mode: s.mode & 0o7777, uid: s.uid, gid: s.gid, nlink: s.nlink, ino: s.ino, dev: s.dev };
+        return { bytes: await fh.readFile(), mode: s.mode & 0o7777, uid: s.uid, gid: s.gid, nlink: s.nlink, ino: s.ino, dev: s.dev, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
       } finally {
         await fh.close();
       }
@@ -382,12 +399,16 @@ export class Disk {
   /**
    * Keeps the file at `p` (as `before`) at `copy`: a hard link, which costs no space and
    * keeps the very file (owner, mode, links); on a file system without links, a copy of
-   * its bytes.
+   * its bytes. A StaleError, and nothing kept, when `p` is no longer `before` (see
+   * sameFile). Whether it linked: the caller then checks the link (see kept).
    */
-  async keep(p: string, copy: string, before: Before, journal: Undo[]): Promise<void> {
+  async keep(p: string, copy: string, before: Before, journal: Undo[]): Promise<boolean> {
     try {
-      await this.at2(p, copy, (file, to) => this.io.link(file, to));
-      return;
+      await this.at2(p, copy, async (file, to) => {
+        await this.unchanged(file, p, before);
+        await this.io.link(file, to);
+      });
+      return true;
     } catch (e) {
       if (!NO_LINKS.has(codeOf(e) ?? '')) {
         throw e;
@@ -395,6 +416,40 @@ export class Disk {
     }
     await this.writeNew(copy, p, before.bytes, before, journal, false);
     journal.pop();
+    return false;
+  }
+
+  /**
+   * What `p` must look like when it is replaced, once keep put `before` at `copy`: a link
+   * takes whatever the name holds at that moment, so the copy must be the file that was
+   * read (a StaleError if not); linking moved the file's change time, which is taken from
+   * the copy.
+   */
+  async kept(p: string, copy: string, before: Before, linked: boolean): Promise<Before> {
+    if (!linked) {
+      return before;
+    }
+    const st = await this.io.lstat(copy);
+    if (!sameFile(st, { ...before, ctimeMs: st.ctimeMs })) {
+      throw new StaleError(p);
+    }
+    return { ...before, ctimeMs: st.ctimeMs };
+  }
+
+  /** Throws a StaleError when `file` (the path `p` through its held folder) is not `before` any more. */
+  private async unchanged(file: string, p: string, before: Before): Promise<void> {
+    let st: ApplyStat;
+    try {
+      st = await this.io.lstat(file);
+    } catch (e) {
+      if (isAbsent(e)) {
+        throw new StaleError(p);
+      }
+      throw e;
+    }
+    if (!sameFile(st, before)) {
+      throw new StaleError(p);
+    }
   }
 
   /**
@@ -424,22 +479,35 @@ export class Disk {
     return { tmp, temp: journal[journal.length - 1], like: before };
   }
 
-  /** The second half of replace: the previous file kept at its saved copy, then the temporary file renamed over it. */
+  /**
+   * The second half of replace: the previous file kept at its saved copy, then the
+   * temporary file renamed over it. The file must still be the one stage was given: a
+   * change stages all its files before it renames the first, seconds for a few hundred,
+   * and one saved meanwhile is not the file that was read; it is checked just before the
+   * link and again just before the rename, and a StaleError takes the change back.
+   */
   async commit(p: string, staged: Staged, journal: Undo[]): Promise<void> {
     if ('rewrite' in staged) {
       return this.rewrite(p, staged.rewrite, staged.like, journal);
     }
     const { tmp, temp, like: before } = staged;
     let saved: Extract<Undo, { kind: 'saved' }> | undefined;
+    let now: Before | undefined;
     if (before) {
       saved = { kind: 'saved', path: p, copy: besideName(p, 'saved'), moved: false, now: 'holds the new content' };
-      await this.keep(p, saved.copy, before, journal);
+      const linked = await this.keep(p, saved.copy, before, journal);
       journal.push(saved);
+      now = await this.kept(p, saved.copy, before, linked);
     } else if (await this.exists(p)) {
       // created by someone else since the change was prepared: theirs is kept
       throw new StaleError(p);
     }
-    await this.at2(tmp, p, (from, to) => this.io.rename(from, to));
+    await this.at2(tmp, p, async (from, to) => {
+      if (now) {
+        await this.unchanged(to, p, now);
+      }
+      await this.io.rename(from, to);
+    });
     journal.splice(journal.indexOf(temp), 1);
     if (saved) {
       saved.moved = true;
@@ -458,7 +526,7 @@ export class Disk {
       const fh = await this.io.open(file, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
       try {
         const st = await fh.stat();
-        if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev) {
+        if (!sameFile(st, before)) {
           throw new StaleError(p);
         }
         entry.started = true;

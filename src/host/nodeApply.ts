@@ -292,8 +292,9 @@ async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Be
         const now = there && before ? await disk.read(c.to) : undefined;
         if (now) {
           saved = { kind: 'saved', path: c.to, copy: besideName(c.to, 'saved'), moved: false, now: `holds the file moved from ${c.from}` };
-          await disk.keep(c.to, saved.copy, now, journal);
+          const linked = await disk.keep(c.to, saved.copy, now, journal);
           journal.push(saved);
+          await disk.kept(c.to, saved.copy, now, linked);
         }
         await disk.rename(c.from, c.to);
         journal.push({ kind: 'renamed', from: c.from, to: c.to });

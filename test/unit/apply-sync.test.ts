@@ -5,7 +5,7 @@ import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { textEdits } from '../../src/core/diff';
 import { APPLY_FSYNCS_IN_FLIGHT } from '../../src/core/limits';
 import { applyOnDisk, NODE_APPLY_IO, type ApplyHandle, type ApplyIo } from '../../src/host/nodeApply';
-import type { FileChange } from '../../src/host/workspace';
+import { StaleError, type FileChange } from '../../src/host/workspace';
 import { tempTree } from './helpers';
 
 // The order a change on node:fs puts things on the disk: every temporary file written and
@@ -167,5 +167,102 @@ describe('the order a change on node:fs syncs and renames in', () => {
     assert.equal(fs.readFileSync(p('d1/f1.txt'), 'utf8'), 'created where one was deleted\n');
     assert.equal(fs.readFileSync(p('d2/f2.txt/inside.txt'), 'utf8'), 'a folder where a file was\n');
     assert.ok(!listing(tree.root).some((l) => /\.(tmp|saved)/.test(l)), 'no temporary file or saved copy left');
+  });
+});
+
+describe('a file someone else saves after a change read it and before its rename', () => {
+  const FILES = 40;
+  let tree: { root: string; cleanup(): void };
+  const p = (rel: string) => path.join(tree.root, rel);
+  const file = (i: number) => `d${i % 4}/f${i}.txt`;
+  const changes = (): FileChange[] => [
+    ...Array.from({ length: FILES }, (_, i): FileChange => ({ kind: 'edit', path: p(file(i)), base: `old ${i}\n`, edits: textEdits(`old ${i}\n`, `new ${i}\n`) })),
+    { kind: 'create', path: p('fresh/deep/new.txt'), bytes: Buffer.from('created\n'), overwrite: false },
+  ];
+
+  beforeEach(() => {
+    tree = tempTree(Object.fromEntries(Array.from({ length: FILES }, (_, i) => [file(i), `old ${i}\n`])));
+  });
+  afterEach(() => tree.cleanup());
+
+  /** node:fs with `meddle` run once: at the sync of the last file the change writes (every file read and staged, none renamed), or after the `afterRename`-th rename. */
+  function meddlingIo(meddle: () => void, afterRename?: number): ApplyIo {
+    let syncs = 0;
+    let renames = 0;
+    return {
+      ...NODE_APPLY_IO,
+      open: async (q, flags, mode) => {
+        const h = await NODE_APPLY_IO.open(q, flags, mode);
+        if ((flags & fs.constants.O_CREAT) === 0) {
+          return h;
+        }
+        return {
+          ...h,
+          fd: h.fd,
+          stat: () => h.stat(),
+          readFile: () => h.readFile(),
+          writeFile: (d) => h.writeFile(d),
+          truncate: (l) => h.truncate(l),
+          chmod: (m) => h.chmod(m),
+          chown: (u, g) => h.chown(u, g),
+          close: () => h.close(),
+          sync: async () => {
+            if (++syncs === FILES + 1 && afterRename === undefined) {
+              meddle();
+            }
+            return h.sync();
+          },
+        };
+      },
+      rename: async (a, b) => {
+        await NODE_APPLY_IO.rename(a, b);
+        if (++renames === afterRename) {
+          meddle();
+        }
+      },
+    };
+  }
+
+  /** Applies the change through `io`, which has `theirs` saved at `rel`: refused as stale, every file as it was but theirs, byte for byte, nothing of the change left. */
+  async function refusedWithTheirsKept(io: ApplyIo, rel: string, theirs: string, expected: string[]): Promise<void> {
+    await assert.rejects(applyOnDisk(changes(), opts, io), (e: unknown) => e instanceof StaleError && e.path === p(rel));
+    assert.deepEqual(listing(tree.root), expected);
+    assert.equal(fs.readFileSync(p(rel), 'utf8'), theirs);
+  }
+
+  const theirsIn = (before: string[], rels: string[], theirs: string) => before.map((l) => (rels.some((r) => l.startsWith(`${r}: `)) ? `${l.slice(0, l.indexOf(': '))}: ${theirs}` : l));
+
+  it('replaced by a new file (an editor saving through a temporary file and a rename) while the others sync: refused, theirs kept', async () => {
+    const before = listing(tree.root);
+    const theirs = 'their save, renamed over\n';
+    const io = meddlingIo(() => {
+      fs.writeFileSync(p('d0/their.swp'), theirs);
+      fs.renameSync(p('d0/their.swp'), p(file(0)));
+    });
+    await refusedWithTheirsKept(io, file(0), theirs, theirsIn(before, [file(0)], theirs));
+  });
+
+  it('rewritten in place while the others sync: refused, theirs kept', async () => {
+    const before = listing(tree.root);
+    const theirs = 'their save, written in place\n';
+    const io = meddlingIo(() => fs.writeFileSync(p(file(0)), theirs));
+    await refusedWithTheirsKept(io, file(0), theirs, theirsIn(before, [file(0)], theirs));
+  });
+
+  it('rewritten in place after earlier files were renamed: refused, those renames taken back, theirs kept', async () => {
+    const before = listing(tree.root);
+    const theirs = 'their save of the last file\n';
+    const last = file(FILES - 1);
+    const io = meddlingIo(() => fs.writeFileSync(p(last), theirs), 3);
+    await refusedWithTheirsKept(io, last, theirs, theirsIn(before, [last], theirs));
+  });
+
+  it('a file with a second hard link, rewritten in place while the others sync: refused, theirs kept under both names', async () => {
+    fs.linkSync(p(file(0)), p('d0/also.txt'));
+    const before = listing(tree.root);
+    const theirs = 'their save through the other name\n';
+    const io = meddlingIo(() => fs.writeFileSync(p('d0/also.txt'), theirs));
+    await refusedWithTheirsKept(io, file(0), theirs, theirsIn(before, [file(0), 'd0/also.txt'], theirs));
+    assert.equal(fs.statSync(p(file(0))).ino, fs.statSync(p('d0/also.txt')).ino, 'still one file');
   });
 });
