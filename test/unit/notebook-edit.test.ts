@@ -140,6 +140,32 @@ describe('fs_edit on a notebook by cell', () => {
     assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), NOTEBOOK);
   });
 
+  it('refuses a notebook whose top object or a cell names a key twice, and changes nothing', async () => {
+    // JSON.parse keeps the last duplicate, the model sees it; a hidden first one would take the edit
+    const hiddenCells = NOTEBOOK.replace('{\n "cells": [', '{\n "cells": [{"cell_type": "code", "metadata": {}, "source": ["secret = 1"]}, {"cell_type": "code", "metadata": {}, "source": ["secret = 2"]}],\n "cells": [');
+    const hiddenSource = NOTEBOOK.replace('"source": [\n    "rows', '"source": ["secret = 3"],\n   "source": [\n    "rows');
+    assert.notEqual(hiddenCells, NOTEBOOK);
+    assert.notEqual(hiddenSource, NOTEBOOK);
+    for (const text of [hiddenCells, hiddenSource]) {
+      fs.writeFileSync(p('nb.ipynb'), text);
+      const ctx = await context(tree.root);
+      const read = await call(ctx, 'fs_read', { path: 'nb.ipynb' });
+      assert.match(read.text, /rows = \[1, 2, 3\]/);
+      for (const input of [
+        { path: 'nb.ipynb', cell: 2, old_string: 'rows = [1, 2, 3]', new_string: 'rows = []' },
+        { path: 'nb.ipynb', cell: 2, new_string: 'x = 1' },
+        { path: 'nb.ipynb', cell: 1, insert_cell: 'code', new_string: 'x = 1' },
+        { path: 'nb.ipynb', cell: 1, delete_cell: true },
+      ]) {
+        const r = await call(ctx, 'fs_edit', input);
+        assert.equal(r.isError, true, r.text);
+        assert.match(r.text, /^Cannot edit nb\.ipynb by cell: its JSON has duplicate keys, so where the edit would land is not what reading shows\. Nothing was changed\./);
+        assert.doesNotMatch(r.text, /secret/);
+        assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), text);
+      }
+    }
+  });
+
   it('keeps a CRLF notebook written with escaped slashes as it was outside the edited source', async () => {
     const crlf = NOTEBOOK.replace('Loads the data.', 'See a/b é.').replace(/\//g, '\\/').replace(/\n/g, '\r\n');
     fs.writeFileSync(p('nb.ipynb'), crlf);
