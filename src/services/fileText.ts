@@ -74,9 +74,14 @@ export async function documentVersion(ctx: ToolContext, t: Target, doc: OpenDocu
  * a patch match.
  */
 export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileText | undefined> {
+  // A notebook an editor holds with unsaved changes has its cells' version, as fs_read
+  // gives it (its file is not what the person sees, and no whole-file change goes there);
+  // a clean one has its text's, which covers the outputs and metadata a change rewrites.
+  const nb = ctx.ws.openNotebook(t.abs) ?? (t.real !== t.abs ? ctx.ws.openNotebook(t.real) : undefined);
+  const asCells = nb?.isDirty ? cellsVersion(nb.cells) : undefined;
   const doc = openDocumentFor(ctx, t);
   if (doc) {
-    return { text: doc.text, encoding: doc.encoding, eol: detectEol(doc.text), version: await documentVersion(ctx, t, doc), editor: { dirty: doc.isDirty } };
+    return { text: doc.text, encoding: doc.encoding, eol: detectEol(doc.text), version: asCells ?? (await documentVersion(ctx, t, doc)), editor: { dirty: doc.isDirty } };
   }
   let file: OpenedFile | undefined;
   try {
@@ -92,9 +97,7 @@ export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileTex
   }
   try {
     const loaded = await decodeOpened(t, file);
-    // a notebook an editor holds as cells has the version fs_read gave it: its cells'
-    const nb = ctx.ws.openNotebook(t.abs) ?? (t.real !== t.abs ? ctx.ws.openNotebook(t.real) : undefined);
-    return nb ? { ...loaded, version: cellsVersion(nb.cells) } : loaded;
+    return asCells ? { ...loaded, version: asCells } : loaded;
   } finally {
     await file.close().catch(() => undefined);
   }

@@ -479,7 +479,11 @@ export async function landChange(
     const reread = f.action !== 'delete' && (formatted.has(f.target.real) || (landing.get(f)?.length ?? 0) * 3 > FULL_READ_MAX_BYTES);
     const now = reread ? await loadFileText(ctx, f.target).catch(() => undefined) : undefined;
     const text = f.action === 'delete' ? undefined : (now?.text ?? landing.get(f));
-    const version = now?.version ?? (f.notebook && text === f.after ? f.notebook.version : text !== undefined ? textVersion(text) : undefined);
+    // a notebook an editor holds: the version fs_read will give, which may be its cells' or
+    // the text its editor saved, asked for now rather than predicted
+    const held = f.action !== 'delete' && !now && (ctx.ws.openNotebook(f.target.abs) ?? ctx.ws.openNotebook(f.target.real)) !== undefined;
+    const heldVersion = held ? (await loadFileText(ctx, f.target).catch(() => undefined))?.version : undefined;
+    const version = now?.version ?? heldVersion ?? (f.notebook && text === f.after ? f.notebook.version : text !== undefined ? textVersion(text) : undefined);
     // counted when read, once: a patch's result does not print them, and counting is a line diff
     let counted: { added: number; removed: number } | undefined;
     const stats = () => (counted ??= formatted.has(f.target.real) ? lineStats(f.before?.text ?? '', text ?? '') : statsOf(f, perFile.get(f)!, text));

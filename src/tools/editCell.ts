@@ -41,7 +41,8 @@ function stateOf(ctx: ToolContext, t: Target, before: FileText): NotebookState {
   const open = ctx.ws.openNotebook(t.abs) ?? (t.real !== t.abs ? ctx.ws.openNotebook(t.real) : undefined);
   if (open) {
     const language = open.cells.find((c) => c.kind === 'code')?.language;
-    return { cells: open.cells, language, open: true, dirty: open.isDirty, version: cellsVersion(open.cells) };
+    // before.version is loadFileText's: the cells' when unsaved, else the file text's, as fs_read gives it
+    return { cells: open.cells, language, open: true, dirty: open.isDirty, version: before.version };
   }
   const parsed = parseNotebook(before.text, t.located.display);
   return { cells: parsed.cells, language: parsed.language, open: false, dirty: false, version: before.version };
@@ -180,9 +181,5 @@ function sameSources(a: readonly NotebookCell[], b: readonly NotebookCell[]): bo
 
 /** The notebook's version now, as {@link stateOf} computes it: what a review must find unchanged. */
 async function currentVersion(ctx: ToolContext, t: Target): Promise<string | undefined> {
-  const open = ctx.ws.openNotebook(t.abs) ?? (t.real !== t.abs ? ctx.ws.openNotebook(t.real) : undefined);
-  if (open) {
-    return cellsVersion(open.cells);
-  }
   return (await loadFileText(ctx, t).catch(() => undefined))?.version;
 }

@@ -26,7 +26,7 @@ import { authorize, globsOf, preparationFor, readDecision, sensitiveGlobs } from
 import { checkUnchanged, openDocumentFor, resolveTarget, type Target } from '../services/target';
 import { readText, type TextRequest, type TextSource } from './readText';
 import { readOutline, readSymbol, type WholeText } from './readOutline';
-import { documentVersion, openedFileVersion } from '../services/fileText';
+import { documentVersion, loadFileText, openedFileVersion } from '../services/fileText';
 import { lineIndexes } from '../services/lineIndexes';
 import type { ToolContext, ToolSpec } from '../services/types';
 import { readPageCap, type Settings } from '../services/settings';
@@ -229,7 +229,8 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
   if (open) {
     cells = open.cells;
     dirty = open.isDirty;
-    version = cellsVersion(open.cells);
+    // the version every tool gives this notebook (see loadFileText): a whole-file change's staleness compares it
+    version = (dirty ? undefined : (await loadFileText(ctx, t).catch(() => undefined))?.version) ?? cellsVersion(open.cells);
   } else {
     if (size !== undefined && size > MAX_NOTEBOOK_BYTES) {
       throw new ToolError('binary', `${t.located.display} is a ${formatBytes(size)} notebook, over the ${formatBytes(MAX_NOTEBOOK_BYTES)} fs_read parses (its outputs are probably large). Use fs_grep on it to find the cells you need.`);

@@ -92,6 +92,36 @@ describe('notebooks edited by cell in VS Code', () => {
     assert.equal(nb.cellAt(0).document.getText(), '# Analysis (draft)\nCounts rows.');
   });
 
+  it('an open, saved notebook: what fs_write, fs_edit by cell and a change on disk report is what the next fs_read gives', async () => {
+    const uri = seed('nbedit/version.ipynb');
+    const nb = await vscode.workspace.openNotebookDocument(uri);
+    await vscode.window.showNotebookDocument(nb);
+    const versionIn = (text: string) => /versions?:? (?:nbedit\/version\.ipynb )?([0-9a-f]{8})/i.exec(text)?.[1];
+    const read = async () => versionIn((await invoke('fs_read', { path: 'nbedit/version.ipynb' })).text);
+    const first = await read();
+    assert.ok(first);
+    const write = invoke('fs_write', { path: 'nbedit/version.ipynb', content: NOTEBOOK.replace('Counts rows.', 'Counts the rows.') });
+    await reviewTab();
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    const written = versionIn((await write).text);
+    assert.ok(written && written !== first);
+    await waitFor('the notebook to reload', () => (nb.cellAt(0).document.getText().includes('Counts the rows.') && !nb.isDirty) || undefined);
+    assert.equal(await read(), written, 'the version fs_write reported is the one fs_read gives');
+    const cell = invoke('fs_edit', { path: 'nbedit/version.ipynb', cell: 2, new_string: 'rows = [4]\nprint(len(rows))' });
+    await reviewTab();
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    const edited = versionIn((await cell).text);
+    assert.equal(nb.isDirty, false);
+    assert.equal(await read(), edited, 'the version the edit by cell reported is the one fs_read gives');
+    // outputs changed on disk, the cells as they were: the JSON the model saw is gone, so writing over it is stale
+    const onDisk = fs.readFileSync(uri.fsPath, 'utf8');
+    fs.writeFileSync(uri.fsPath, onDisk.replace('"3\\n"', '"30\\n"'));
+    await waitFor('the notebook to reload', () => (new TextDecoder().decode(nb.cellAt(1).outputs[0]?.items[0]?.data) === '30\n' && !nb.isDirty) || undefined);
+    const stale = await invoke('fs_write', { path: 'nbedit/version.ipynb', content: NOTEBOOK });
+    assert.match(stale.text, /changed since you last read it/);
+    assert.notEqual(fs.readFileSync(uri.fsPath, 'utf8'), NOTEBOOK);
+  });
+
   it('inserts and deletes cells through the notebook, and Reject changes nothing', async () => {
     const uri = seed('nbedit/cells.ipynb');
     await invoke('fs_read', { path: 'nbedit/cells.ipynb' });

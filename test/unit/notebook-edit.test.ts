@@ -140,6 +140,71 @@ describe('fs_edit on a notebook by cell', () => {
     assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), NOTEBOOK);
   });
 
+  it('refuses a notebook whose top object or a cell names a key twice, and changes nothing', async () => {
+    // JSON.parse keeps the last duplicate, the model sees it; a hidden first one would take the edit
+    const hiddenCells = NOTEBOOK.replace('{\n "cells": [', '{\n "cells": [{"cell_type": "code", "metadata": {}, "source": ["secret = 1"]}, {"cell_type": "code", "metadata": {}, "source": ["secret = 2"]}],\n "cells": [');
+    const hiddenSource = NOTEBOOK.replace('"source": [\n    "rows', '"source": ["secret = 3"],\n   "source": [\n    "rows');
+    assert.notEqual(hiddenCells, NOTEBOOK);
+    assert.notEqual(hiddenSource, NOTEBOOK);
+    for (const text of [hiddenCells, hiddenSource]) {
+      fs.writeFileSync(p('nb.ipynb'), text);
+      const ctx = await context(tree.root);
+      const read = await call(ctx, 'fs_read', { path: 'nb.ipynb' });
+      assert.match(read.text, /rows = \[1, 2, 3\]/);
+      for (const input of [
+        { path: 'nb.ipynb', cell: 2, old_string: 'rows = [1, 2, 3]', new_string: 'rows = []' },
+        { path: 'nb.ipynb', cell: 2, new_string: 'x = 1' },
+        { path: 'nb.ipynb', cell: 1, insert_cell: 'code', new_string: 'x = 1' },
+        { path: 'nb.ipynb', cell: 1, delete_cell: true },
+      ]) {
+        const r = await call(ctx, 'fs_edit', input);
+        assert.equal(r.isError, true, r.text);
+        assert.match(r.text, /^Cannot edit nb\.ipynb by cell: its JSON has duplicate keys, so where the edit would land is not what reading shows\. Nothing was changed\./);
+        assert.doesNotMatch(r.text, /secret/);
+        assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), text);
+      }
+    }
+  });
+
+  it("gives an open, saved notebook one version: fs_read's, a whole-file change's, and the next read's", async () => {
+    const ctx = await context(tree.root);
+    const cells = [
+      { kind: 'markdown' as const, language: 'markdown', source: '# Sales\nLoads the data.' },
+      { kind: 'code' as const, language: 'python', source: 'rows = [1, 2, 3]\nprint(len(rows))', outputs: [] },
+    ];
+    ctx.ws.notebooks.set(p('nb.ipynb'), { cells, isDirty: false });
+    const versionIn = (text: string) => /versions?:? (?:nb\.ipynb )?([0-9a-f]{8})/i.exec(text)?.[1];
+    const read = await call(ctx, 'fs_read', { path: 'nb.ipynb' });
+    const first = versionIn(read.text);
+    assert.ok(first, read.text);
+    // whole-file writes: what each reports is what the next read gives
+    const next = NOTEBOOK.replace('"3\\n"', '"4\\n"');
+    assert.notEqual(next, NOTEBOOK);
+    const write = await call(ctx, 'fs_write', { path: 'nb.ipynb', content: next });
+    assert.equal(write.isError, false, write.text);
+    const written = versionIn(write.text);
+    assert.notEqual(written, first);
+    assert.equal(versionIn((await call(ctx, 'fs_read', { path: 'nb.ipynb' })).text), written);
+    const patch = await call(ctx, 'fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: nb.ipynb\n@@\n-    "4\\n"\n+    "5\\n"\n*** End Patch' });
+    assert.equal(patch.isError, false, patch.text);
+    const patched = versionIn(patch.text);
+    assert.equal(versionIn((await call(ctx, 'fs_read', { path: 'nb.ipynb' })).text), patched);
+    // an edit by cell too
+    const cell = await call(ctx, 'fs_edit', { path: 'nb.ipynb', cell: 1, new_string: '# Revenue' });
+    assert.equal(cell.isError, false, cell.text);
+    assert.equal(versionIn((await call(ctx, 'fs_read', { path: 'nb.ipynb' })).text), versionIn(cell.text));
+    // outputs changed on disk with the cells as they were: the JSON the model last saw is not there
+    const seen = fs.readFileSync(p('nb.ipynb'), 'utf8');
+    fs.writeFileSync(p('nb.ipynb'), seen.replace('"5\\n"', '"6\\n"'));
+    const overwrite = await call(ctx, 'fs_write', { path: 'nb.ipynb', content: NOTEBOOK });
+    assert.equal(overwrite.isError, true, overwrite.text);
+    assert.match(overwrite.text, /changed since you last read it/);
+    const loose = await call(ctx, 'fs_edit', { path: 'nb.ipynb', old_string: '"print(len(rows))"\n  ],', new_string: '"print(rows)"\n  ],' });
+    assert.equal(loose.isError, true, loose.text);
+    assert.match(loose.text, /changed since you last read it/);
+    assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), seen.replace('"5\\n"', '"6\\n"'));
+  });
+
   it('keeps a CRLF notebook written with escaped slashes as it was outside the edited source', async () => {
     const crlf = NOTEBOOK.replace('Loads the data.', 'See a/b é.').replace(/\//g, '\\/').replace(/\n/g, '\r\n');
     fs.writeFileSync(p('nb.ipynb'), crlf);

@@ -126,16 +126,46 @@ function members(s: string, i: number): { members: Member[]; end: number } {
   }
 }
 
+/**
+ * Thrown when an object the edit goes through names a key twice: JSON.parse keeps the
+ * last, this layout the first, so an edit made on what the model saw would land in text
+ * it never saw (a hidden first `cells` list, a hidden first `source`).
+ */
+class DuplicateKey extends Error {}
+
+/** The members of an object on the edit's path, each key once. */
+function uniqueMembers(s: string, i: number): { members: Member[]; end: number } {
+  const m = members(s, i);
+  const keys = new Set<string>();
+  for (const x of m.members) {
+    if (keys.has(x.key)) {
+      throw new DuplicateKey();
+    }
+    keys.add(x.key);
+  }
+  return m;
+}
+
+/** A cell's source as parseNotebook reads it (see core/read/notebook.ts). */
+function sourceAt(json: string, cell: CellSpan): string {
+  const m = cell.members.find((x) => x.key === 'source');
+  const v: unknown = m ? JSON.parse(json.slice(m.valueStart, m.valueEnd)) : undefined;
+  if (typeof v === 'string') {
+    return v;
+  }
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').join('') : '';
+}
+
 function layoutOf(json: string): Layout {
   const top = skipSpace(json, json.charCodeAt(0) === 0xfeff ? 1 : 0);
-  const cellsMember = members(json, top).members.find((m) => m.key === 'cells');
+  const cellsMember = uniqueMembers(json, top).members.find((m) => m.key === 'cells');
   if (!cellsMember || json[cellsMember.valueStart] !== '[') {
     throw new Error('no cells list');
   }
   const cells: CellSpan[] = [];
   let j = skipSpace(json, cellsMember.valueStart + 1);
   while (json[j] !== ']') {
-    const m = members(json, j);
+    const m = uniqueMembers(json, j);
     cells.push({ start: j, end: m.end, members: m.members });
     j = skipSpace(json, m.end);
     if (json[j] === ',') {
@@ -226,9 +256,13 @@ function parse(json: string, display: string): { cells: NotebookCell[]; layout: 
   try {
     layout = layoutOf(json);
   } catch (e) {
+    if (e instanceof DuplicateKey) {
+      throw new ToolError('io', `Cannot edit ${display} by cell: its JSON has duplicate keys, so where the edit would land is not what reading shows. Nothing was changed.`);
+    }
     throw new ToolError('io', `Cannot edit ${display} by cell: its JSON could not be followed (${(e as Error).message}). Nothing was changed.`);
   }
-  if (layout.cells.length !== nb.cells.length) {
+  // what is edited must be what the model was shown, cell by cell
+  if (layout.cells.length !== nb.cells.length || layout.cells.some((c, i) => sourceAt(json, c) !== nb.cells[i].source)) {
     throw new ToolError('io', `Cannot edit ${display} by cell: its cells list could not be followed. Nothing was changed.`);
   }
   return { cells: nb.cells, layout, style: styleOf(json) };
