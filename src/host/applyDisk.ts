@@ -1,113 +1,17 @@
-import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../core/errors';
 import { MAX_FILE_NAME_BYTES } from '../core/limits';
 import type { SyncQueue } from './syncQueue';
 import { ApplyFailure, StaleError } from './workspace';
+import type { ApplyHandle, ApplyIo, ApplyStat } from './applyIo';
 
-// The disk as a change uses it: the operations (a seam a test can fail one by one), the
-// folder held open for each, and what every step records so that it can be undone.
+export { NODE_APPLY_IO, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyIo';
 
-/** What a change needs to know of a file or folder it opened or looked at. */
-export interface ApplyStat {
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  mode: number;
-  uid: number;
-  gid: number;
-  nlink: number;
-  ino: number;
-  dev: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
+// The disk as a change uses it: the folder held open for each operation (the operations
+// themselves, a seam a test can fail one by one, are in applyIo.ts), and what every step
+// records so that it can be undone.
 
-export interface ApplyHandle {
-  readonly fd: number;
-  stat(): Promise<ApplyStat>;
-  readFile(): Promise<Uint8Array>;
-  writeFile(data: Uint8Array): Promise<void>;
-  truncate(len: number): Promise<void>;
-  chmod(mode: number): Promise<void>;
-  chown(uid: number, gid: number): Promise<void>;
-  sync(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * Every file operation a change makes, so that a test can put a layer between the change
- * and the disk that fails the k-th of them (the way SQLite's I/O-error tests do) and check
- * that no failure anywhere loses data. Production uses node:fs as it is.
- */
-export interface ApplyIo {
-  open(p: string, flags: number, mode?: number): Promise<ApplyHandle>;
-  readlink(p: string): Promise<string>;
-  realpath(p: string): Promise<string>;
-  lstat(p: string): Promise<ApplyStat>;
-  rename(from: string, to: string): Promise<void>;
-  link(existing: string, to: string): Promise<void>;
-  unlink(p: string): Promise<void>;
-  mkdir(p: string): Promise<unknown>;
-  rmdir(p: string): Promise<void>;
-}
-
-/**
- * A descriptor opened by NODE_APPLY_IO: each call is the synchronous node:fs call on it.
- * Writes start where the descriptor is, as FileHandle's do: at 0 for a fresh one.
- */
-class SyncHandle implements ApplyHandle {
-  constructor(readonly fd: number) {}
-  async stat(): Promise<ApplyStat> {
-    return fs.fstatSync(this.fd);
-  }
-  async readFile(): Promise<Uint8Array> {
-    return fs.readFileSync(this.fd);
-  }
-  async writeFile(data: Uint8Array): Promise<void> {
-    fs.writeFileSync(this.fd, data);
-  }
-  async truncate(len: number): Promise<void> {
-    fs.ftruncateSync(this.fd, len);
-  }
-  async chmod(mode: number): Promise<void> {
-    fs.fchmodSync(this.fd, mode);
-  }
-  async chown(uid: number, gid: number): Promise<void> {
-    fs.fchownSync(this.fd, uid, gid);
-  }
-  sync(): Promise<void> {
-    // through the thread pool, unlike the rest: it waits on the disk, not on us, and the
-    // syncs of a change's files then run at once (see SyncQueue)
-    return new Promise((resolve, reject) => fs.fsync(this.fd, (e) => (e ? reject(e) : resolve())));
-  }
-  async close(): Promise<void> {
-    fs.closeSync(this.fd);
-  }
-}
-
-/**
- * node:fs as it is, through its synchronous calls: a change makes about a hundred small
- * operations per file, each microseconds on a local disk, and a round trip through the
- * thread pool for each cost more than the operation itself (a patch of 200 files spent
- * most of a second waiting on them). Only the CLI's workspace applies through this, one
- * call at a time; each call still returns a promise that rejects with node's error, so
- * a layer between (a test's faults) sees the same seam. fsync is the exception (see
- * SyncHandle.sync).
- */
-export const NODE_APPLY_IO: ApplyIo = {
-  open: async (p, flags, mode) => new SyncHandle(fs.openSync(p, flags, mode)),
-  readlink: async (p) => fs.readlinkSync(p),
-  realpath: async (p) => fs.realpathSync.native(p),
-  lstat: async (p) => fs.lstatSync(p),
-  rename: async (from, to) => fs.renameSync(from, to),
-  link: async (existing, to) => fs.linkSync(existing, to),
-  unlink: async (p) => fs.unlinkSync(p),
-  mkdir: async (p) => fs.mkdirSync(p),
-  rmdir: async (p) => fs.rmdirSync(p),
-};
 
 /**
  * A regular file as it was before the change: its bytes, and what of it a write must keep
