@@ -139,6 +139,18 @@ export const editSchema = z
   .superRefine((v, ctx) => {
     const single = v.old_string !== undefined || v.new_string !== undefined || v.replace_all !== undefined;
     const structural = v.insert_cell !== undefined || v.delete_cell !== undefined;
+    // `cell` and `symbol` both name a region whose whole text new_string replaces, or inside which old_string matches
+    const checkInside = (field: 'cell' | 'symbol', whole: string, emptyHint: string) => {
+      if (v.new_string === undefined && !v.edits) {
+        ctx.addIssue({ code: 'custom', path: ['new_string'], message: `is required with ${field}: ${whole} (or, with old_string, the replacement inside it)` });
+      }
+      if (v.replace_all && v.old_string === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['replace_all'], message: 'applies to old_string: give old_string too, or drop replace_all' });
+      }
+      if (v.old_string === '') {
+        ctx.addIssue({ code: 'custom', path: ['old_string'], message: `is empty: with ${field}, ${emptyHint}` });
+      }
+    };
     if (v.edits && single) {
       ctx.addIssue({ code: 'custom', path: ['edits'], message: 'give either old_string/new_string or edits, not both' });
     } else if (v.cell !== undefined && v.symbol !== undefined) {
@@ -161,25 +173,9 @@ export const editSchema = z
         ctx.addIssue({ code: 'custom', path: ['delete_cell'], message: 'takes no text: drop old_string, new_string, replace_all and edits' });
       }
     } else if (v.cell !== undefined) {
-      if (v.new_string === undefined && !v.edits) {
-        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required with cell: the cell\'s new source (or, with old_string, the replacement inside it)' });
-      }
-      if (v.replace_all && v.old_string === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['replace_all'], message: 'applies to old_string: give old_string too, or drop replace_all' });
-      }
-      if (v.old_string === '') {
-        ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is empty: with cell, give the text to replace inside the cell, or omit old_string to replace its whole source' });
-      }
+      checkInside('cell', "the cell's new source", 'give the text to replace inside the cell, or omit old_string to replace its whole source');
     } else if (v.symbol !== undefined) {
-      if (v.new_string === undefined && !v.edits) {
-        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required with symbol: the symbol\'s new text (or, with old_string, the replacement inside it)' });
-      }
-      if (v.replace_all && v.old_string === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['replace_all'], message: 'applies to old_string: give old_string too, or drop replace_all' });
-      }
-      if (v.old_string === '') {
-        ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is empty: with symbol, give the text to replace inside the symbol, or omit old_string to replace the whole symbol' });
-      }
+      checkInside('symbol', "the symbol's new text", 'give the text to replace inside the symbol, or omit old_string to replace the whole symbol');
     } else if (!v.edits) {
       if (v.old_string === undefined) {
         ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is required (or give edits)' });

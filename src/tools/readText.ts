@@ -116,34 +116,23 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
   }
   const bytes = Buffer.byteLength(src.text, 'utf8');
   const lines = splitLines(src.text);
+  // A symbol's range or an indentation block: paged over those lines only (lines past it are not part of this answer).
+  const rangePage = (first: number, last: number, block: string, blockEnd?: string): Paged => ({
+    page: { ...pageFromLines(lines.slice(0, last), { offset: first, limit: Math.min(last - first + 1, cap.lines), maxBytes: cap.bytes, pieceCall: req.pieceCall }), totalLines: lines.length },
+    encoding: src.encoding,
+    dirty: src.dirty,
+    bytes,
+    wholeText: src.text,
+    continueWith: (next) => req.rangeCall(next, last - next + 1),
+    block,
+    blockEnd,
+  });
   if (req.range) {
-    const { first, last, describe } = req.range;
-    const page = pageFromLines(lines.slice(0, last), { offset: first, limit: Math.min(last - first + 1, cap.lines), maxBytes: cap.bytes, pieceCall: req.pieceCall });
-    return {
-      page: { ...page, totalLines: lines.length },
-      encoding: src.encoding,
-      dirty: src.dirty,
-      bytes,
-      wholeText: src.text,
-      continueWith: (next) => req.rangeCall(next, last - next + 1),
-      block: describe,
-      blockEnd: 'End of symbol.',
-    };
+    return rangePage(req.range.first, req.range.last, req.range.describe, 'End of symbol.');
   }
   if (req.indentation) {
     const block = indentationBlock(lines, req.indentation);
-    const count = block.last - block.first + 1;
-    // Page over the block only: lines past it are not part of this answer.
-    const page = pageFromLines(lines.slice(0, block.last), { offset: block.first, limit: Math.min(count, cap.lines), maxBytes: cap.bytes, pieceCall: req.pieceCall });
-    return {
-      page: { ...page, totalLines: lines.length },
-      encoding: src.encoding,
-      dirty: src.dirty,
-      bytes,
-      wholeText: src.text,
-      continueWith: (next) => req.rangeCall(next, block.last - next + 1),
-      block: describeIndentationBlock(block),
-    };
+    return rangePage(block.first, block.last, describeIndentationBlock(block));
   }
   const page = pageFromLines(lines, pageReq);
   if (bytes > LINE_TOTAL_MAX_BYTES && page.nextOffset !== undefined) {
