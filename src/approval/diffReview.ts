@@ -3,7 +3,7 @@ import type { CancelSignal } from '../core/cancel';
 import { ApprovalDenied, type ChangeProposal, type Review } from '../services/approval';
 import { errorResult } from '../services/result';
 import type { Logger } from '../services/types';
-import type { ReviewUi } from './vscodeApprover';
+import type { ReviewOptions, ReviewUi } from './vscodeApprover';
 import { ProposalFileSystem } from './proposalFileSystem';
 import { acceptedText, changesTitle, diffTitle, type ReviewedFile } from './proposalText';
 
@@ -18,6 +18,8 @@ const APPLIED_SUFFIX = '-applied';
 const WORKING_MS = 3000;
 /** How long an editor may take to show up as a tab after its command returned. */
 const TAB_WAIT_MS = 2000;
+/** How long an accepted review stays open at most while its change lands (see ReviewOptions.callEnded). */
+const ACCEPTED_OPEN_MS = 3000;
 
 /** One file of a waiting proposal, with the two documents its diff shows. */
 export interface ReviewFile extends ReviewedFile {
@@ -41,6 +43,7 @@ export interface PendingReview {
 
 interface Waiting extends PendingReview {
   settle(r: Review | Error): void;
+  callEnded?: PromiseLike<unknown>;
   done: boolean;
   subscriptions: vscode.Disposable[];
 }
@@ -96,6 +99,22 @@ function errorText(e: unknown): string {
  * Several proposals can wait at once. The right side of each diff is an editable
  * in-memory document: what it holds at Accept is what gets applied.
  */
+/**
+ * Loads the documents an accepted change will be applied to while the person looks at its
+ * review: loading one takes the window a moment (seconds when it is busy), which Accept
+ * would otherwise wait for. Only an existing file inside the workspace that reading asks
+ * nothing about and whose change asks nothing beyond the approval policy: an open document
+ * counts as open in the editor (an outside file is then read without asking), and its
+ * text goes to every extension. Landing checks the disk itself, not only this document.
+ */
+function preloadTargets(files: readonly ReviewFile[], log: Logger | undefined): void {
+  for (const f of files) {
+    if ((f.action === 'modify' || f.action === 'overwrite') && !f.guarded && !f.outside?.length && !f.asks?.length && !/\.ipynb$/i.test(f.path)) {
+      vscode.workspace.openTextDocument(f.real).then(undefined, (e: unknown) => log?.warn(`loading ${f.display} before its review is answered: ${errorText(e)}`));
+    }
+  }
+}
+
 export class DiffReview implements ReviewUi, vscode.Disposable {
   readonly scheme: string;
   private readonly files = new ProposalFileSystem();
@@ -184,7 +203,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
    * never takes the keyboard; started by the person (`focus`: a command of the palette or
    * a view), it does, so that the keybindings answer at once.
    */
-  async review(proposal: ChangeProposal, signal: CancelSignal, opts: { focus?: boolean } = {}): Promise<Review> {
+  async review(proposal: ChangeProposal, signal: CancelSignal, opts: ReviewOptions = {}): Promise<Review> {
     if (signal.isCancellationRequested) {
       return { kind: 'cancelled' };
     }
@@ -193,6 +212,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     }
     const id = String(this.nextId++);
     const files = await Promise.all(proposal.files.map((f) => this.reviewFile(id, f)));
+    preloadTargets(files, this.opts.log);
     const title = changesTitle({ ...proposal, files });
     return new Promise<Review>((resolve, reject) => {
       const w: Waiting = {
@@ -204,6 +224,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
         done: false,
         subscriptions: [],
         settle: (r) => (r instanceof Error ? reject(r) : resolve(r)),
+        ...(opts.callEnded ? { callEnded: opts.callEnded } : {}),
       };
       this.waiting.set(id, w);
       this.watchCancellation(w, signal);
@@ -456,7 +477,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     return true;
   }
 
-  /** Answers the tool, then closes the proposal's editors and forgets its documents. */
+  /** Answers the tool, then (once an accepted change's call has answered) closes the proposal's editors and forgets its documents. */
   private async finish(w: Waiting, r: Review | Error): Promise<void> {
     const tabs = allTabs().filter((t) => this.proposalOfTab(t)?.id === w.id || tabUris(t).some((u) => u.scheme === this.scheme && u.query.startsWith(`${w.id}-`)));
     w.done = true;
@@ -467,6 +488,12 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     w.settle(r);
     this.changed.fire();
     try {
+      if (w.callEnded && !(r instanceof Error) && r.kind === 'accepted') {
+        // the change lands first, its review still showing; then the editors close
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([w.callEnded, new Promise((r) => (timer = setTimeout(r, ACCEPTED_OPEN_MS)))]);
+        clearTimeout(timer);
+      }
       await this.closeTabs(tabs);
     } catch (e) {
       this.opts.log?.warn(`closing the review of ${w.proposal.summary}: ${errorText(e)}`);

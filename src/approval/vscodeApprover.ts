@@ -2,12 +2,28 @@ import * as vscode from 'vscode';
 import type { CancelSignal } from '../core/cancel';
 import { type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../services/approval';
 
+/** How a review is shown. */
+export interface ReviewOptions {
+  /** The person asked for the change (a command), so its review takes the keyboard. */
+  focus?: boolean;
+  /**
+   * Settles when the call that proposed the change has answered: an accepted review stays
+   * open until then, so that closing its editors does not hold up the apply and the result
+   * (the window does one after the other).
+   */
+  callEnded?: PromiseLike<unknown>;
+}
+
 /** Shows a proposed change to the person and waits for their answer. */
 export interface ReviewUi {
-  /** `focus`: the person asked for the change (a command), so its review takes the keyboard. */
-  review(proposal: ChangeProposal, signal: CancelSignal, opts?: { focus?: boolean }): Promise<Review>;
+  review(proposal: ChangeProposal, signal: CancelSignal, opts?: ReviewOptions): Promise<Review>;
   /** Shows a change that landed without a question, without taking focus. */
   showApplied(change: ChangeProposal): void;
+}
+
+/** One call's approver, told when that call has answered. */
+export interface CallApprover extends Approver {
+  endCall(): void;
 }
 
 /** Confirmations the chat showed before invoke, as "tool, input, question" keys; the oldest are forgotten first. */
@@ -38,12 +54,18 @@ export class VscodeApprover {
     }
   }
 
-  /** The approver one call uses; `focus`: its reviews take the keyboard (the person started the call). */
-  forCall(tool: string, input: unknown, focus = false): Approver {
+  /**
+   * The approver one call uses; `focus`: its reviews take the keyboard (the person started
+   * the call). Call `endCall` once the call has answered.
+   */
+  forCall(tool: string, input: unknown, focus = false): CallApprover {
+    let endCall!: () => void;
+    const callEnded = new Promise<void>((resolve) => (endCall = resolve));
     return {
       confirm: (q, signal) => this.confirm(tool, input, q, signal),
-      review: (p, signal) => this.reviews.review(p, signal, { focus }),
+      review: (p, signal) => this.reviews.review(p, signal, { focus, callEnded }),
       showApplied: (p) => this.reviews.showApplied(p),
+      endCall,
     };
   }
 

@@ -301,7 +301,16 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
     const states = revertStates(full);
     const cts = new vscode.CancellationTokenSource();
     try {
-      let outcome = await revertPaths(deps.context('revert', summary, cts.token, undefined, 'command'), summary, states);
+      // each call's accepted review closes once that call has landed its change
+      const revert = async (...args: [readonly PathState[], ReadonlyMap<string, string | null>?]) => {
+        const ctx = deps.context('revert', summary, cts.token, undefined, 'command');
+        try {
+          return await revertPaths(ctx, summary, ...args);
+        } finally {
+          ctx.endCall();
+        }
+      };
+      let outcome = await revert(states);
       if (outcome.kind === 'conflicts') {
         const merged = await resolveOverNewer(outcome.conflicts, states);
         if (!merged) {
@@ -310,7 +319,7 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
         // the review shows the revert over the text the person saw, with what they merged where they merged
         const seen = new Map(outcome.conflicts.map((c) => [c.path, c.now ?? null] as const));
         const resolved = states.map((s) => (merged.has(s.path) ? { ...s, restore: merged.get(s.path) } : s));
-        outcome = await revertPaths(deps.context('revert', summary, cts.token, undefined, 'command'), summary, resolved, seen);
+        outcome = await revert(resolved, seen);
         if (outcome.kind === 'conflicts') {
           void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed again; nothing was reverted.', outcome.conflicts.map((c) => c.display).join(', ')));
           return false;

@@ -8,16 +8,13 @@ import { STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
+import { localStat } from './localStat';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
-import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
-
-function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
-  return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
-}
+import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
 
 /** The workspace on node:fs: one or more folders, no editors; trusted unless told otherwise (the CLI's --untrusted). */
 export class NodeWorkspace implements Workspace {
@@ -52,22 +49,8 @@ export class NodeWorkspace implements Workspace {
     return realpathLenient(p, (x) => fs.realpath(x));
   }
 
-  async stat(p: string): Promise<FileStat | undefined> {
-    let l;
-    try {
-      l = await fs.lstat(p);
-    } catch {
-      return undefined;
-    }
-    if (!l.isSymbolicLink()) {
-      return { type: typeOf(l), size: l.size, mtimeMs: l.mtimeMs, isSymlink: false };
-    }
-    try {
-      const s = await fs.stat(p);
-      return { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs, isSymlink: true };
-    } catch {
-      return { type: 'symlink', size: l.size, mtimeMs: l.mtimeMs, isSymlink: true };
-    }
+  stat(p: string): Promise<FileStat | undefined> {
+    return localStat(p);
   }
 
   mtimes(paths: readonly string[], signal?: CancelSignal): Promise<number[]> {

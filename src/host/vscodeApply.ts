@@ -1,4 +1,5 @@
 import { accessSync, constants as fsConstants, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -6,6 +7,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { textEdits } from '../core/diff';
 import { CancelledError } from '../core/errors';
 import type { CellChange } from '../core/notebook/cells';
+import { localStat } from './localStat';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 /**
@@ -13,7 +15,7 @@ import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type Fil
  * held in memory (as VS Code's own undo of a deleted file holds them) and written aside
  * to the machine's temporary folder when they cannot be put back.
  */
-type DiskSnapshot = { uri: vscode.Uri; bytes: Uint8Array | undefined; readOnly: boolean };
+type DiskSnapshot = { uri: vscode.Uri; bytes: Uint8Array | undefined; readOnly: Promise<boolean> };
 
 interface EditedDoc {
   doc: vscode.TextDocument;
@@ -122,19 +124,25 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
 }
 
+/** A file's bytes, or undefined when it cannot be read; a local one straight from the disk, not through the window. */
 async function readIfExists(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   try {
-    return await vscode.workspace.fs.readFile(uri);
+    return uri.scheme === 'file' ? await readFile(uri.fsPath) : await vscode.workspace.fs.readFile(uri);
   } catch {
     return undefined;
   }
 }
 
-async function readType(uri: vscode.Uri): Promise<vscode.FileType | undefined> {
+/** Whether anything is at the path (a dangling link counts). */
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  if (uri.scheme === 'file') {
+    return (await localStat(uri.fsPath)) !== undefined;
+  }
   try {
-    return (await vscode.workspace.fs.stat(uri)).type;
+    await vscode.workspace.fs.stat(uri);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -206,14 +214,16 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
     if (!disk.has(p)) {
       const uri = uriFor(p);
       const bytes = await readIfExists(uri);
-      disk.set(p, { uri, bytes, readOnly: bytes !== undefined && (await isReadOnly(uri)) });
+      // asked of the file system now, answered while the change lands: only the report needs it
+      const readOnly = bytes === undefined ? Promise.resolve(false) : isReadOnly(uri);
+      disk.set(p, { uri, bytes, readOnly });
     }
   };
   // the folders a create or move will make, deepest first: removed again when the change is undone
   const newFolders: string[] = [];
   const noteFolders = async (p: string) => {
     for (let d = path.dirname(p); d !== path.dirname(d) && !newFolders.includes(d); d = path.dirname(d)) {
-      if ((await readType(uriFor(d))) !== undefined) {
+      if (await exists(uriFor(d))) {
         break;
       }
       newFolders.push(d);
@@ -323,7 +333,13 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
     throw err;
   }
   const written = new Set(changes.flatMap((c) => (c.kind === 'edit' || c.kind === 'create' ? [c.path] : [])));
-  return { unsaved, readOnly: [...disk].filter(([p, s]) => s.readOnly && written.has(p)).map(([p]) => p), savedCopiesLeft: [] };
+  const readOnly: string[] = [];
+  for (const [p, s] of disk) {
+    if (written.has(p) && (await s.readOnly)) {
+      readOnly.push(p);
+    }
+  }
+  return { unsaved, readOnly, savedCopiesLeft: [] };
 }
 
 /**
@@ -369,7 +385,7 @@ async function rollback(
   for (const d of [...newFolders].sort((a, b) => b.length - a.length)) {
     const uri = uriFor(d);
     try {
-      if ((await readType(uri)) !== undefined && (await vscode.workspace.fs.readDirectory(uri)).length === 0) {
+      if ((await exists(uri)) && (await vscode.workspace.fs.readDirectory(uri)).length === 0) {
         await twice(() => vscode.workspace.fs.delete(uri, { recursive: false, useTrash: false }));
       }
     } catch {

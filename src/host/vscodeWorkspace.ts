@@ -9,6 +9,7 @@ import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../
 import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
 import { openLocalFile } from './localFile';
+import { localStat } from './localStat';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
@@ -121,6 +122,9 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   async stat(p: string): Promise<FileStat | undefined> {
+    if (this.uriFor(p).scheme === 'file') {
+      return localStat(p);
+    }
     try {
       const s = await vscode.workspace.fs.stat(this.uriFor(p));
       return { type: typeOf(s.type, false), size: s.size, mtimeMs: s.mtime, isSymlink: (s.type & vscode.FileType.SymbolicLink) !== 0 };

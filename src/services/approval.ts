@@ -59,6 +59,8 @@ export interface ProposedFile {
   outside?: readonly string[];
   /** Why this file's change asks whatever the approval policy (see decideChange); empty or absent when only the policy asks. */
   asks?: readonly ChangeReason[];
+  /** Reading the file (or where it moves from) would ask or is refused: a secret, a file outside the workspace. */
+  guarded?: boolean;
 }
 
 export interface ChangeProposal {

@@ -83,6 +83,15 @@ export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileTex
   if (doc) {
     return { text: doc.text, encoding: doc.encoding, eol: detectEol(doc.text), version: asCells ?? (await documentVersion(ctx, t, doc)), editor: { dirty: doc.isDirty } };
   }
+  const loaded = await loadDiskText(t, ctx);
+  return loaded && asCells ? { ...loaded, version: asCells } : loaded;
+}
+
+/**
+ * {@link loadFileText} from the disk alone, whatever an editor holds: for a document
+ * opened since the text was read, which follows changes on disk only a moment later.
+ */
+export async function loadDiskText(t: Target, ctx: ToolContext): Promise<FileText | undefined> {
   let file: OpenedFile | undefined;
   try {
     file = await ctx.ws.openFile(t.real, { noFollow: true });
@@ -96,8 +105,7 @@ export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileTex
     return undefined;
   }
   try {
-    const loaded = await decodeOpened(t, file);
-    return asCells ? { ...loaded, version: asCells } : loaded;
+    return await decodeOpened(t, file);
   } finally {
     await file.close().catch(() => undefined);
   }

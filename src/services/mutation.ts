@@ -10,7 +10,7 @@ import type { CellChange } from '../core/notebook/cells';
 import { ApplyFailure, StaleError, type CheckState, type Diagnostic, type FileChange } from '../host/workspace';
 import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
-import { loadFileText, type FileText } from './fileText';
+import { loadDiskText, loadFileText, type FileText } from './fileText';
 import type { JournalFile } from './journal';
 import type { Target } from './target';
 import type { ToolContext } from './types';
@@ -117,6 +117,7 @@ function proposalOf(of: (t: Target) => Access, plan: ChangePlan): ChangeProposal
         replaces: f.replaces?.text,
         outside: [f.from, f.target].filter((t): t is Target => t !== undefined && !t.located.root).map((t) => t.located.display),
         asks: asksOf(of, f),
+        guarded: [f.target, ...(f.from ? [f.from] : [])].some((t) => of(t).guarded),
       }),
     ),
     ...(plan.notes?.length ? { notes: plan.notes } : {}),
@@ -164,7 +165,12 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
     return;
   }
   const source = f.from ?? f.target;
-  const now = await loadFileText(ctx, source).catch(() => undefined);
+  let now = await loadFileText(ctx, source).catch(() => undefined);
+  if (now?.editor && f.before && !f.before.editor && !now.editor.dirty) {
+    // a document opened since the change was planned (the review loads it) follows the disk
+    // only a moment later: the disk says whether the file changed or went meanwhile
+    now = await loadDiskText(source, ctx).catch(() => undefined);
+  }
   const display = source.located.display;
   if (f.before === undefined) {
     if (now !== undefined || (await ctx.ws.stat(f.target.real)) !== undefined) {

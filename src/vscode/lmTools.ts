@@ -56,13 +56,18 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
       ]);
     }
     const ctx = this.context(this.spec.name, options.input, token, options);
-    return toLmResult(await invokeTool(this.spec, options.input, ctx), {
-      inChat: options.toolInvocationToken !== undefined,
-      tokenizationOptions: options.tokenizationOptions,
-      token,
-      log: ctx.log,
-      tool: this.spec.name,
-    });
+    try {
+      return toLmResult(await invokeTool(this.spec, options.input, ctx), {
+        inChat: options.toolInvocationToken !== undefined,
+        tokenizationOptions: options.tokenizationOptions,
+        token,
+        log: ctx.log,
+        tool: this.spec.name,
+      });
+    } finally {
+      // after the answer has left: an accepted review's editors close behind it
+      setTimeout(ctx.endCall, 0);
+    }
   }
 }
 
@@ -120,7 +125,7 @@ export type ContextFactory = (
   options?: vscode.LanguageModelToolInvocationOptions<unknown>,
   /** Who asked, for a call that does not go through `vscode.lm.invokeTool` (a revert). */
   origin?: ChangeOrigin,
-) => ToolContext;
+) => ToolContext & { endCall(): void };
 
 export function contextFactory(ws: Workspace, approver: VscodeApprover, log: Logger, journal: ChangeJournal | undefined, commands: CommandCalls): ContextFactory {
   const ledger = new ReadLedger();
@@ -129,9 +134,11 @@ export function contextFactory(ws: Workspace, approver: VscodeApprover, log: Log
   return (tool, input, token, options, given) => {
     const tok = options?.tokenizationOptions;
     const origin: ChangeOrigin = given ?? (options?.toolInvocationToken !== undefined ? 'chat' : commands.has(tool, input) ? 'command' : 'extension');
+    const callApprover = approver.forCall(tool, input, origin === 'command');
     return {
       ws,
-      approver: approver.forCall(tool, input, origin === 'command'),
+      approver: callApprover,
+      endCall: callApprover.endCall,
       settings: readSettings(),
       signal: token,
       ledger,

@@ -63,7 +63,30 @@ describe('reviewing a change in VS Code', () => {
     assert.match(text, /^Wrote review\/accept\.txt: \+1 -1 lines; version [0-9a-f]{8}\.\n<diff>\n/);
     assert.doesNotMatch(text, /user edited/);
     assert.equal(fs.readFileSync(p, 'utf8'), 'one\nTWO\n');
-    assert.deepEqual(reviewTabs(), [], 'the diff closed');
+    // the review stays until the result has left, then closes
+    await waitFor('the diff to close', () => (reviewTabs().length === 0 ? true : undefined));
+  });
+
+  it('loads the file a waiting change would land on, so Accept does not wait for it; never a sensitive one', async () => {
+    const isOpen = (p: string) => vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.fsPath === p);
+    const plain = seed('review/preload.txt', 'one\n');
+    const secret = seed('review/preload/.env', 'TOKEN=1\n');
+    assert.equal(isOpen(plain), false);
+    await invoke('fs_read', { path: 'review/preload.txt' });
+    const call = invoke('fs_write', { path: 'review/preload.txt', content: 'two\n' });
+    await reviewOf('preload.txt');
+    await waitFor('the file loaded while its review waits', () => (isOpen(plain) ? true : undefined));
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'no'), true);
+    assert.match((await call).text, /^The user rejected this change/);
+    assert.equal(fs.readFileSync(plain, 'utf8'), 'one\n');
+    // a sensitive file's change asks for itself: its text is not handed to every extension before the answer
+    const secretCall = invoke('fs_write', { path: 'review/preload/.env', content: 'TOKEN=2\n', version: textVersion('TOKEN=1\n') });
+    await reviewOf('.env');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(isOpen(secret), false, 'the secret was not loaded while its review waits');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'no'), true);
+    await secretCall;
+    fs.rmSync(secret, { force: true });
   });
 
   it('fs_write to a secret the model has not read: the read question is on the card before the call, then the review, then the diff', async () => {
