@@ -7,6 +7,8 @@
 //                included) vs the round trip of a command that does nothing;
 //   review       from invoking fs_edit on a 1,000-line file to its diff editor visible
 //                vs `vscode.diff` of the same two texts until that diff is visible;
+//   next page    the page a deep page's continuation names (line 500,000 of a 100 MiB
+//                file, warm) vs the first page of the same file;
 //   accept       from Accept to the tool's result vs VS Code applying the same edit to
 //                the open file and saving it.
 const vscode = require('vscode');
@@ -17,6 +19,8 @@ const SCHEME = 'agent-file-tools-proposal';
 const RUNS = Number(process.env.AFT_BENCH_RUNS || 7);
 /** The changed file's extension: `ts` has a language server whose errors the result waits for; `txt` has none. */
 const EXT = process.env.AFT_BENCH_EXT || 'ts';
+/** How long after the review showed Accept is pressed. */
+const READ_PAUSE_MS = Number(process.env.AFT_BENCH_PAUSE_MS ?? 1000);
 
 /** Resolves when `ready()` holds, checked on every editor and tab change and every 5 ms, or rejects after `ms`. */
 function when(what, ready, ms = 20000) {
@@ -129,6 +133,41 @@ exports.run = async function run() {
     result.noopWarmMs = round(median(noops));
     noop.dispose();
 
+    // The next page in the extension host: a page at line 500,000 of a 100 MiB file (a
+    // cold seek), then the page its continuation names, again and again, each timed; the
+    // baseline is the first page of the same file (no seek at all).
+    const logLines = [];
+    for (let i = 0; i < 1_000_000; i++) {
+      logLines.push(`${String(i).padStart(8, '0')} INFO request handled in ${i % 997} ms by worker ${i % 13} for /api/items/${i}?page=${i % 50}`);
+    }
+    fs.writeFileSync(path.join(root, 'big.log'), logLines.join('\n') + '\n');
+    logLines.length = 0;
+    t = performance.now();
+    let page = await invoke('fs_read', { path: 'big.log', offset: 500_000 });
+    result.seekMs = round(performance.now() - t);
+    const nexts = [];
+    const firsts = [];
+    for (let i = 0; i < RUNS; i++) {
+      const cont = /^Continue with: fs_read (.*)$/m.exec(page);
+      if (!cont) {
+        throw new Error(`no continuation: ${page.slice(-300)}`);
+      }
+      const input = JSON.parse(cont[1]);
+      t = performance.now();
+      page = await invoke('fs_read', input);
+      nexts.push(performance.now() - t);
+      if (!page.includes(`L${input.offset}: ${String(input.offset - 1).padStart(8, '0')} INFO`)) {
+        throw new Error(`the next page did not start at line ${input.offset}: ${page.slice(0, 300)}`);
+      }
+      t = performance.now();
+      await invoke('fs_read', { path: 'big.log' });
+      firsts.push(performance.now() - t);
+    }
+    result.nextPageMs = round(median(nexts));
+    result.nextPageMaxMs = round(Math.max(...nexts));
+    result.firstPageMs = round(median(firsts));
+    fs.rmSync(path.join(root, 'big.log'));
+
     // Review and Accept, alternating with VS Code's own diff and edit of the same texts.
     const { before, after } = texts();
     const review = [];
@@ -156,6 +195,8 @@ exports.run = async function run() {
         }
         return diffVisible((u) => u.scheme === SCHEME);
       });
+      // a person reads the change before answering: Accept comes a moment after the review showed
+      await new Promise((r) => setTimeout(r, READ_PAUSE_MS));
       const t1 = performance.now();
       let tDisk;
       const disk = setInterval(() => {
@@ -163,12 +204,17 @@ exports.run = async function run() {
           tDisk = performance.now();
         }
       }, 5);
+      const marks = [];
+      globalThis.__aftTrace = (l) => marks.push(`${l} ${round(performance.now() - t1)}`);
       const accepted = await vscode.commands.executeCommand('agentFileTools.acceptChange');
+      marks.push(`cmd ${round(performance.now() - t1)}`);
       const tAcc = performance.now();
       const text = await call;
       const t2 = tResult;
       clearInterval(disk);
       (result.trace ??= []).push({ command: round(tAcc - t1), onDisk: tDisk && round(tDisk - t1), result: round(t2 - t1) });
+      await new Promise((r) => setTimeout(r, 300));
+      (result.marks ??= []).push(marks.join(', '));
       if (i > 0) {
         // the poll may not have run before the result came: the file held the change by then
         onDisk.push((tDisk ?? t2) - t1);
