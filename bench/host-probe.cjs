@@ -204,17 +204,12 @@ exports.run = async function run() {
           tDisk = performance.now();
         }
       }, 5);
-      const marks = [];
-      globalThis.__aftTrace = (l) => marks.push(`${l} ${round(performance.now() - t1)}`);
       const accepted = await vscode.commands.executeCommand('agentFileTools.acceptChange');
-      marks.push(`cmd ${round(performance.now() - t1)}`);
       const tAcc = performance.now();
       const text = await call;
       const t2 = tResult;
       clearInterval(disk);
       (result.trace ??= []).push({ command: round(tAcc - t1), onDisk: tDisk && round(tDisk - t1), result: round(t2 - t1) });
-      await new Promise((r) => setTimeout(r, 300));
-      (result.marks ??= []).push(marks.join(', '));
       if (i > 0) {
         // the poll may not have run before the result came: the file held the change by then
         onDisk.push((tDisk ?? t2) - t1);

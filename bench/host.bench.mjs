@@ -37,7 +37,6 @@ async function inWindow(root, ext) {
     if (!r || r.error || code !== 0) throw new Error(`the host probe failed (exit ${code}): ${r?.error ?? 'no results'}; logs in ${runDir}`);
     if (r.activeBefore !== false) throw new Error('the extension was active before the first call: the first-call figure would not include activation');
     // each Accept: when the command returned, when the file held the new text, when the result came
-    if (r.marks) console.log(r.marks.map((m) => `    ${m}`).join('\n'));
     console.log(`  .${ext}: Accept, ms after it: ${r.trace.map((x) => `command ${x.command}, on disk ${x.onDisk}, result ${x.result}`).join('; ')}`);
   } finally {
     clearTimeout(timer);
