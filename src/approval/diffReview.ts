@@ -122,6 +122,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
   private readonly appliedScheme: string;
   private appliedCount = 0;
   private readonly waiting = new Map<string, Waiting>();
+  /** Answered reviews whose editors are still open, with their files' URIs. */
+  private readonly closing = new Map<Promise<void>, string[]>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a proposal starts or stops waiting. */
   readonly onDidChange = this.changed.event;
@@ -229,7 +231,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       this.waiting.set(id, w);
       this.watchCancellation(w, signal);
       this.changed.fire();
-      this.open(w, undefined, opts.focus === true).then(
+      // one review of a file on screen at a time: an answered one still closing goes first
+      this.closed(files).then(() => this.open(w, undefined, opts.focus === true)).then(
         () => {
           if (signal.isCancellationRequested) {
             void this.cancel(id);
@@ -477,8 +480,24 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     return true;
   }
 
+
+  /** Resolves once no answered review of these files is still closing. */
+  private async closed(files: readonly ReviewFile[]): Promise<void> {
+    const keys = new Set(files.map((f) => f.real.toString()));
+    await Promise.all([...this.closing].filter(([, ks]) => ks.some((k) => keys.has(k))).map(([p]) => p));
+  }
+
+  private finish(w: Waiting, r: Review | Error): Promise<void> {
+    const closing = this.close(w, r);
+    this.closing.set(
+      closing,
+      w.files.map((f) => f.real.toString()),
+    );
+    return closing.finally(() => this.closing.delete(closing));
+  }
+
   /** Answers the tool, then (once an accepted change's call has answered) closes the proposal's editors and forgets its documents. */
-  private async finish(w: Waiting, r: Review | Error): Promise<void> {
+  private async close(w: Waiting, r: Review | Error): Promise<void> {
     const tabs = allTabs().filter((t) => this.proposalOfTab(t)?.id === w.id || tabUris(t).some((u) => u.scheme === this.scheme && u.query.startsWith(`${w.id}-`)));
     w.done = true;
     this.waiting.delete(w.id);
