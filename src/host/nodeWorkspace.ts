@@ -6,14 +6,14 @@ import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile, OpenOptions } from '../core/file';
-import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
+import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
-import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
+import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
@@ -76,6 +76,10 @@ export class NodeWorkspace implements Workspace {
 
   readDirectory(p: string): Promise<DirEntry[]> {
     return readLocalDirectory(p);
+  }
+
+  readDirectoryNames(p: string): Promise<DirEntry[] | NamedEntries> {
+    return readLocalNames(p);
   }
 
   iterateDirectory(p: string): AsyncIterable<DirEntry> {
