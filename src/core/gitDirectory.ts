@@ -31,12 +31,34 @@ export async function isGitDirectoryBy(has: (name: GitMark) => boolean | Promise
 
 /** The same rule on a folder's entries already read (a walk's listing): no further I/O. */
 export function isGitDirectoryListing(entries: readonly { name: string }[]): boolean {
-  const names = new Set<string>();
+  const marks = new Set<string>();
   for (const e of entries) {
-    if (e.name.length <= 9) {
-      names.add(e.name.toLowerCase());
+    addMark(marks, e.name);
+  }
+  return hasGitMarks(marks);
+}
+
+/** {@link isGitDirectoryListing} on the entries' names alone. */
+export function isGitDirectoryNames(names: readonly string[]): boolean {
+  const marks = new Set<string>();
+  for (let i = 0; i < names.length; i++) {
+    addMark(marks, names[i]);
+  }
+  return hasGitMarks(marks);
+}
+
+/** Notes `name` when it is one of the marks, in any case (a folder of a million short names keeps at most four). */
+function addMark(marks: Set<string>, name: string): void {
+  const n = name.length;
+  if (n === 4 || n === 7 || n === 9) {
+    const l = name.toLowerCase();
+    if (l === 'refs' || l === 'head' || l === 'objects' || l === 'commondir') {
+      marks.add(l);
     }
   }
+}
+
+function hasGitMarks(names: Set<string>): boolean {
   return (names.has('objects') && names.has('refs')) || (names.has('head') && names.has('commondir'));
 }
 

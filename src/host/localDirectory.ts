@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { LAZY_TYPE_FOLDER_BYTES, STAT_BATCH_FILES } from '../core/limits';
-import type { DirEntry, EntryType } from './workspace';
+import type { DirEntry, EntryType, NamedEntries } from './workspace';
 
 function typeOf(e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   return e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other';
@@ -78,19 +78,53 @@ function namedEntries(names: readonly string[], folder: string): DirEntry[] {
 }
 
 /**
+ * The types of a large local folder's entries looked up by index, each (one lstat, never
+ * following a link) when first asked and then kept; an entry gone since the folder was
+ * read is "other", not a file or folder any more.
+ */
+function namedFolder(names: readonly string[], folder: string): NamedEntries {
+  const known = new Map<number, EntryType>();
+  return {
+    names,
+    type(i: number): EntryType {
+      let t = known.get(i);
+      if (t === undefined) {
+        const st = lstatSync(`${folder}/${names[i]}`, { throwIfNoEntry: false });
+        t = st ? typeOf(st) : 'other';
+        known.set(i, t);
+      }
+      return t;
+    },
+  };
+}
+
+/** Whether a folder's own size says it is large: its entries are then read by name only. */
+function large(path: string, byNameAboveBytes: number): boolean {
+  return (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > byNameAboveBytes;
+}
+
+async function typedEntries(path: string): Promise<DirEntry[]> {
+  const entries = await fs.readdir(path, { withFileTypes: true });
+  return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
+}
+
+/**
  * The entries of a local folder (see withCheckedFolder), symlinks as themselves. A
  * folder whose own size says it is large is read by name only (see NamedEntry): the
  * types of a million entries, as a million objects, would take twice the time and
  * memory of reading their names.
  */
 export async function readLocalDirectory(p: string, byNameAboveBytes = LAZY_TYPE_FOLDER_BYTES): Promise<DirEntry[]> {
-  return withCheckedFolder(p, async (path) => {
-    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > byNameAboveBytes) {
-      return namedEntries(await fs.readdir(path), p);
-    }
-    const entries = await fs.readdir(path, { withFileTypes: true });
-    return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
-  });
+  return withCheckedFolder(p, async (path) => (large(path, byNameAboveBytes) ? namedEntries(await fs.readdir(path), p) : typedEntries(path)));
+}
+
+/**
+ * {@link readLocalDirectory} for a walk that looks at a few entries of a large folder: its
+ * names as readdir gave them and a type lookup by index (see namedFolder), with no object
+ * per entry, so a million of them cost what reading the names costs.
+ */
+export async function readLocalNames(p: string, byNameAboveBytes = LAZY_TYPE_FOLDER_BYTES): Promise<DirEntry[] | NamedEntries> {
+  return withCheckedFolder(p, async (path) => (large(path, byNameAboveBytes) ? namedFolder(await fs.readdir(path), p) : typedEntries(path)));
 }
 
 /** Entries of a local folder through opendir, so a caller that stops early never reads the rest (see withCheckedFolder). */

@@ -6,7 +6,7 @@ import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile, OpenOptions } from '../core/file';
-import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
+import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { localStat } from './localStat';
 import { NODE_PROCESSES } from './process';
@@ -14,7 +14,7 @@ import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
-import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
+import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 
 /** The workspace on node:fs: one or more folders, no editors; trusted unless told otherwise (the CLI's --untrusted). */
 export class NodeWorkspace implements Workspace {
@@ -59,6 +59,10 @@ export class NodeWorkspace implements Workspace {
 
   readDirectory(p: string): Promise<DirEntry[]> {
     return readLocalDirectory(p);
+  }
+
+  readDirectoryNames(p: string): Promise<DirEntry[] | NamedEntries> {
+    return readLocalNames(p);
   }
 
   iterateDirectory(p: string): AsyncIterable<DirEntry> {

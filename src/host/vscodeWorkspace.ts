@@ -7,7 +7,7 @@ import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
 import type { OpenedFile, OpenOptions } from '../core/file';
-import { iterateLocalDirectory, localMtimes, readLocalDirectory } from './localDirectory';
+import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames } from './localDirectory';
 import { openLocalFile } from './localFile';
 import { localStat } from './localStat';
 import { NODE_PROCESSES } from './process';
@@ -17,7 +17,7 @@ import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
-import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, OpenDocument, Workspace } from './workspace';
+import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 
 function typeOf(t: vscode.FileType, own: boolean): EntryType {
@@ -153,6 +153,10 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     }
     const entries = await vscode.workspace.fs.readDirectory(uri);
     return entries.map(([name, t]) => ({ name, type: typeOf(t, true) }));
+  }
+
+  async readDirectoryNames(p: string): Promise<DirEntry[] | NamedEntries> {
+    return this.uriFor(p).scheme === 'file' ? readLocalNames(p) : this.readDirectory(p);
   }
 
   async *iterateDirectory(p: string): AsyncIterable<DirEntry> {

@@ -24,6 +24,12 @@ export interface DirEntry {
   type: EntryType;
 }
 
+/** A large folder's entries as its names alone: `type(i)` looks up the type of `names[i]` when asked (never following a link), the same answer each time. */
+export interface NamedEntries {
+  readonly names: readonly string[];
+  type(index: number): EntryType;
+}
+
 /** An editor's view of a file: the truth for its path while it is open. */
 export interface OpenDocument {
   text: string;
@@ -96,6 +102,8 @@ export interface Workspace {
   /** Modification times of many files at once (0 for one that is gone), checking `signal` between batches. */
   mtimes(paths: readonly string[], signal?: CancelSignal): Promise<number[]>;
   readDirectory(path: string): Promise<DirEntry[]>;
+  /** The entries as a walk that looks at a few of them reads them: a large local folder by name alone (see {@link NamedEntries}). */
+  readDirectoryNames?(path: string): Promise<DirEntry[] | NamedEntries>;
   /** The entries one by one, as the file system gives them: stopping early reads no more. */
   iterateDirectory(path: string): AsyncIterable<DirEntry>;
   readFile(path: string): Promise<Uint8Array>;

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isGitDirectoryListing, outsideGitDirectories } from '../../src/core/gitDirectory';
+import { isGitDirectoryListing, isGitDirectoryNames, outsideGitDirectories } from '../../src/core/gitDirectory';
 import { GitDirectoryProbe, localEntryExists } from '../../src/host/gitDirectory';
 import type { ApprovalPolicy } from '../../src/core/writePolicy';
 import { acceptAsProposed } from '../../src/services/approval';
@@ -81,6 +81,9 @@ describe('git directories by what they are, not by name', () => {
     assert.equal(isGitDirectoryListing([{ name: 'OBJECTS' }, { name: 'Refs' }]), true);
     assert.equal(isGitDirectoryListing([{ name: 'HEAD' }, { name: 'config' }, { name: 'objects' }]), false);
     assert.equal(isGitDirectoryListing([{ name: 'HEAD' }, { name: 'refs' }, { name: 'src' }]), false);
+    assert.equal(isGitDirectoryNames(['HEAD', 'objects', 'refs', 'config']), true);
+    assert.equal(isGitDirectoryNames(['Head', 'COMMONDIR']), true);
+    assert.equal(isGitDirectoryNames(['HEAD', 'refs', 'src', 'objectsx', 'xrefs']), false);
   });
 
   it('finds the nearest git directory from a path, counting the path itself, with a few stats per folder', async () => {

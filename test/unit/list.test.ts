@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { decodeCursor } from '../../src/core/list/cursor';
 import { comparePaths, LazySorted } from '../../src/core/list/order';
 import { printableName } from '../../src/core/list/render';
+import { readLocalNames } from '../../src/host/localDirectory';
 import { call, context, continuation, prepare, tempTree } from './helpers';
 
 const NOTE = /^(Left out |Continue with: )/;
@@ -308,14 +309,59 @@ describe('fs_list', () => {
     }
   });
 
+  it('lists folders read by name (large ones) exactly as folders read with types, asking only the types a page reaches', async () => {
+    const files: Record<string, string> = { '.gitignore': 'ignored/\n*.log\n', 'ignored/x.txt': 'x', 'x.log': '', '.hidden': '', 'sub/inner.txt': 'i', 'sub/.gitignore': 'inner.txt\n', 'sub/kept.md': 'k' };
+    for (let i = 0; i < 3000; i++) {
+      files[`f${((i * 7919) % 3000).toString(36)}.txt`] = '';
+    }
+    const t = tempTree(files);
+    try {
+      fs.symlinkSync('sub', path.join(t.root, 'link'));
+      fs.mkdirSync(path.join(t.root, 'dir0'));
+      const ctx = await context(t.root);
+      const pages = async (input: Record<string, unknown>): Promise<string[]> => {
+        const out: string[] = [];
+        for (let next: Record<string, unknown> | undefined = input; next && out.length < 5; next = continuation('fs_list', out[out.length - 1])) {
+          out.push((await call(ctx, 'fs_list', next)).text);
+        }
+        return out;
+      };
+      const inputs = [{ depth: 1, limit: 40 }, { depth: 2, limit: 7 }, { depth: 2, limit: 30, offset: 2990 }, { depth: 1, limit: 5, include_hidden: false }];
+      const typed = await Promise.all(inputs.map(pages));
+      let asked = 0;
+      let read = 0;
+      ctx.ws.readDirectoryNames = async (p: string) => {
+        const r = await readLocalNames(p, 0);
+        assert.ok(!Array.isArray(r), 'read by name');
+        read++;
+        return {
+          names: r.names,
+          type: (i: number) => {
+            asked++;
+            return r.type(i);
+          },
+        };
+      };
+      for (let k = 0; k < inputs.length; k++) {
+        assert.deepEqual(await pages(inputs[k]), typed[k], JSON.stringify(inputs[k]));
+      }
+      assert.ok(read > 0);
+      asked = 0;
+      await call(ctx, 'fs_list', { depth: 1, limit: 20 });
+      // the 21 entries the page reaches, and the one ignore file
+      assert.ok(asked <= 22, `${asked} types asked for a page of 20 of 3,000 entries`);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('property: the lazy folder order equals a full sort, from any lower bound', () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 5000 }), fc.option(fc.string({ maxLength: 3 })), (names, lower) => {
-        const items = names.map((name) => ({ name }));
-        const it = new LazySorted(items, lower ?? undefined);
+        const it = new LazySorted(names, lower ?? undefined);
         const got: string[] = [];
-        for (let e = it.next(); e; e = it.next()) {
-          got.push(e.name);
+        for (let i = it.next(); i !== undefined; i = it.next()) {
+          got.push(names[i]);
         }
         const want = names.filter((x) => lower === null || x >= lower).sort();
         assert.deepEqual(got, want);

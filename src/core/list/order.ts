@@ -33,29 +33,37 @@ const SMALL_FOLDER_ENTRIES = 2048;
 const FIRST_CHUNK_ENTRIES = 256;
 
 /**
- * A folder's entries in name order, produced lazily: a folder of a million entries of
- * which a page needs a hundred costs one pass that keeps the smallest few (a bounded
- * heap), not a sort of a million names. Entries below `lowerBound` are never produced,
- * which lets a cursor skip what earlier pages showed.
+ * A folder's entries in name order, produced lazily as indices into its names: a folder
+ * of a million entries of which a page needs a hundred costs one pass that keeps the
+ * smallest few (a bounded heap of indices), not a sort of a million names, and no object
+ * per entry. Names below `lowerBound` are never produced, which lets a cursor skip what
+ * earlier pages showed. The names must be distinct, as a folder's are.
  */
-export class LazySorted<T extends { name: string }> {
-  private buf: T[] = [];
+export class LazySorted {
+  private buf: number[] = [];
   private i = 0;
   private done = false;
   private last: string | undefined;
   private chunk = FIRST_CHUNK_ENTRIES;
 
   constructor(
-    private readonly items: readonly T[],
+    private readonly names: readonly string[],
     private readonly lowerBound?: string,
   ) {
-    if (items.length <= SMALL_FOLDER_ENTRIES) {
-      this.buf = (lowerBound === undefined ? items.slice() : items.filter((e) => e.name >= lowerBound)).sort((a, b) => compareNames(a.name, b.name));
+    if (names.length <= SMALL_FOLDER_ENTRIES) {
+      const all: number[] = [];
+      for (let k = 0; k < names.length; k++) {
+        if (lowerBound === undefined || names[k] >= lowerBound) {
+          all.push(k);
+        }
+      }
+      this.buf = all.sort((a, b) => compareNames(names[a], names[b]));
       this.done = true;
     }
   }
 
-  next(): T | undefined {
+  /** The index of the next name in order, or undefined after the last. */
+  next(): number | undefined {
     if (this.i < this.buf.length) {
       return this.buf[this.i++];
     }
@@ -70,38 +78,46 @@ export class LazySorted<T extends { name: string }> {
   private refill(): void {
     const k = this.chunk;
     this.chunk *= 4;
-    const heap: T[] = [];
-    const last = this.last;
-    const lower = this.lowerBound;
-    for (const e of this.items) {
-      const name = e.name;
-      if (last !== undefined ? name <= last : lower !== undefined && name < lower) {
+    const names = this.names;
+    const heap: number[] = [];
+    // names at or below `floor` (below it, for a lower bound not yet passed) are done
+    const floor = this.last ?? this.lowerBound;
+    const strict = this.last !== undefined;
+    // the largest name kept, once the heap is full: most names of a large folder stop here
+    let top: string | undefined;
+    for (let j = 0; j < names.length; j++) {
+      const name = names[j];
+      if (floor !== undefined && (strict ? name <= floor : name < floor)) {
         continue;
       }
-      if (heap.length < k) {
-        heap.push(e);
-        siftUp(heap, heap.length - 1);
-      } else if (name < heap[0].name) {
-        heap[0] = e;
-        siftDown(heap, 0);
+      if (top === undefined) {
+        heap.push(j);
+        siftUp(names, heap, heap.length - 1);
+        if (heap.length === k) {
+          top = names[heap[0]];
+        }
+      } else if (name < top) {
+        heap[0] = j;
+        siftDown(names, heap, 0);
+        top = names[heap[0]];
       }
     }
-    heap.sort((a, b) => compareNames(a.name, b.name));
+    heap.sort((a, b) => compareNames(names[a], names[b]));
     this.buf = heap;
     this.i = 0;
     if (heap.length < k) {
       this.done = true;
     }
     if (heap.length) {
-      this.last = heap[heap.length - 1].name;
+      this.last = names[heap[heap.length - 1]];
     }
   }
 }
 
-function siftUp<T extends { name: string }>(h: T[], i: number): void {
+function siftUp(names: readonly string[], h: number[], i: number): void {
   while (i > 0) {
     const p = (i - 1) >> 1;
-    if (h[p].name >= h[i].name) {
+    if (names[h[p]] >= names[h[i]]) {
       return;
     }
     [h[p], h[i]] = [h[i], h[p]];
@@ -109,16 +125,16 @@ function siftUp<T extends { name: string }>(h: T[], i: number): void {
   }
 }
 
-function siftDown<T extends { name: string }>(h: T[], i: number): void {
+function siftDown(names: readonly string[], h: number[], i: number): void {
   const n = h.length;
   for (;;) {
     const l = 2 * i + 1;
     const r = l + 1;
     let m = i;
-    if (l < n && h[l].name > h[m].name) {
+    if (l < n && names[h[l]] > names[h[m]]) {
       m = l;
     }
-    if (r < n && h[r].name > h[m].name) {
+    if (r < n && names[h[r]] > names[h[m]]) {
       m = r;
     }
     if (m === i) {

@@ -6,11 +6,13 @@ import type { Frame } from '../ignore/rules';
 import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_GIT_LIST_BYTES } from '../limits';
 import { ProcessStopped, SpawnError, stoppedError, type ProcessHost } from '../process';
 import { readIndexEntries, UnsupportedIndex, type IndexEntry, type RepoHost, type Repository } from './gitIndex';
-import { trackedPaths, type ListSource, type SourceEntry, type TrackedPaths } from './walk';
+import { trackedPaths, type ListSource, type NamedItems, type SourceEntry, type TrackedPaths } from './walk';
 
 /** The part of the workspace seam a listing reads through. */
 export interface FolderReader extends RepoHost {
   readDirectory(path: string): Promise<{ name: string; type: SourceEntry['type'] }[]>;
+  /** A large folder by name alone, when the reader can (see NamedItems). */
+  readDirectoryNames?(path: string): Promise<{ name: string; type: SourceEntry['type'] }[] | NamedItems>;
   readLink?(path: string): Promise<string | undefined>;
 }
 
@@ -25,7 +27,7 @@ function join(base: string, rel: string): string {
  */
 export function fileSystemSource(reader: FolderReader, base: string, policy: IgnorePolicy, tracked?: () => Promise<TrackedPaths | undefined>): ListSource {
   return {
-    read: async (rel) => reader.readDirectory(join(base, rel)),
+    read: async (rel) => (reader.readDirectoryNames ? reader.readDirectoryNames(join(base, rel)) : reader.readDirectory(join(base, rel))),
     readLink: async (rel) => (reader.readLink ? reader.readLink(join(base, rel)) : undefined),
     frame: (parent: Frame | undefined, rootRel: string, present: string[]) => policy.frame(parent, rootRel, present),
     ...(tracked ? { tracked } : {}),

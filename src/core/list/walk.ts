@@ -5,7 +5,7 @@ import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { comparePaths, LazySorted } from './order';
 import type { ListEntryType } from '../file';
 import { isGitName } from '../paths';
-import { isGitDirectoryListing } from '../gitDirectory';
+import { isGitDirectoryNames } from '../gitDirectory';
 import { MAX_IGNORED_EXAMPLES } from '../limits';
 
 export type { ListEntryType };
@@ -17,10 +17,20 @@ export interface SourceEntry {
   submodule?: boolean;
 }
 
+/**
+ * A large folder's entries as its names alone, each type looked up when asked for (and
+ * the same answer each time): a million entries are the million names, no object each.
+ */
+export interface NamedItems {
+  readonly names: readonly string[];
+  /** The type of `names[index]`. */
+  type(index: number): ListEntryType;
+}
+
 /** Where a listing's folders come from: the file system, or the files git tracks. */
 export interface ListSource {
   /** Entries of a folder given relative to the listed folder ("" for itself). */
-  read(rel: string): Promise<SourceEntry[]>;
+  read(rel: string): Promise<SourceEntry[] | NamedItems>;
   /** Where a symlink points, if it can be read. */
   readLink(rel: string): Promise<string | undefined>;
   /** The ignore files of a folder, read into a frame; a source without them returns `parent`. */
@@ -149,7 +159,9 @@ interface OpenFolder {
   /** Depth of its entries. */
   depth: number;
   frame: Frame | undefined;
-  iter: LazySorted<SourceEntry>;
+  /** The entry of the item `iter` gives the index of. */
+  item: (index: number) => SourceEntry;
+  iter: LazySorted;
   entry: ListEntry | undefined;
   /** An ignored folder opened for the tracked files it holds: only those are shown, the rest is ignored. */
   onlyTracked: boolean;
@@ -161,7 +173,7 @@ interface OpenFolder {
  */
 async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: string) => string, rel: string, depth: number, parentFrame: Frame | undefined, entry: ListEntry | undefined, onlyTracked: boolean): Promise<OpenFolder | undefined> {
   throwIfCancelled(req.signal);
-  let items: SourceEntry[];
+  let items: SourceEntry[] | NamedItems;
   try {
     items = await src.read(rel);
   } catch (e) {
@@ -171,15 +183,28 @@ async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: strin
     entry.unreadable = (e as NodeJS.ErrnoException).code ?? 'unreadable';
     return undefined;
   }
-  if (entry && isGitDirectoryListing(items)) {
+  let names: readonly string[];
+  let item: (index: number) => SourceEntry;
+  if (Array.isArray(items)) {
+    const entries = items;
+    names = entries.map((e) => e.name);
+    item = (i) => entries[i];
+  } else {
+    const named = items;
+    names = named.names;
+    // made when the walk reaches it: of a large folder, a page reaches a few
+    item = (i) => ({ name: named.names[i], type: named.type(i) });
+  }
+  if (entry && isGitDirectoryNames(names)) {
     // a repository under another name (`repo.git`, a --separate-git-dir): shown as `.git` is, never walked
     entry.gitDir = true;
     return undefined;
   }
   const present: string[] = [];
-  for (const i of items) {
-    if (i.name.charCodeAt(0) === 46 && i.type !== 'directory' && (IGNORE_FILE_NAMES as readonly string[]).includes(i.name)) {
-      present.push(i.name);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (name.charCodeAt(0) === 46 && (IGNORE_FILE_NAMES as readonly string[]).includes(name) && item(i).type !== 'directory') {
+      present.push(name);
     }
   }
   const frame = await src.frame(parentFrame, toRoot(rel), present);
@@ -190,7 +215,7 @@ async function openFolder(src: ListSource, req: ListRequest, toRoot: (rel: strin
     const rest = rel ? after.slice(rel.length + 1) : after;
     lower = rest.split('/')[0];
   }
-  return { rel, depth, frame, iter: new LazySorted(items, lower), entry, onlyTracked };
+  return { rel, depth, frame, item, iter: new LazySorted(names, lower), entry, onlyTracked };
 }
 
 /**
@@ -311,11 +336,12 @@ export async function listPage(src: ListSource, matcher: Matcher, rootRelOfBase:
       await pacer.pause();
     }
     const folder = stack[stack.length - 1];
-    const item = folder.iter.next();
-    if (!item) {
+    const at = folder.iter.next();
+    if (at === undefined) {
       stack.pop();
       continue;
     }
+    const item = folder.item(at);
     const rel = folder.rel ? `${folder.rel}/${item.name}` : item.name;
     const expandable = (item.type === 'directory' && !item.submodule) && folder.depth < req.depth;
     if (after !== undefined) {
