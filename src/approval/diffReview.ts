@@ -20,6 +20,13 @@ const WORKING_MS = 3000;
 const TAB_WAIT_MS = 2000;
 /** How long an accepted review stays open at most while its change lands (see ReviewOptions.callEnded). */
 const ACCEPTED_OPEN_MS = 3000;
+/** How long a review of a file waits at most for an answered review of that file to close. */
+const CLOSING_WAIT_MS = ACCEPTED_OPEN_MS + 2000;
+
+/** The files a review is about: where the change lands, and where a move comes from. */
+function fileKeys(f: ReviewFile): string[] {
+  return [f.path, ...(f.from ? [f.from.path] : [])];
+}
 
 /** One file of a waiting proposal, with the two documents its diff shows. */
 export interface ReviewFile extends ReviewedFile {
@@ -94,18 +101,12 @@ function errorText(e: unknown): string {
 }
 
 /**
- * Shows each proposed change in VS Code's own diff editor (one file) or multi-diff editor
- * (several), and waits until the person accepts or rejects it, or the call is cancelled.
- * Several proposals can wait at once. The right side of each diff is an editable
- * in-memory document: what it holds at Accept is what gets applied.
- */
-/**
  * Loads the documents an accepted change will be applied to while the person looks at its
  * review: loading one takes the window a moment (seconds when it is busy), which Accept
  * would otherwise wait for. Only an existing file inside the workspace that reading asks
- * nothing about and whose change asks nothing beyond the approval policy: an open document
- * counts as open in the editor (an outside file is then read without asking), and its
- * text goes to every extension. Landing checks the disk itself, not only this document.
+ * nothing about and whose change asks nothing beyond the approval policy: its text goes to
+ * every extension. A document only loaded does not count as open in the editor (see
+ * access.ts), and landing checks the disk itself, not only this document.
  */
 function preloadTargets(files: readonly ReviewFile[], log: Logger | undefined): void {
   for (const f of files) {
@@ -115,6 +116,12 @@ function preloadTargets(files: readonly ReviewFile[], log: Logger | undefined): 
   }
 }
 
+/**
+ * Shows each proposed change in VS Code's own diff editor (one file) or multi-diff editor
+ * (several), and waits until the person accepts or rejects it, or the call is cancelled.
+ * Several proposals can wait at once. The right side of each diff is an editable
+ * in-memory document: what it holds at Accept is what gets applied.
+ */
 export class DiffReview implements ReviewUi, vscode.Disposable {
   readonly scheme: string;
   private readonly files = new ProposalFileSystem();
@@ -122,8 +129,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
   private readonly appliedScheme: string;
   private appliedCount = 0;
   private readonly waiting = new Map<string, Waiting>();
-  /** Answered reviews whose editors are still open, with their files' URIs. */
-  private readonly closing = new Map<Promise<void>, string[]>();
+  /** Answered reviews whose editors are still open: their files' paths, title and id. */
+  private readonly closing = new Map<Promise<void>, { keys: string[]; title: string; id: string }>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a proposal starts or stops waiting. */
   readonly onDidChange = this.changed.event;
@@ -220,7 +227,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       const w: Waiting = {
         id,
         proposal,
-        title: [...this.waiting.values()].some((o) => o.title === title) ? `${title} #${id}` : title,
+        title: [...this.waiting.values(), ...this.closing.values()].some((o) => o.title === title) ? `${title} #${id}` : title,
         files,
         since: Date.now(),
         done: false,
@@ -481,24 +488,41 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
   }
 
 
-  /** Resolves once no answered review of these files is still closing. */
+  /** Resolves once no answered review of these files is still closing (or after CLOSING_WAIT_MS). */
   private async closed(files: readonly ReviewFile[]): Promise<void> {
-    const keys = new Set(files.map((f) => f.real.toString()));
-    await Promise.all([...this.closing].filter(([, ks]) => ks.some((k) => keys.has(k))).map(([p]) => p));
+    const keys = new Set(files.flatMap(fileKeys));
+    const before = [...this.closing].filter(([, c]) => c.keys.some((k) => keys.has(k))).map(([p]) => p);
+    if (before.length === 0) {
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(before), new Promise((r) => (timer = setTimeout(r, CLOSING_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** Whether the tab shows a review that was answered and is closing: nothing there may be answered again. */
+  isAnswered(tab: vscode.Tab | undefined): boolean {
+    if (!tab) {
+      return false;
+    }
+    const ids = new Set([...this.closing.values()].map((c) => c.id));
+    const titles = new Set([...this.closing.values()].map((c) => c.title));
+    return (
+      tabUris(tab).some((u) => u.scheme === this.scheme && ids.has(/^(\d+)-/.exec(u.query)?.[1] ?? '')) ||
+      (isMultiDiffTab(tab) && [...titles].some((t) => tab.label === t || tab.label.startsWith(`${t} (`)))
+    );
   }
 
   private finish(w: Waiting, r: Review | Error): Promise<void> {
     const closing = this.close(w, r);
-    this.closing.set(
-      closing,
-      w.files.map((f) => f.real.toString()),
-    );
+    this.closing.set(closing, { keys: w.files.flatMap(fileKeys), title: w.title, id: w.id });
     return closing.finally(() => this.closing.delete(closing));
   }
 
   /** Answers the tool, then (once an accepted change's call has answered) closes the proposal's editors and forgets its documents. */
   private async close(w: Waiting, r: Review | Error): Promise<void> {
-    const tabs = allTabs().filter((t) => this.proposalOfTab(t)?.id === w.id || tabUris(t).some((u) => u.scheme === this.scheme && u.query.startsWith(`${w.id}-`)));
+    const tabsOf = () => allTabs().filter((t) => this.proposalOfTab(t)?.id === w.id || tabUris(t).some((u) => u.scheme === this.scheme && u.query.startsWith(`${w.id}-`)));
+    let tabs = tabsOf();
     w.done = true;
     this.waiting.delete(w.id);
     for (const s of w.subscriptions) {
@@ -512,6 +536,9 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([w.callEnded, new Promise((r) => (timer = setTimeout(r, ACCEPTED_OPEN_MS)))]);
         clearTimeout(timer);
+        // as they are now: the person may have closed one, or opened a file of a multi-diff meanwhile
+        const multi = new Set(tabs.filter(isMultiDiffTab));
+        tabs = [...allTabs().filter((t) => multi.has(t)), ...tabsOf().filter((t) => !multi.has(t))];
       }
       await this.closeTabs(tabs);
     } catch (e) {

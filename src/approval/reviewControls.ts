@@ -144,6 +144,11 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
       }
       return p;
     }
+    if (review.isAnswered(vscode.window.tabGroups.activeTabGroup.activeTab)) {
+      // an answered review, still closing: never the answer to another one the person has not looked at
+      void vscode.window.showInformationMessage(vscode.l10n.t('That change is no longer waiting for review.'));
+      return undefined;
+    }
     // The multi-diff editor's buttons pass that editor's own URI: find the review it shows.
     const shown = review.proposalOfTab(vscode.window.tabGroups.activeTabGroup.activeTab) ??
       single(distinct(vscode.window.tabGroups.all.map((g) => g.activeTab).filter((t): t is vscode.Tab => !!t && isMultiDiffTab(t)).map((t) => review.proposalOfTab(t))));

@@ -236,6 +236,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       encoding: encodingFromEditorId(doc.encoding),
       eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
       version: doc.version,
+      shown: tabUris().has(key),
     };
   }
 

@@ -40,6 +40,8 @@ export interface OpenDocument {
   eol: 'LF' | 'CRLF';
   /** The editor's version number of the document: it grows with every change. */
   version: number;
+  /** Whether an editor tab shows it (false for a document only loaded, by this extension or another); absent: taken as shown. */
+  shown?: boolean;
 }
 
 /**

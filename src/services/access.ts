@@ -8,6 +8,7 @@ import { loadFileText, type FileText } from './fileText';
 import { openDocumentFor, resolveTarget, type Target } from './target';
 import type { Settings } from './settings';
 import type { Preparation, ToolContext } from './types';
+import type { OpenDocument } from '../host/workspace';
 
 /**
  * "May this call see or touch this path?", answered in one place. The rules are pure
@@ -48,6 +49,15 @@ export function sensitiveFileTest(settings: Settings): SensitiveFileTest {
   return cached(`files\0${settings.sensitiveFiles.join('\n')}`, () => compileSensitiveFiles(settings.sensitiveFiles)).tester();
 }
 
+/**
+ * Whether the person has the file in front of them: a tab shows its document, or they
+ * changed it. A document only loaded (the review loads the file it would change, language
+ * servers load others) does not count.
+ */
+function inEditor(doc: OpenDocument | undefined): boolean {
+  return doc !== undefined && (doc.isDirty || doc.shown !== false);
+}
+
 /** The read rule for one resolved path. */
 export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb: string): ReadDecision {
   return decideRead({
@@ -55,7 +65,7 @@ export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb
     real: t.real,
     given: t.abs !== t.real ? locate(t.abs, ctx.ws.roots()) : undefined,
     gitDir: t.gitDir !== undefined ? locate(t.gitDir, ctx.ws.roots()) : undefined,
-    openInEditor: openDocumentFor(ctx, t) !== undefined,
+    openInEditor: inEditor(openDocumentFor(ctx, t)),
     allowOutside: allowedOutside(ctx.settings),
     sensitive: sensitiveGlobs(ctx.settings),
     toolName,

@@ -25,6 +25,11 @@ export interface FileText {
   version: string;
   /** Set when an editor holds the file: its buffer is the text. */
   editor?: { dirty: boolean };
+  /**
+   * The file on disk when the text was taken from it (read, or held by a clean document):
+   * a clean document follows the disk only a moment later, so a later look compares these.
+   */
+  disk?: { size: number; mtimeMs: number };
 }
 
 /** Reads `bytes` from the end of a file, through the workspace's stream. */
@@ -55,8 +60,8 @@ export async function versionOfFile(ctx: ToolContext, path: string, st: FileStat
 }
 
 /** An editor buffer's version: its text's, or, when it is unchanged from a large file, the file's. */
-export async function documentVersion(ctx: ToolContext, t: Target, doc: OpenDocument): Promise<string> {
-  const st = doc.isDirty ? undefined : await ctx.ws.stat(t.real);
+export async function documentVersion(ctx: ToolContext, t: Target, doc: OpenDocument, st?: FileStat): Promise<string> {
+  st ??= doc.isDirty ? undefined : await ctx.ws.stat(t.real);
   return st && st.type === 'file' && st.size > FULL_READ_MAX_BYTES ? diskVersion(ctx, t.real, st, await readHead(ctx, t.real)) : textVersion(doc.text);
 }
 
@@ -81,17 +86,10 @@ export async function loadFileText(ctx: ToolContext, t: Target): Promise<FileTex
   const asCells = nb?.isDirty ? cellsVersion(nb.cells) : undefined;
   const doc = openDocumentFor(ctx, t);
   if (doc) {
-    return { text: doc.text, encoding: doc.encoding, eol: detectEol(doc.text), version: asCells ?? (await documentVersion(ctx, t, doc)), editor: { dirty: doc.isDirty } };
+    const st = doc.isDirty ? undefined : await ctx.ws.stat(t.real);
+    const disk = st?.type === 'file' ? { disk: { size: st.size, mtimeMs: st.mtimeMs } } : {};
+    return { text: doc.text, encoding: doc.encoding, eol: detectEol(doc.text), version: asCells ?? (await documentVersion(ctx, t, doc, st)), editor: { dirty: doc.isDirty }, ...disk };
   }
-  const loaded = await loadDiskText(t, ctx);
-  return loaded && asCells ? { ...loaded, version: asCells } : loaded;
-}
-
-/**
- * {@link loadFileText} from the disk alone, whatever an editor holds: for a document
- * opened since the text was read, which follows changes on disk only a moment later.
- */
-export async function loadDiskText(t: Target, ctx: ToolContext): Promise<FileText | undefined> {
   let file: OpenedFile | undefined;
   try {
     file = await ctx.ws.openFile(t.real, { noFollow: true });
@@ -105,7 +103,8 @@ export async function loadDiskText(t: Target, ctx: ToolContext): Promise<FileTex
     return undefined;
   }
   try {
-    return await decodeOpened(t, file);
+    const loaded = await decodeOpened(t, file);
+    return asCells ? { ...loaded, version: asCells } : loaded;
   } finally {
     await file.close().catch(() => undefined);
   }
@@ -159,7 +158,7 @@ async function decodeOpened(t: Target, file: OpenedFile): Promise<FileText> {
   }
   // the version of what was read: a large file's from the descriptor, as fs_read computes it
   const version = file.size > FULL_READ_MAX_BYTES ? await openedFileVersion(file, bytes) : textVersion(decoded.text);
-  return { text: decoded.text, encoding: decoded.encoding, eol: detectEol(decoded.text), version };
+  return { text: decoded.text, encoding: decoded.encoding, eol: detectEol(decoded.text), version, disk: { size: file.size, mtimeMs: file.mtimeMs } };
 }
 
 async function readHead(ctx: ToolContext, path: string): Promise<Uint8Array> {

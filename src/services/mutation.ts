@@ -10,7 +10,7 @@ import type { CellChange } from '../core/notebook/cells';
 import { ApplyFailure, StaleError, type CheckState, type Diagnostic, type FileChange } from '../host/workspace';
 import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
-import { loadDiskText, loadFileText, type FileText } from './fileText';
+import { loadFileText, type FileText } from './fileText';
 import type { JournalFile } from './journal';
 import type { Target } from './target';
 import type { ToolContext } from './types';
@@ -165,13 +165,20 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
     return;
   }
   const source = f.from ?? f.target;
-  let now = await loadFileText(ctx, source).catch(() => undefined);
-  if (now?.editor && f.before && !f.before.editor && !now.editor.dirty) {
-    // a document opened since the change was planned (the review loads it) follows the disk
-    // only a moment later: the disk says whether the file changed or went meanwhile
-    now = await loadDiskText(source, ctx).catch(() => undefined);
-  }
+  const now = await loadFileText(ctx, source).catch(() => undefined);
   const display = source.located.display;
+  const was = f.before?.disk;
+  if (was && now?.editor && !now.editor.dirty) {
+    // a clean document (the review loads one) follows the disk only a moment later: the
+    // disk says whether the file changed or went while the change waited
+    const st = await ctx.ws.stat(source.real);
+    if (st === undefined) {
+      throw new ToolError('stale', `${display} was deleted while the change waited for approval. Nothing was written.`);
+    }
+    if (st.size !== was.size || Math.trunc(st.mtimeMs) !== Math.trunc(was.mtimeMs)) {
+      throw new ToolError('stale', `${display} changed while the change waited for approval (on disk). Nothing was written, so the newer text is kept. Read it again, then redo the change.`);
+    }
+  }
   if (f.before === undefined) {
     if (now !== undefined || (await ctx.ws.stat(f.target.real)) !== undefined) {
       throw new ToolError('stale', `${display} was created by someone else while the change waited for approval. Nothing was written. Read it, then decide whether to change it.`);

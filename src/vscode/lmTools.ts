@@ -57,7 +57,7 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
     }
     const ctx = this.context(this.spec.name, options.input, token, options);
     try {
-      return toLmResult(await invokeTool(this.spec, options.input, ctx), {
+      return await toLmResult(await invokeTool(this.spec, options.input, ctx), {
         inChat: options.toolInvocationToken !== undefined,
         tokenizationOptions: options.tokenizationOptions,
         token,

@@ -3,6 +3,8 @@
 // Changes view answer. The approval policy is the default (`always`): every change asks.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { textVersion } from '../../src/core/hash';
@@ -199,6 +201,52 @@ describe('reviewing a change in VS Code', () => {
     await vscode.commands.executeCommand('agentFileTools.acceptChange');
     assert.match((await call).text, /^review\/vanished\.txt was deleted while the change waited for approval\. Nothing was written\./);
     assert.equal(fs.existsSync(p), false);
+  });
+
+  it('a document left loaded by an earlier review does not hide a delete or a change on disk at Accept', async () => {
+    const p = seed('review/loaded.txt', 'here\n');
+    await invoke('fs_read', { path: 'review/loaded.txt' });
+    const first = invoke('fs_write', { path: 'review/loaded.txt', content: 'first\n' });
+    await reviewOf('loaded.txt');
+    await waitFor('the file loaded', () => (vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.fsPath === p) ? true : undefined));
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'no'), true);
+    await first;
+    // planned on the clean document now: the file goes while the review waits
+    const second = invoke('fs_write', { path: 'review/loaded.txt', content: 'second\n' });
+    await reviewOf('loaded.txt');
+    fs.rmSync(p);
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    assert.match((await second).text, /^review\/loaded\.txt was deleted while the change waited for approval\. Nothing was written\./);
+    assert.equal(fs.existsSync(p), false, 'the deleted file was not brought back');
+    // and changed on disk, the same length, while the review waits
+    fs.writeFileSync(p, 'here\n');
+    await invoke('fs_read', { path: 'review/loaded.txt' });
+    const third = invoke('fs_write', { path: 'review/loaded.txt', content: 'third\n' });
+    await reviewOf('loaded.txt');
+    await new Promise((r) => setTimeout(r, 20));
+    fs.writeFileSync(p, 'HERE\n');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    assert.match((await third).text, /^review\/loaded\.txt changed while the change waited for approval.*Nothing was written, so the newer text is kept/);
+    assert.equal(fs.readFileSync(p, 'utf8'), 'HERE\n');
+  });
+
+  it('a file outside the workspace that is only loaded, not shown in a tab, is still asked about', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aft-outside-'));
+    const file = path.join(dir, 'notes.txt');
+    fs.writeFileSync(file, 'outside\n');
+    const ws = new VscodeWorkspace();
+    try {
+      const ctx = { ws, approver: { confirm: () => Promise.reject(new Error('no')), review: () => Promise.reject(new Error('no')), showApplied: () => {} }, settings: readSettings(), signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      const prep = await prepareTool(findTool('fs_read')!, { path: file }, ctx);
+      assert.match(prep?.confirmation?.title ?? '', /outside/i, 'a document only loaded is not the person having it open');
+      await vscode.window.showTextDocument(doc);
+      assert.equal((await prepareTool(findTool('fs_read')!, { path: file }, ctx))?.confirmation, undefined, 'shown in a tab, it is open in the editor');
+    } finally {
+      ws.dispose();
+      await resetEditors();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps several proposals waiting, lists them in Pending Changes, and answers each on its own', async () => {
