@@ -89,6 +89,8 @@ export const APPLY_FSYNCS_IN_FLIGHT = 16;
  * of the apply's system calls. The least recently used is let go first.
  */
 export const APPLY_HELD_FOLDERS = 256;
+/** Paths of one change resolved or checked at once (real paths, git directories, texts read again). */
+export const PATH_CHECKS_IN_FLIGHT = 8;
 /** Files whose line-start index is kept (least recently read dropped first). */
 export const MAX_LINE_INDEX_FILES = 32;
 /**
