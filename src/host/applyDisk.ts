@@ -8,7 +8,7 @@ import type { ApplyHandle, ApplyIo, ApplyStat } from './applyIo';
 
 export { NODE_APPLY_IO, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyIo';
 
-// The disk as a change uses it: the folder held open for each operation (the operations
+// The disk as a change uses it: the folders held open while it lasts (the operations
 // themselves, a seam a test can fail one by one, are in applyIo.ts), and what every step
 // records so that it can be undone.
 
