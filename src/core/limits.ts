@@ -83,6 +83,14 @@ export const LINE_SCAN_READS_IN_FLIGHT = 3;
  * its own commit; also the most descriptors the change holds open for them.
  */
 export const APPLY_FSYNCS_IN_FLIGHT = 16;
+/**
+ * Folders a change holds open at once on Linux (see Disk.inFolder): each file of a change
+ * is reached about ten times through its folder, and opening it afresh each time was most
+ * of the apply's system calls. The least recently used is let go first.
+ */
+export const APPLY_HELD_FOLDERS = 256;
+/** Paths of one change resolved or checked at once (real paths, git directories, texts read again). */
+export const PATH_CHECKS_IN_FLIGHT = 8;
 /** Files whose line-start index is kept (least recently read dropped first). */
 export const MAX_LINE_INDEX_FILES = 32;
 /**

@@ -1,14 +1,14 @@
 import { constants as fsConstants } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../core/errors';
-import { MAX_FILE_NAME_BYTES } from '../core/limits';
+import { APPLY_HELD_FOLDERS, MAX_FILE_NAME_BYTES } from '../core/limits';
 import type { SyncQueue } from './syncQueue';
 import { ApplyFailure, StaleError } from './workspace';
 import type { ApplyHandle, ApplyIo, ApplyStat } from './applyIo';
 
 export { NODE_APPLY_IO, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyIo';
 
-// The disk as a change uses it: the folder held open for each operation (the operations
+// The disk as a change uses it: the folders held open while it lasts (the operations
 // themselves, a seam a test can fail one by one, are in applyIo.ts), and what every step
 // records so that it can be undone.
 
@@ -122,9 +122,12 @@ export function besideName(p: string, kind: 'tmp' | 'saved'): string {
 
 /**
  * The disk as one change uses it: every operation goes through `io`, and every file is
- * reached through its held folder (see inFolder).
+ * reached through its held folder (see inFolder). Call close once the change is done.
  */
 export class Disk {
+  /** Folders opened for this change, by path, least recently used first (see inFolder). */
+  private readonly held = new Map<string, ApplyHandle>();
+
   constructor(private readonly io: ApplyIo) {}
 
   /**
@@ -134,10 +137,25 @@ export class Disk {
    * `/proc/self/fd/N`, so a folder swapped for a link (to outside the workspace, into
    * `.git`) after the decision is never written through. Elsewhere `dir` must still resolve
    * to itself just before `use`. Undefined (and `use` not run) when `dir` does not exist.
+   *
+   * A folder stays held for the rest of the change (at most APPLY_HELD_FOLDERS of them),
+   * and its descriptor's path is asked again before every use: one that no longer names
+   * `dir` (the folder was moved or removed) is let go, and `dir` opened afresh.
    */
   async inFolder<T>(dir: string, use: (held: string) => Promise<T>): Promise<T | undefined> {
     if (process.platform === 'linux') {
-      let fh: ApplyHandle | undefined;
+      const kept = this.held.get(dir);
+      if (kept) {
+        const real = await this.io.readlink(`/proc/self/fd/${kept.fd}`).catch(() => undefined);
+        if (real === dir) {
+          // the most recently used last
+          this.held.delete(dir);
+          this.held.set(dir, kept);
+          return use(`/proc/self/fd/${kept.fd}`);
+        }
+        await this.letGo(dir);
+      }
+      let fh: ApplyHandle;
       try {
         fh = await this.io.open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW);
       } catch (e) {
@@ -150,17 +168,20 @@ export class Disk {
         }
         throw e;
       }
-      try {
-        const held = `/proc/self/fd/${fh.fd}`;
-        const real = await this.io.readlink(held).catch(() => undefined);
-        if (real !== undefined) {
-          if (real !== dir) {
-            throw changedFolder(dir);
-          }
-          return await use(held);
-        }
-      } finally {
+      const held = `/proc/self/fd/${fh.fd}`;
+      const real = await this.io.readlink(held).catch(() => undefined);
+      if (real === undefined) {
         await fh.close();
+      } else {
+        if (real !== dir) {
+          await fh.close();
+          throw changedFolder(dir);
+        }
+        this.held.set(dir, fh);
+        while (this.held.size > APPLY_HELD_FOLDERS) {
+          await this.letGo(this.held.keys().next().value as string);
+        }
+        return use(held);
       }
     }
     let real: string;
@@ -176,6 +197,20 @@ export class Disk {
       throw changedFolder(dir);
     }
     return use(dir);
+  }
+
+  /** Closes the folder held for `dir`, if one is; a folder opened only to be read cannot fail to close in a way that matters. */
+  private async letGo(dir: string): Promise<void> {
+    const fh = this.held.get(dir);
+    this.held.delete(dir);
+    await fh?.close().catch(() => undefined);
+  }
+
+  /** Lets go of every folder held. */
+  async close(): Promise<void> {
+    for (const dir of [...this.held.keys()]) {
+      await this.letGo(dir);
+    }
   }
 
   /** Runs `use` on the file `p` through its held folder: the name in it, and the folder. */
@@ -519,6 +554,7 @@ export class Disk {
 
   async rmdir(p: string): Promise<void> {
     await this.at(p, (folder) => this.io.rmdir(folder));
+    await this.letGo(p);
   }
 }
 

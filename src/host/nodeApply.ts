@@ -101,6 +101,14 @@ async function undoOne(disk: Disk, u: Undo): Promise<FileState[]> {
 export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOptions, io: ApplyIo = NODE_APPLY_IO): Promise<ApplyReport> {
   throwIfCancelled(opts.signal);
   const disk = new Disk(io);
+  try {
+    return await applyWith(disk, changes, opts);
+  } finally {
+    await disk.close();
+  }
+}
+
+async function applyWith(disk: Disk, changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {
   const snaps = new Map<string, Before | undefined>();
   for (const c of changes) {
     for (const p of c.kind === 'rename' ? [c.from, c.to] : [c.path]) {

@@ -159,11 +159,15 @@ export function overDeepField(input: unknown, maxDepth: number): string | undefi
   return undefined;
 }
 
-/** JSON of a value for a log line or a message: at most `maxChars`, whatever the value's size or depth. */
+/**
+ * JSON of a value for a log line or a message: at most `maxChars`, whatever the value's
+ * size or depth. A string longer than the cut is cut before it is written out (the log
+ * line of a 4 MB patch wrote all of it, escapes and all, to keep 200 characters).
+ */
 export function boundedJson(v: unknown, maxChars: number): string {
   let s: string;
   try {
-    s = JSON.stringify(v) ?? String(v);
+    s = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' && x.length > maxChars + 1 ? x.slice(0, maxChars + 1) : x)) ?? String(v);
   } catch {
     s = '(too deeply nested to show)';
   }

@@ -2,7 +2,8 @@ import { throwIfCancelled } from '../core/cancel';
 import { lineStats, textEdits, unifiedDiff, type TextEdit } from '../core/diff';
 import { CancelledError, ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
-import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
+import { inOrder } from '../core/inOrder';
+import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, PATH_CHECKS_IN_FLIGHT, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
@@ -200,14 +201,14 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
  * folders it writes in for the rest of the way (see applyOnDisk).
  */
 async function checkResolved(ctx: ToolContext, plan: ChangePlan): Promise<void> {
-  for (const t of plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])])) {
+  await inOrder(plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]), PATH_CHECKS_IN_FLIGHT, async (t) => {
     if ((await ctx.ws.realpath(t.abs)) !== t.real) {
       throw new ToolError(
         'changed',
         `${t.located.display} changed while the change waited (it, or a folder on its path, became a link or stopped being one), so nothing was written. Read it again, then redo the change.`,
       );
     }
-  }
+  });
 }
 
 /**
@@ -221,12 +222,12 @@ async function recheckGitDirectories(ctx: ToolContext, plan: ChangePlan): Promis
   const dirs = ctx.ws.gitDirectories();
   const targets = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]);
   dirs.plan(plan.files.map((f) => f.target.real));
-  for (const t of targets) {
+  await inOrder(targets, PATH_CHECKS_IN_FLIGHT, async (t) => {
     const gitDir = await dirs.enclosing(t.real);
     if (gitDir !== undefined) {
       Access.of(ctx, { ...t, gitDir }, plan.tool, 'change').refuseForbidden();
     }
-  }
+  });
 }
 
 /**
@@ -436,9 +437,7 @@ export async function landChange(
   if (ask) {
     // Time passed while the person looked; without a question the lock was held throughout,
     // and the workspace still refuses a base that is no longer the file's text.
-    for (const f of plan.files) {
-      await reverify(ctx, f);
-    }
+    await inOrder(plan.files, PATH_CHECKS_IN_FLIGHT, (f) => reverify(ctx, f));
   }
   throwIfCancelled(ctx.signal);
 

@@ -1,4 +1,6 @@
 import { ToolError } from '../core/errors';
+import { inOrder } from '../core/inOrder';
+import { PATH_CHECKS_IN_FLIGHT } from '../core/limits';
 import { locate, resolveInputPath, type Located } from '../core/paths';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { OpenDocument } from '../host/workspace';
@@ -34,12 +36,12 @@ export function gitDirectoriesOf(ctx: ToolContext): GitDirectories {
 export async function resolveGitDirectories(ctx: ToolContext, targets: readonly Target[]): Promise<void> {
   const dirs = gitDirectoriesOf(ctx);
   dirs.plan(targets.map((t) => t.real));
-  for (const t of targets) {
+  await inOrder(targets, PATH_CHECKS_IN_FLIGHT, async (t) => {
     const gitDir = await dirs.enclosing(t.real);
     if (gitDir !== undefined) {
       t.gitDir = gitDir;
     }
-  }
+  });
 }
 
 export async function resolveTarget(ctx: ToolContext, input: string): Promise<Target> {

@@ -3,7 +3,8 @@ import { describeVerifyError, describeVerifyFailures, describeWithoutContent, fa
 import { ToolError } from '../core/errors';
 import type { AliasTable } from '../services/aliases';
 import { textField } from '../services/input';
-import { MAX_PATCH_CHARS, MAX_PATCH_FAILED_FILES_SHOWN } from '../core/limits';
+import { inOrder } from '../core/inOrder';
+import { MAX_PATCH_CHARS, MAX_PATCH_FAILED_FILES_SHOWN, PATH_CHECKS_IN_FLIGHT } from '../core/limits';
 import { suggestPaths } from '../services/suggest';
 import { renderPatchResult } from '../services/changeResult';
 import { Access, firstQuestion, invocationMessage, requireTrust } from '../services/access';
@@ -114,10 +115,8 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
   async invoke(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolResult> {
     requireTrust(ctx, 'fs_apply_patch');
     const patch = parse(input.patch);
-    const resolved = new Map<string, Target>();
-    for (const p of namedPaths(patch)) {
-      resolved.set(p, await resolveTarget(ctx, p));
-    }
+    const paths = namedPaths(patch);
+    const resolved = new Map((await inOrder(paths, PATH_CHECKS_IN_FLIGHT, (p) => resolveTarget(ctx, p))).map((t, i) => [paths[i], t] as const));
     // the files the patch creates count as present: added files that make a git directory together are inside one
     await resolveGitDirectories(ctx, [...resolved.values()]);
     const access = new Map([...resolved].map(([p, t]) => [p, Access.of(ctx, t, 'fs_apply_patch', 'change')] as const));

@@ -266,3 +266,96 @@ describe('a file someone else saves after a change read it and before its rename
     assert.equal(fs.statSync(p(file(0))).ino, fs.statSync(p('d0/also.txt')).ino, 'still one file');
   });
 });
+
+describe('the folders a change on node:fs writes in', () => {
+  const FILES = 40;
+  let tree: { root: string; cleanup(): void };
+  let outside: { root: string; cleanup(): void };
+  const p = (rel: string) => path.join(tree.root, rel);
+  const file = (i: number) => `d${i % 4}/f${i}.txt`;
+  const changes = (): FileChange[] => [
+    ...Array.from({ length: FILES }, (_, i): FileChange => ({ kind: 'edit', path: p(file(i)), base: `old ${i}\n`, edits: textEdits(`old ${i}\n`, `new ${i}\n`) })),
+    { kind: 'create', path: p('fresh/deep/new.txt'), bytes: Buffer.from('created\n'), overwrite: false },
+  ];
+
+  beforeEach(() => {
+    tree = tempTree(Object.fromEntries(Array.from({ length: FILES }, (_, i) => [file(i), `old ${i}\n`])));
+    outside = tempTree(Object.fromEntries(Array.from({ length: FILES }, (_, i) => [`f${i}.txt`, `old ${i}\n`])));
+  });
+  afterEach(() => {
+    tree.cleanup();
+    outside.cleanup();
+  });
+
+  /** node:fs counting the folders opened to be held (not followed through a link), by path, and the descriptors still open. */
+  function countingIo(): { io: ApplyIo; held: Map<string, number>; open: () => number } {
+    const held = new Map<string, number>();
+    let open = 0;
+    const io: ApplyIo = {
+      ...NODE_APPLY_IO,
+      open: async (q, flags, mode) => {
+        const h = await NODE_APPLY_IO.open(q, flags, mode);
+        open++;
+        if ((flags & fs.constants.O_DIRECTORY) !== 0 && (flags & fs.constants.O_NOFOLLOW) !== 0) {
+          held.set(q, (held.get(q) ?? 0) + 1);
+        }
+        return { ...h, fd: h.fd, stat: () => h.stat(), readFile: () => h.readFile(), writeFile: (d) => h.writeFile(d), truncate: (l) => h.truncate(l), chmod: (m) => h.chmod(m), chown: (u, g) => h.chown(u, g), sync: () => h.sync(), close: async () => (open--, h.close()) };
+      },
+    };
+    return { io, held, open: () => open };
+  }
+
+  it('opens each folder once for the whole change, and closes every descriptor by its end', async () => {
+    const { io, held, open } = countingIo();
+    await applyOnDisk(changes(), opts, io);
+    for (let i = 0; i < FILES; i++) {
+      assert.equal(fs.readFileSync(p(file(i)), 'utf8'), `new ${i}\n`);
+    }
+    if (process.platform === 'linux') {
+      // each file is reached about ten times through its folder: read twice, staged, kept, renamed, its saved copy removed
+      assert.deepEqual([...held].filter(([, n]) => n > 1), []);
+      assert.ok(held.has(p('d0')) && held.has(p('fresh/deep')));
+    }
+    assert.equal(open(), 0, 'a descriptor left open');
+  });
+
+  it('a held folder moved away and replaced by a link part-way: nothing written through the link nor in the moved folder', async () => {
+    const before = listing(tree.root);
+    let syncs = 0;
+    const io: ApplyIo = {
+      ...NODE_APPLY_IO,
+      open: async (q, flags, mode) => {
+        const h = await NODE_APPLY_IO.open(q, flags, mode);
+        if ((flags & fs.constants.O_CREAT) === 0) {
+          return h;
+        }
+        return {
+          ...h,
+          fd: h.fd,
+          stat: () => h.stat(),
+          readFile: () => h.readFile(),
+          writeFile: (d) => h.writeFile(d),
+          truncate: (l) => h.truncate(l),
+          chmod: (m) => h.chmod(m),
+          chown: (u, g) => h.chown(u, g),
+          close: () => h.close(),
+          sync: async () => {
+            // every file read and staged, none renamed: d0, held since its first file was read, goes
+            if (++syncs === FILES + 1) {
+              fs.renameSync(p('d0'), p('d0.old'));
+              fs.symlinkSync(outside.root, p('d0'));
+            }
+            return h.sync();
+          },
+        };
+      },
+    };
+    await assert.rejects(applyOnDisk(changes(), opts, io), /changed while the change was applied|putting the files back failed too|could not be applied/);
+    const outsideNow = fs.readdirSync(outside.root).sort().map((f) => `${f}: ${fs.readFileSync(path.join(outside.root, f), 'utf8')}`);
+    assert.deepEqual(outsideNow, Array.from({ length: FILES }, (_, i) => `f${i}.txt: old ${i}\n`).sort(), 'nothing written through the link');
+    // the moved folder holds its files as they were (a temporary file the change could not reach there any more may be left beside them)
+    fs.unlinkSync(p('d0'));
+    fs.renameSync(p('d0.old'), p('d0'));
+    assert.deepEqual(listing(tree.root).filter((l) => !/\.tmp/.test(l)), before);
+  });
+});

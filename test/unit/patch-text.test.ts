@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Fits } from '../../src/core/patch/fits';
-import { LineIndex, passKey } from '../../src/core/patch/seek';
+import { LineIndex, passKey, seekIn } from '../../src/core/patch/seek';
 import { ArrayLines, FileText, type LineSource } from '../../src/core/patch/text';
 import type { SeekPass } from '../../src/core/patch/types';
 
@@ -102,5 +102,30 @@ describe('exact fits: native search agrees with comparing lines', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('trailing whitespace: the exact pass searches the text itself when no line has any', () => {
+  const line = fc.constantFrom('a', 'a ', 'a\t', 'a\u00a0', 'a\u3000', 'a\u2028', 'a\r', 'a\u0085', 'a\u200b', '', ' a', '\u00e9');
+  it('knows whether some line ends in whitespace as trimEnd sees it, in a file text and in lines given as an array', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { maxLength: 12 }), fc.boolean(), (rows, terminated) => {
+        const text = rows.map(([l, e], i) => l + (i === rows.length - 1 && !terminated ? '' : e)).join('');
+        const f = new FileText(text);
+        const expected = f.all().some((l) => l !== l.trimEnd());
+        assert.equal(f.hasTrailingSpace(), expected, JSON.stringify(text));
+        assert.equal(new ArrayLines(f.all()).hasTrailingSpace(), expected, JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds a chunk of a file without trailing whitespace without numbering its lines, and forgives lost whitespace where a file has some', () => {
+    const clean = new LineIndex(new FileText('one\ntwo\nthree\n'));
+    assert.deepEqual(seekIn(clean, ['two', 'three'], 0, false), { kind: 'found', index: 1, pass: 'exact' });
+    assert.equal((clean as unknown as { byPass: Map<string, unknown> }).byPass.size, 0, 'line ids made for the exact pass');
+    const spaced = new LineIndex(new FileText('one\ntwo \nthree\n'));
+    assert.deepEqual(seekIn(spaced, ['two', 'three'], 0, false), { kind: 'found', index: 1, pass: 'trim-end' });
+    assert.deepEqual(seekIn(spaced, ['two ', 'three'], 0, false), { kind: 'found', index: 1, pass: 'exact' });
   });
 });

@@ -131,9 +131,13 @@ export class LineIndex {
 
   /**
    * Where `pattern` fits under the exact pass: its lines that end in whitespace exactly,
-   * the others with or without trailing whitespace in the file.
+   * the others with or without trailing whitespace in the file. In a file without any
+   * (most), that is the text compared exactly, searched in the text itself: no line ids.
    */
   exactFits(pattern: readonly string[]): Fits {
+    if (!this.source.hasTrailingSpace()) {
+      return this.fits(pattern, 'exact');
+    }
     const strict: number[] = [];
     pattern.forEach((l, j) => {
       if (l !== l.trimEnd()) {

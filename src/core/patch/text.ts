@@ -7,6 +7,15 @@ export interface LineSource {
   /** Every line (materialised on first use). */
   all(): readonly string[];
   exactFits(pattern: readonly string[]): Fits;
+  /** Whether some line ends in whitespace (what `trimEnd` removes; its terminator aside). */
+  hasTrailingSpace(): boolean;
+}
+
+const SPACE_RE = /\s/;
+
+/** Whether the character code is whitespace as `trimEnd` sees it. */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || (code >= 128 && SPACE_RE.test(String.fromCharCode(code)));
 }
 
 /** The lines joined with `\n` after each, and where each starts. */
@@ -36,6 +45,10 @@ export class ArrayLines implements LineSource {
     return this.lines;
   }
 
+  hasTrailingSpace(): boolean {
+    return this.lines.some((l) => l.length > 0 && isSpace(l.charCodeAt(l.length - 1)));
+  }
+
   exactFits(pattern: readonly string[]): Fits {
     this.joined ??= joinLines(this.lines);
     return new TextFits(this.joined.text, this.joined.starts, `${pattern.join('\n')}\n`);
@@ -58,6 +71,7 @@ export class FileText implements LineSource {
   private readonly lf: number;
   private lines?: string[];
   private search?: { text: string; starts: Int32Array; eol: string };
+  private trailingSpace?: boolean;
 
   constructor(readonly text: string) {
     const newlines: number[] = [];
@@ -104,6 +118,20 @@ export class FileText implements LineSource {
       }
     }
     return this.lines;
+  }
+
+  hasTrailingSpace(): boolean {
+    if (this.trailingSpace === undefined) {
+      this.trailingSpace = false;
+      for (let i = 0; i < this.count; i++) {
+        const end = this.starts[i + 1] - this.eolLength[i];
+        if (end > this.starts[i] && isSpace(this.text.charCodeAt(end - 1))) {
+          this.trailingSpace = true;
+          break;
+        }
+      }
+    }
+    return this.trailingSpace;
   }
 
   exactFits(pattern: readonly string[]): Fits {
