@@ -86,6 +86,44 @@ function listing(root: string): string[] {
   return out;
 }
 
+/** node:fs with `meddle` run once: at the `atSync`-th sync of a file the change writes (with `atSync` the count it writes plus one: every file read and staged, none renamed), or after the `afterRename`-th rename. */
+function meddlingIo(meddle: () => void, atSync: number, afterRename?: number): ApplyIo {
+  let syncs = 0;
+  let renames = 0;
+  return {
+    ...NODE_APPLY_IO,
+    open: async (q, flags, mode) => {
+      const h = await NODE_APPLY_IO.open(q, flags, mode);
+      if ((flags & fs.constants.O_CREAT) === 0) {
+        return h;
+      }
+      return {
+        ...h,
+        fd: h.fd,
+        stat: () => h.stat(),
+        readFile: () => h.readFile(),
+        writeFile: (d) => h.writeFile(d),
+        truncate: (l) => h.truncate(l),
+        chmod: (m) => h.chmod(m),
+        chown: (u, g) => h.chown(u, g),
+        close: () => h.close(),
+        sync: async () => {
+          if (++syncs === atSync && afterRename === undefined) {
+            meddle();
+          }
+          return h.sync();
+        },
+      };
+    },
+    rename: async (a, b) => {
+      await NODE_APPLY_IO.rename(a, b);
+      if (++renames === afterRename) {
+        meddle();
+      }
+    },
+  };
+}
+
 describe('the order a change on node:fs syncs and renames in', () => {
   const FILES = 40;
   let tree: { root: string; cleanup(): void };
@@ -185,44 +223,6 @@ describe('a file someone else saves after a change read it and before its rename
   });
   afterEach(() => tree.cleanup());
 
-  /** node:fs with `meddle` run once: at the sync of the last file the change writes (every file read and staged, none renamed), or after the `afterRename`-th rename. */
-  function meddlingIo(meddle: () => void, afterRename?: number): ApplyIo {
-    let syncs = 0;
-    let renames = 0;
-    return {
-      ...NODE_APPLY_IO,
-      open: async (q, flags, mode) => {
-        const h = await NODE_APPLY_IO.open(q, flags, mode);
-        if ((flags & fs.constants.O_CREAT) === 0) {
-          return h;
-        }
-        return {
-          ...h,
-          fd: h.fd,
-          stat: () => h.stat(),
-          readFile: () => h.readFile(),
-          writeFile: (d) => h.writeFile(d),
-          truncate: (l) => h.truncate(l),
-          chmod: (m) => h.chmod(m),
-          chown: (u, g) => h.chown(u, g),
-          close: () => h.close(),
-          sync: async () => {
-            if (++syncs === FILES + 1 && afterRename === undefined) {
-              meddle();
-            }
-            return h.sync();
-          },
-        };
-      },
-      rename: async (a, b) => {
-        await NODE_APPLY_IO.rename(a, b);
-        if (++renames === afterRename) {
-          meddle();
-        }
-      },
-    };
-  }
-
   /** Applies the change through `io`, which has `theirs` saved at `rel`: refused as stale, every file as it was but theirs, byte for byte, nothing of the change left. */
   async function refusedWithTheirsKept(io: ApplyIo, rel: string, theirs: string, expected: string[]): Promise<void> {
     await assert.rejects(applyOnDisk(changes(), opts, io), (e: unknown) => e instanceof StaleError && e.path === p(rel));
@@ -238,14 +238,14 @@ describe('a file someone else saves after a change read it and before its rename
     const io = meddlingIo(() => {
       fs.writeFileSync(p('d0/their.swp'), theirs);
       fs.renameSync(p('d0/their.swp'), p(file(0)));
-    });
+    }, FILES + 1);
     await refusedWithTheirsKept(io, file(0), theirs, theirsIn(before, [file(0)], theirs));
   });
 
   it('rewritten in place while the others sync: refused, theirs kept', async () => {
     const before = listing(tree.root);
     const theirs = 'their save, written in place\n';
-    const io = meddlingIo(() => fs.writeFileSync(p(file(0)), theirs));
+    const io = meddlingIo(() => fs.writeFileSync(p(file(0)), theirs), FILES + 1);
     await refusedWithTheirsKept(io, file(0), theirs, theirsIn(before, [file(0)], theirs));
   });
 
@@ -253,7 +253,7 @@ describe('a file someone else saves after a change read it and before its rename
     const before = listing(tree.root);
     const theirs = 'their save of the last file\n';
     const last = file(FILES - 1);
-    const io = meddlingIo(() => fs.writeFileSync(p(last), theirs), 3);
+    const io = meddlingIo(() => fs.writeFileSync(p(last), theirs), FILES + 1, 3);
     await refusedWithTheirsKept(io, last, theirs, theirsIn(before, [last], theirs));
   });
 
@@ -261,7 +261,7 @@ describe('a file someone else saves after a change read it and before its rename
     fs.linkSync(p(file(0)), p('d0/also.txt'));
     const before = listing(tree.root);
     const theirs = 'their save through the other name\n';
-    const io = meddlingIo(() => fs.writeFileSync(p('d0/also.txt'), theirs));
+    const io = meddlingIo(() => fs.writeFileSync(p('d0/also.txt'), theirs), FILES + 1);
     await refusedWithTheirsKept(io, file(0), theirs, theirsIn(before, [file(0), 'd0/also.txt'], theirs));
     assert.equal(fs.statSync(p(file(0))).ino, fs.statSync(p('d0/also.txt')).ino, 'still one file');
   });
@@ -321,35 +321,11 @@ describe('the folders a change on node:fs writes in', () => {
 
   it('a held folder moved away and replaced by a link part-way: nothing written through the link nor in the moved folder', async () => {
     const before = listing(tree.root);
-    let syncs = 0;
-    const io: ApplyIo = {
-      ...NODE_APPLY_IO,
-      open: async (q, flags, mode) => {
-        const h = await NODE_APPLY_IO.open(q, flags, mode);
-        if ((flags & fs.constants.O_CREAT) === 0) {
-          return h;
-        }
-        return {
-          ...h,
-          fd: h.fd,
-          stat: () => h.stat(),
-          readFile: () => h.readFile(),
-          writeFile: (d) => h.writeFile(d),
-          truncate: (l) => h.truncate(l),
-          chmod: (m) => h.chmod(m),
-          chown: (u, g) => h.chown(u, g),
-          close: () => h.close(),
-          sync: async () => {
-            // every file read and staged, none renamed: d0, held since its first file was read, goes
-            if (++syncs === FILES + 1) {
-              fs.renameSync(p('d0'), p('d0.old'));
-              fs.symlinkSync(outside.root, p('d0'));
-            }
-            return h.sync();
-          },
-        };
-      },
-    };
+    // every file read and staged, none renamed: d0, held since its first file was read, goes
+    const io = meddlingIo(() => {
+      fs.renameSync(p('d0'), p('d0.old'));
+      fs.symlinkSync(outside.root, p('d0'));
+    }, FILES + 1);
     await assert.rejects(applyOnDisk(changes(), opts, io), /changed while the change was applied|putting the files back failed too|could not be applied/);
     const outsideNow = fs.readdirSync(outside.root).sort().map((f) => `${f}: ${fs.readFileSync(path.join(outside.root, f), 'utf8')}`);
     assert.deepEqual(outsideNow, Array.from({ length: FILES }, (_, i) => `f${i}.txt: old ${i}\n`).sort(), 'nothing written through the link');
