@@ -92,6 +92,11 @@ export function isMultiDiffTab(tab: vscode.Tab): boolean {
   return !!multi && tab.input instanceof multi;
 }
 
+/** Whether a multi-diff tab's label is a proposal's title (with its file count after it). */
+function showsTitle(tab: vscode.Tab, title: string): boolean {
+  return tab.label === title || tab.label.startsWith(`${title} (`);
+}
+
 function allTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs);
 }
@@ -202,7 +207,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     // A multi-diff tab lists only the files that have both sides (not adds or deletes):
     // its label, the proposal's unique title and a file count, tells the rest.
     if (isMultiDiffTab(tab)) {
-      return [...this.waiting.values()].find((w) => tab.label === w.title || tab.label.startsWith(`${w.title} (`));
+      return [...this.waiting.values()].find((w) => showsTitle(tab, w.title));
     }
     return undefined;
   }
@@ -505,11 +510,11 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     if (!tab) {
       return false;
     }
-    const ids = new Set([...this.closing.values()].map((c) => c.id));
-    const titles = new Set([...this.closing.values()].map((c) => c.title));
+    const answered = [...this.closing.values()];
+    const ids = new Set(answered.map((c) => c.id));
     return (
       tabUris(tab).some((u) => u.scheme === this.scheme && ids.has(/^(\d+)-/.exec(u.query)?.[1] ?? '')) ||
-      (isMultiDiffTab(tab) && [...titles].some((t) => tab.label === t || tab.label.startsWith(`${t} (`)))
+      (isMultiDiffTab(tab) && answered.some((c) => showsTitle(tab, c.title)))
     );
   }
 

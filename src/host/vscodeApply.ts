@@ -7,7 +7,7 @@ import { throwIfCancelled } from '../core/cancel';
 import { textEdits } from '../core/diff';
 import { CancelledError } from '../core/errors';
 import type { CellChange } from '../core/notebook/cells';
-import { localStat } from './localStat';
+import { localEntryExists } from './gitDirectory';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 /**
@@ -133,10 +133,10 @@ async function readIfExists(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   }
 }
 
-/** Whether anything is at the path (a dangling link counts). */
+/** Whether anything is at the path (a dangling link counts, and so does one that cannot be looked at). */
 async function exists(uri: vscode.Uri): Promise<boolean> {
   if (uri.scheme === 'file') {
-    return (await localStat(uri.fsPath)) !== undefined;
+    return localEntryExists(uri.fsPath);
   }
   try {
     await vscode.workspace.fs.stat(uri);
