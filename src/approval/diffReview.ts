@@ -226,7 +226,6 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     }
     const id = String(this.nextId++);
     const files = await Promise.all(proposal.files.map((f) => this.reviewFile(id, f)));
-    preloadTargets(files, this.opts.log);
     const title = changesTitle({ ...proposal, files });
     return new Promise<Review>((resolve, reject) => {
       const w: Waiting = {
@@ -246,6 +245,8 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       // one review of a file on screen at a time: an answered one still closing goes first
       this.closed(files).then(() => this.open(w, undefined, opts.focus === true)).then(
         () => {
+          // once the review shows, not competing with it
+          preloadTargets(files, this.opts.log);
           if (signal.isCancellationRequested) {
             void this.cancel(id);
           }
