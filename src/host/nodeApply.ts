@@ -220,7 +220,9 @@ function foldersNamedIn(changes: readonly FileChange[], journal: readonly Undo[]
 async function stageOne(disk: Disk, c: Extract<FileChange, { kind: 'edit' | 'create' }>, snaps: ReadonlyMap<string, Before | undefined>, journal: Undo[], syncs: SyncQueue): Promise<Staged> {
   const before = snaps.get(c.path);
   if (c.kind === 'edit') {
-    const current = before && (await disk.read(c.path).catch((e) => Promise.reject(described(e, `reading ${c.path}`))));
+    // a path's first step starts from its snapshot, read moments ago; a write to the file since
+    // is caught when it is linked as its saved copy and again just before the rename (Disk.commit)
+    const current = before;
     const decoded = current && decodeTextExact(current.bytes);
     if (!current || !decoded || decoded.text !== c.base) {
       throw new StaleError(c.path);
@@ -234,7 +236,7 @@ async function stageOne(disk: Disk, c: Extract<FileChange, { kind: 'edit' | 'cre
   }
   try {
     await disk.makeParents(c.path, journal);
-    return await disk.stage(c.path, c.bytes, before && (await disk.read(c.path)), journal, syncs);
+    return await disk.stage(c.path, c.bytes, before, journal, syncs);
   } catch (e) {
     throw described(e, `writing ${c.path}`);
   }

@@ -74,15 +74,18 @@ export interface ChangeProposal {
 }
 
 export type Review =
-  /** `texts` holds the text to write per `ProposedFile.path`: the person may have edited the proposal. */
-  | { kind: 'accepted'; texts: ReadonlyMap<string, string>; edited: readonly string[] }
+  /**
+   * `texts` holds the text to write per `ProposedFile.path`: the person may have edited the
+   * proposal. `atOnce`: answered by standing flags (the CLI's --yes), no person took time.
+   */
+  | { kind: 'accepted'; texts: ReadonlyMap<string, string>; edited: readonly string[]; atOnce?: true }
   | { kind: 'rejected'; reason?: string }
   | { kind: 'cancelled' }
   /** Nobody can answer here (the CLI without --yes): `preview` is what would change, `rerun` how to approve it. */
   | { kind: 'needs-approval'; preview: string; rerun?: string };
 
 /** Accepting a proposal as it stands, for approvers and policies that do not ask. */
-export function acceptAsProposed(p: ChangeProposal): Review {
+export function acceptAsProposed(p: ChangeProposal): Extract<Review, { kind: 'accepted' }> {
   const texts = new Map<string, string>();
   for (const f of p.files) {
     if (f.newText !== undefined) {

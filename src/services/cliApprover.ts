@@ -61,7 +61,8 @@ export function cliApprover(flags: CliFlags): Approver {
       const reasons = new Set<ChangeReason>(p.files.flatMap((f) => f.asks ?? []));
       const missing = missingGrants([...reasons], { ordinary: flags.yes, protectedFiles: flags.allowProtected === true, outside: flags.allowOutside });
       if (missing.length === 0) {
-        return acceptAsProposed(p);
+        // the flags answered at once: no time passed for anyone to change the files
+        return { ...acceptAsProposed(p), atOnce: true };
       }
       const rerun = ['--yes', ...(reasons.has('protected') || reasons.has('sensitive') ? ['--allow-protected'] : [])].join(' ');
       // the notes the applied result would give come first, as there: a loose match is checked before it is approved

@@ -416,6 +416,8 @@ export async function landChange(
   const proposal = proposalOf(of, plan);
   let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
   let edited: readonly string[] = [];
+  // whether time passed for a person to look (standing flags answer at once)
+  let waited = false;
   throwIfCancelled(ctx.signal);
   if (ask) {
     const review = await ctx.approver.review(proposal, ctx.signal);
@@ -429,14 +431,16 @@ export async function landChange(
       case 'accepted':
         texts = new Map(review.texts);
         edited = review.edited;
+        waited = review.atOnce !== true;
         break;
     }
   }
   // First where the paths lead: the texts are read again only from where the decision was made.
   await checkResolved(ctx, plan);
-  if (ask) {
-    // Time passed while the person looked; without a question the lock was held throughout,
-    // and the workspace still refuses a base that is no longer the file's text.
+  if (waited) {
+    // Time passed while the person looked; without a question (or with one the flags answered)
+    // the lock was held throughout, and the workspace still refuses a base that is no longer
+    // the file's text.
     await inOrder(plan.files, PATH_CHECKS_IN_FLIGHT, (f) => reverify(ctx, f));
   }
   throwIfCancelled(ctx.signal);
