@@ -1,3 +1,4 @@
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import type { EntryType, FileStat } from './workspace';
 
@@ -22,6 +23,25 @@ export async function localStat(p: string): Promise<FileStat | undefined> {
   }
   try {
     const s = await fs.stat(p);
+    return { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs, isSymlink: true };
+  } catch {
+    return { type: 'symlink', size: l.size, mtimeMs: l.mtimeMs, isSymlink: true };
+  }
+}
+
+/** {@link localStat} through node's synchronous calls, the same answers: for the CLI (see openLocalFileNow). */
+export async function localStatNow(p: string): Promise<FileStat | undefined> {
+  let l;
+  try {
+    l = fsSync.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+  if (!l.isSymbolicLink()) {
+    return { type: typeOf(l), size: l.size, mtimeMs: l.mtimeMs, isSymlink: false };
+  }
+  try {
+    const s = fsSync.statSync(p);
     return { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs, isSymlink: true };
   } catch {
     return { type: 'symlink', size: l.size, mtimeMs: l.mtimeMs, isSymlink: true };

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CancelSignal } from '../core/cancel';
@@ -7,8 +7,8 @@ import type { NotebookCell } from '../core/read/notebook';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames } from './localDirectory';
-import { openLocalFile } from './localFile';
-import { localStat } from './localStat';
+import { openLocalFileNow } from './localFile';
+import { localStatNow } from './localStat';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
@@ -45,12 +45,15 @@ export class NodeWorkspace implements Workspace {
     return this.trusted;
   }
 
+  // The small questions of the disk (a real path, a stat, opening a file) are asked with
+  // node's synchronous calls: the CLI runs one call at a time, and each answer takes
+  // microseconds, less than a round trip through the thread pool (see openLocalFileNow).
   realpath(p: string): Promise<string> {
-    return realpathLenient(p, (x) => fs.realpath(x));
+    return realpathLenient(p, async (x) => realpathSync.native(x));
   }
 
   stat(p: string): Promise<FileStat | undefined> {
-    return localStat(p);
+    return localStatNow(p);
   }
 
   mtimes(paths: readonly string[], signal?: CancelSignal): Promise<number[]> {
@@ -74,7 +77,7 @@ export class NodeWorkspace implements Workspace {
   }
 
   openFile(p: string, opts?: OpenOptions): Promise<OpenedFile | undefined> {
-    return openLocalFile(p, opts);
+    return openLocalFileNow(p, opts);
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {
