@@ -8,7 +8,8 @@
 //   review       from invoking fs_edit on a 1,000-line file to its diff editor visible
 //                vs `vscode.diff` of the same two texts until that diff is visible;
 //   next page    the page a deep page's continuation names (line 500,000 of a 100 MiB
-//                file, warm) vs the first page of the same file;
+//                file, warm) vs the first page of the same file, and vs a page of a
+//                2-line file (the invoke round trip that every call costs);
 //   accept       from Accept to the tool's result vs VS Code applying the same edit to
 //                the open file and saving it.
 const vscode = require('vscode');
@@ -147,6 +148,8 @@ exports.run = async function run() {
     result.seekMs = round(performance.now() - t);
     const nexts = [];
     const firsts = [];
+    // a page of a 2-line file: what any call costs, the round trip through the window
+    const smalls = [];
     for (let i = 0; i < RUNS; i++) {
       const cont = /^Continue with: fs_read (.*)$/m.exec(page);
       if (!cont) {
@@ -162,10 +165,14 @@ exports.run = async function run() {
       t = performance.now();
       await invoke('fs_read', { path: 'big.log' });
       firsts.push(performance.now() - t);
+      t = performance.now();
+      await invoke('fs_read', { path: 'small.txt' });
+      smalls.push(performance.now() - t);
     }
     result.nextPageMs = round(median(nexts));
     result.nextPageMaxMs = round(Math.max(...nexts));
     result.firstPageMs = round(median(firsts));
+    result.smallPageMs = round(median(smalls));
     fs.rmSync(path.join(root, 'big.log'));
 
     // Review and Accept, alternating with VS Code's own diff and edit of the same texts.
