@@ -154,6 +154,25 @@ describe('fs_apply_patch', () => {
     assert.equal(fs.existsSync(p('new.txt')), false);
   });
 
+  it("with the CLI's --yes, which no one takes time to answer, a file written after the plan is still refused and nothing is written", async () => {
+    const yes = cliApprover({ yes: true, allowOutside: false });
+    const approver = {
+      ...yes,
+      review: async (...args: Parameters<typeof yes.review>) => {
+        const answer = await yes.review(...args);
+        // another program saves b.txt between the answer and the apply, keeping its size
+        fs.writeFileSync(p('b.txt'), 'B1\nb2\nb3\n');
+        return answer;
+      },
+    };
+    const r = await call(await context(tree.root, {}, approver), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '-a2', '+A2', '*** Update File: b.txt', '-b2', '+B2') });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /b\.txt/);
+    assert.match(r.text, /nothing was written/i);
+    assert.equal(read('a.txt'), 'a1\na2\na3\n');
+    assert.equal(read('b.txt'), 'B1\nb2\nb3\n');
+  });
+
   it('asks before matching a chunk against a secret the model has not read, so a right guess reads exactly like a wrong one', async () => {
     const secret = 'API_KEY=sk-live-123456\n';
     fs.writeFileSync(p('.env'), secret);
