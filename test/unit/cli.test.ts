@@ -30,7 +30,7 @@ describe('the CLI (dist/cli.js)', () => {
     assert.equal(r.err, '');
   });
 
-  it('loads only the called tool: --list none of them, a call its own bundle and no other', () => {
+  it('loads only the called tool: --list none of them, a call its own bundle and no other, the schemas only to refuse input', () => {
     // main() run in a process that then prints what it loaded
     const loaded = (args: string[]): string[] => {
       const probe = `require(${JSON.stringify(cli)}).main(${JSON.stringify(args)}).then(() => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache))))`;
@@ -40,8 +40,21 @@ describe('the CLI (dist/cli.js)', () => {
       return (JSON.parse(m[1]) as string[]).map((p) => path.relative(root, p)).filter((p) => p.startsWith('dist'));
     };
     assert.deepEqual(loaded(['--list']), [path.join('dist', 'cli.js')]);
+    // valid input that changes nothing (a stale version, a file not there, an empty patch)
+    const valid: Record<string, object> = {
+      fs_read: { path: 'file.txt' },
+      fs_list: {},
+      fs_glob: { pattern: '*.txt' },
+      fs_grep: { pattern: 'one' },
+      fs_edit: { path: 'no-such-file.txt', old_string: 'x', new_string: 'y' },
+      fs_write: { path: 'file.txt', content: 'x', version: '00000000' },
+      fs_apply_patch: { patch: '*** Begin Patch\n*** End Patch' },
+    };
     for (const t of TOOLS) {
-      assert.deepEqual(loaded([t.name, '--root', tree.root, '--input', '{}']), [path.join('dist', 'cli.js'), path.join('dist', `cli-${t.name}.js`)], t.name);
+      const own = [path.join('dist', 'cli.js'), path.join('dist', `cli-${t.name}.js`)];
+      assert.deepEqual(loaded([t.name, '--root', tree.root, '--input', JSON.stringify(valid[t.name])]), own, t.name);
+      // refused input is worded by the schemas, in their own bundle
+      assert.deepEqual(loaded([t.name, '--root', tree.root, '--input', '{"no_such_field": 1}']), [...own, path.join('dist', 'cli-schemas.js')], `${t.name}, refused`);
     }
   });
 
