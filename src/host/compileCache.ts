@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import Module from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { nodeOs } from './lazyModules';
 
 /**
  * The CLI's tool bundles loaded with V8's code cache, so a call does not compile half a
@@ -26,7 +26,7 @@ export function cacheFolder(): string | undefined {
   if (uid === undefined) {
     return undefined;
   }
-  const dir = path.join(os.tmpdir(), `agent-file-tools-compile-cache-${uid}`);
+  const dir = path.join(nodeOs().tmpdir(), `agent-file-tools-compile-cache-${uid}`);
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
