@@ -106,7 +106,9 @@ const builds = [
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliToolsApart],
     // a runner is loaded with require: import() of a CommonJS file would first scan the whole bundle for its exports
     supported: { 'dynamic-import': false } },
-  ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart, treeSitterApart, schemasApart] })),
+  // import() becomes require here too: on Node 20 the CLI compiles a tool's bundle itself, from V8's cached data (src/host/compileCache.ts), and code
+  // so compiled has no import(); the files the bundles load (file-type, PDF.js, tree-sitter) are CommonJS
+  ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart, treeSitterApart, schemasApart], supported: { 'dynamic-import': false } })),
   { ...common, entryPoints: ['src/tools/schemas.ts'], outfile: 'dist/cli-schemas.js' },
   { ...common, sourcemap: false, entryPoints: ['node_modules/file-type/index.js'], outfile: 'dist/file-type.js' },
   // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.

@@ -58,6 +58,25 @@ describe('the CLI (dist/cli.js)', () => {
     }
   });
 
+  it("holds no import() in a tool's bundle: Node 20 compiles them from cached data, which only a bundle without one may be", () => {
+    for (const t of TOOLS) {
+      const code = fs.readFileSync(path.join(root, 'dist', `cli-${t.name}.js`), 'utf8');
+      assert.doesNotMatch(code, /\bimport\s*\(/, t.name);
+      assert.match(code, /require\("\.\/cli-schemas\.js"\)/, `${t.name} loads the schemas beside it`);
+    }
+  });
+
+  it('reads a file whose type its bytes name (file-type, loaded on demand), printing nothing on stderr', () => {
+    fs.writeFileSync(path.join(tree.root, 'arch.qqq'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100)]));
+    for (let i = 0; i < 2; i++) {
+      // the second run compiles from the code cache the first filed
+      const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"arch.qqq"}']);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /it is a ZIP file \(application\/zip\)/);
+      assert.equal(r.err, '');
+    }
+  });
+
   it('prints the envelope for --input and exits 0', () => {
     const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"file.txt"}']);
     assert.equal(r.code, 0);
