@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
-import { cacheFolder, loadBundle } from '../../src/host/compileCache';
+import { cacheFolder, loadBundle, mayImport } from '../../src/host/compileCache';
 import { tempTree } from './helpers';
 
 // The CLI's tool bundles through V8's code cache (Node's own from 22.1, ours on 20), in a folder of our own.
@@ -92,6 +92,15 @@ process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
       for (const d of dataOf(name)) {
         fs.rmSync(d, { force: true });
       }
+    }
+  });
+
+  it('tells a text that may call import() from one that cannot', () => {
+    for (const t of ['import("./a.js")', 'x = import ("a")', 'f(import(\n"a"))', '\timport\t(a)', 'await import(`./${n}`)']) {
+      assert.equal(mayImport(t), true, t);
+    }
+    for (const t of ['', 'import_node_fs.readFileSync(x)', 'reimport(x)', '$import(x)', 'var imports = 1; important()', 'import', 'x.import_(y)']) {
+      assert.equal(mayImport(t), false, t);
     }
   });
 
