@@ -10,8 +10,8 @@ import { columnInSlice, editShapeProblems, indentationInOutline, indentationOuts
  * (src/tools/schemas.ts) or loading zod. They take less than the schemas do, never more: a
  * string for a number ("10"), "true" for true, an alias inside an edit, anything unusual
  * goes to the schema, which takes it or words the refusal as always. What they take, they
- * give as the schema would: a copy of the input (no field here has a default or a
- * transform). test/unit/quick.test.ts holds each one to its schema.
+ * give as the schema would: a copy of the input, its fields in the schema's order (no field
+ * here has a default or a transform). test/unit/quick.test.ts holds each one to its schema.
  */
 
 /** Not taken: the schema is to judge. */
@@ -63,14 +63,21 @@ function object(fields: readonly (readonly [string, Field])[], required: readonl
     if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype || Object.getOwnPropertySymbols(v).length) {
       return NO;
     }
-    const out: Record<string, unknown> = {};
     for (const key of Object.keys(v)) {
-      const field = byName.get(key);
-      const x = field ? field((v as Record<string, unknown>)[key]) : NO;
-      if (x === NO) {
+      if (!byName.has(key)) {
         return NO;
       }
-      out[key] = x;
+    }
+    // in the schema's order, as the schema gives them (a continuation line shows them so)
+    const out: Record<string, unknown> = {};
+    for (const [name, field] of fields) {
+      if (Object.prototype.hasOwnProperty.call(v, name)) {
+        const x = field((v as Record<string, unknown>)[name]);
+        if (x === NO) {
+          return NO;
+        }
+        out[name] = x;
+      }
     }
     return required.every((k) => Object.prototype.hasOwnProperty.call(out, k)) && across(out) ? out : NO;
   };

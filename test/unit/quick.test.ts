@@ -195,11 +195,11 @@ function fitting(r: () => number, name: string, depth: number): unknown {
 
 /** Valid calls of each tool, which the quick check must take (it is there to take them). */
 const TAKEN: Record<string, Record<string, unknown>[]> = {
-  fs_read: [{ path: 'a.ts' }, { path: 'a.ts', offset: 10, limit: 20 }, { path: 'a.ts', mode: 'indentation', indentation: { anchor_line: 3, include_siblings: true } }, { path: 'a.ts', symbol: 'A.b' }, { path: 'a.ts', column: 4, offset: 2 }],
+  fs_read: [{ path: 'a.ts' }, { path: 'a.ts', offset: 10, limit: 20 }, { limit: 20, path: 'a.ts' }, { path: 'a.ts', mode: 'indentation', indentation: { anchor_line: 3, include_siblings: true } }, { path: 'a.ts', symbol: 'A.b' }, { path: 'a.ts', column: 4, offset: 2 }],
   fs_list: [{}, { path: 'src', depth: 2, ignore: ['*.log'], include_hidden: true, source: 'git' }],
   fs_glob: [{ pattern: '**/*.ts' }, { pattern: '*.md', path: 'docs', sort: 'mtime', limit: 5 }],
   fs_grep: [{ pattern: 'foo' }, { pattern: 'a.b', fixed_strings: true, context: 2, output: 'files', include: '*.ts' }],
-  fs_edit: [{ path: 'a.ts', old_string: 'x', new_string: 'y' }, { path: 'a.ts', edits: [{ old_string: 'x', new_string: 'y', replace_all: true }] }, { path: 'a.ipynb', cell: 2, new_string: 'print(1)' }, { path: 'a.ts', old_string: '', new_string: 'new file' }],
+  fs_edit: [{ path: 'a.ts', old_string: 'x', new_string: 'y' }, { new_string: 'y', old_string: 'x', path: 'a.ts' }, { path: 'a.ts', edits: [{ new_string: 'y', old_string: 'x' }] }, { path: 'a.ts', edits: [{ old_string: 'x', new_string: 'y', replace_all: true }] }, { path: 'a.ipynb', cell: 2, new_string: 'print(1)' }, { path: 'a.ts', old_string: '', new_string: 'new file' }],
   fs_write: [{ path: 'a.ts', content: '' }, { path: 'a.ts', content: 'x\n', version: 'abc' }],
   fs_apply_patch: [{ patch: '*** Begin Patch\n*** End Patch' }],
 };
@@ -234,7 +234,8 @@ function schemaOnly(spec: ToolSpec): ToolSpec {
 
 function outcome(spec: ToolSpec, raw: unknown): unknown {
   const r = parseInput(spec, raw);
-  return r.ok ? { ok: true, value: r.value } : { ok: false, text: resultText(r.result) };
+  // JSON as well: the value's fields in the same order
+  return r.ok ? { ok: true, value: r.value, json: JSON.stringify(r.value) } : { ok: false, text: resultText(r.result) };
 }
 
 describe('quick input checks', () => {
@@ -251,6 +252,7 @@ describe('quick input checks', () => {
           const z = spec.schema.safeParse(input);
           assert.ok(z.success);
           assert.deepStrictEqual(q, z.data);
+          assert.equal(JSON.stringify(q), JSON.stringify(z.data), 'the fields in the same order');
           assert.notEqual(q, input, 'a copy, not the input itself');
         }
       });
@@ -268,6 +270,7 @@ describe('quick input checks', () => {
             taken++;
             assert.ok(z.success, `quick check took what the schema refuses: ${JSON.stringify(input)?.slice(0, 300)}: ${z.success ? '' : z.error.message.slice(0, 300)}`);
             assert.deepStrictEqual(q, z.data, `value for ${JSON.stringify(input)?.slice(0, 300)}`);
+            assert.equal(JSON.stringify(q), JSON.stringify(z.data), `field order for ${JSON.stringify(input)?.slice(0, 300)}`);
           } else if (!z.success) {
             refused++;
           }
