@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js).
+// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js, and the input schemas: dist/cli-schemas.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
@@ -44,6 +44,18 @@ const cliToolsApart = {
   name: 'cli-tools-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\/cli\/fs_\w+\.js$/ }, (args) => ({ path: `./cli-${args.path.slice('./cli/'.length)}`, external: true }));
+  },
+};
+
+/**
+ * The tools' input schemas, and zod with them, are built only for input the tool's quick
+ * check does not take (src/tools/lazySchemas.ts): in the CLI they are a bundle of their own
+ * (dist/cli-schemas.js), so a valid call neither parses nor builds them.
+ */
+const schemasApart = {
+  name: 'schemas-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/schemas$/ }, (args) => (args.importer.endsWith('lazySchemas.ts') ? { path: './cli-schemas.js', external: true } : undefined));
   },
 };
 
@@ -94,7 +106,10 @@ const builds = [
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliToolsApart],
     // a runner is loaded with require: import() of a CommonJS file would first scan the whole bundle for its exports
     supported: { 'dynamic-import': false } },
-  ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart, treeSitterApart] })),
+  // import() becomes require here too: on Node 20 the CLI compiles a tool's bundle itself, from V8's cached data (src/host/compileCache.ts), and code
+  // so compiled has no import(); the files the bundles load (file-type, PDF.js, tree-sitter) are CommonJS
+  ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart, treeSitterApart, schemasApart], supported: { 'dynamic-import': false } })),
+  { ...common, entryPoints: ['src/tools/schemas.ts'], outfile: 'dist/cli-schemas.js' },
   { ...common, sourcemap: false, entryPoints: ['node_modules/file-type/index.js'], outfile: 'dist/file-type.js' },
   // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.
   { ...common, entryPoints: ['src/host/taskWorker.ts'], outfile: 'dist/taskWorker.js', plugins: [...common.plugins, pdfjsApart] },

@@ -2,11 +2,11 @@
 // included) of `--list` and of a small fs_read, against bare `node -e ""`, alternating in
 // the same run. Each process reports its own total at exit through a preloaded module, so
 // the figure has microsecond resolution; the same module is preloaded into the baseline.
-// Target: at most 40 ms over bare Node for each. On Node 22.1 and later a tool's bundle
-// compiles from Node's compile cache, kept in a folder of ours (src/host/compileCache.ts):
-// the fs_read figure is with the cache warm (the first run, not counted, fills it), and a
-// second row gives it cold (the cache removed before each run: the first call after an
-// install or a build). Node 20 keeps no cache: both rows are then the same.
+// Target: at most 40 ms over bare Node for each. A tool's bundle compiles from V8's code
+// cache, kept in a folder of ours (src/host/compileCache.ts; by Node itself from 22.1, by
+// the CLI on Node 20): the fs_read figure is with the cache warm (the first run, not
+// counted, fills it), and a second row gives it cold (the cache removed before each run:
+// the first call after an install or a build).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

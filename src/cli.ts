@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { CliCall } from './cli/run';
 import { loadBundle } from './host/compileCache';
 import { readLocalText } from './host/localText';
+import { writeWholeSync } from './host/stdout';
 import { isToolName, TOOL_NAMES, type ToolName } from './tools/names';
 
 /**
@@ -124,7 +125,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.list) {
-    process.stdout.write(TOOL_NAMES.join('\n') + '\n');
+    writeWholeSync(1, TOOL_NAMES.join('\n') + '\n');
     return 0;
   }
   if (!args.tool) {

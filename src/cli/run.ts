@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { NEVER_CANCELLED } from '../core/cancel';
 import { NodeWorkspace } from '../host/nodeWorkspace';
+import { writeWholeSync } from '../host/stdout';
 import { exitCodeOf } from '../services/approval';
 import { cliApprover } from '../services/cliApprover';
 import { ReadLedger } from '../services/ledger';
@@ -9,6 +10,8 @@ import { resultText, type ToolResult } from '../services/result';
 import { invokeTool } from '../services/run';
 import { DEFAULT_SETTINGS } from '../services/settings';
 import { SILENT_LOGGER, type ToolContext, type ToolSpec } from '../services/types';
+
+const STDOUT = 1;
 
 /** What the CLI read from its arguments and input, for the one tool it runs. */
 export interface CliCall {
@@ -24,10 +27,10 @@ export interface CliCall {
 function emit(result: ToolResult, json: boolean): void {
   if (json) {
     const parts = result.parts.map((p) => (p.kind === 'text' ? { type: 'text', text: p.text } : { type: 'data', mime: p.mime, bytes: p.data.byteLength, base64: Buffer.from(p.data).toString('base64') }));
-    process.stdout.write(JSON.stringify({ ok: !result.isError, text: resultText(result), parts }) + '\n');
+    writeWholeSync(STDOUT, JSON.stringify({ ok: !result.isError, text: resultText(result), parts }) + '\n');
   } else {
     const text = resultText(result);
-    process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    writeWholeSync(STDOUT, text.endsWith('\n') ? text : text + '\n');
   }
 }
 

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants, mkdtempSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { CancelledError } from '../core/errors';
 import { CANCEL_POLL_MS, CHILD_WATCH_MS, MAX_OUTPUT_LINE_CHARS } from '../core/limits';
+import { nodeChildProcess, nodeOs } from './lazyModules';
 import { startTask } from './tasks';
 import { findProgram, ProcessStopped, SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
 
@@ -155,7 +154,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       reject(new SpawnError(command, 'ENOENT', `${command} was not found in a folder of PATH given as an absolute path`));
       return;
     }
-    const child = spawn(program, args as string[], { cwd: opts.cwd, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = nodeChildProcess().spawn(program, args as string[], { cwd: opts.cwd, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], windowsHide: true });
     const sep = opts.separator ?? '\n';
     const maxLine = opts.maxLineChars ?? MAX_OUTPUT_LINE_CHARS;
     let cancelled = false;
@@ -286,7 +285,7 @@ export const NODE_PROCESSES: ProcessHost = {
   run: runProcess,
   startTask,
   async tempFile(name, text) {
-    const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'aft-'));
+    const dir = mkdtempSync(nodePath.join(nodeOs().tmpdir(), 'aft-'));
     const path = nodePath.join(dir, name);
     await fs.writeFile(path, text, { mode: 0o600 });
     return { path, dispose: () => fs.rm(dir, { recursive: true, force: true }) };

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { nodeWorkerThreads } from './lazyModules';
 import type { CancelSignal } from '../core/cancel';
 import { CancelledError, ToolError, type ToolErrorCode } from '../core/errors';
 import { CANCEL_POLL_MS, TASK_WATCH_MS } from '../core/limits';
@@ -96,7 +97,7 @@ class TaskThread implements TaskSession {
     }
     const o = this.o;
     this.baseline = process.memoryUsage.rss();
-    const w = new Worker(WORKER_SCRIPT, {
+    const w = new (nodeWorkerThreads().Worker)(WORKER_SCRIPT, {
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(o.maxMemoryBytes / (1024 * 1024))), maxYoungGenerationSizeMb: 32 },
     });
     w.on('message', (m: Reply) => this.answered(m));

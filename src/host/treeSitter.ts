@@ -12,7 +12,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { nodeWorkerThreads } from './lazyModules';
 import type * as TreeSitter from '@vscode/tree-sitter-wasm';
 import type { CancelSignal } from '../core/cancel';
 import { CANCEL_POLL_MS, MAX_OUTLINE_PARSE_MS, MAX_OUTLINE_WORKER_HEAP_BYTES, OUTLINE_WORKER_IDLE_MS } from '../core/limits';
@@ -117,7 +118,7 @@ class ParseThread {
     if (this.worker) {
       return this.worker;
     }
-    const w = new Worker(WORKER_SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: Math.round(MAX_OUTLINE_WORKER_HEAP_BYTES / (1024 * 1024)) } });
+    const w = new (nodeWorkerThreads().Worker)(WORKER_SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: Math.round(MAX_OUTLINE_WORKER_HEAP_BYTES / (1024 * 1024)) } });
     w.on('message', (m: Reply) => {
       if (this.running?.job.id === m.id) {
         this.finish(m.ok ? m.result : { kind: 'abandoned', reason: m.error });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { CancelledError, ToolError } from '../core/errors';
 import { didYouMean, resolveAliases } from './aliases';
 import { ApprovalDenied } from './approval';
@@ -24,15 +24,19 @@ export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[] = []): 
       }
     }
   };
+  // by the kind a schema names in its definition: zod's classes are not loaded to ask (see quick.ts)
+  const shapeOf = (s: z.ZodType | undefined) => (s?.def.type === 'object' ? (s.def as unknown as { shape: Record<string, z.ZodType> }).shape : undefined);
   let cur = unwrap(schema);
   for (const key of path) {
-    if (cur instanceof z.ZodArray && typeof key === 'number') {
-      cur = unwrap(cur.element as z.ZodType);
+    if (cur?.def.type === 'array' && typeof key === 'number') {
+      cur = unwrap((cur.def as unknown as { element: z.ZodType }).element);
     } else {
-      cur = cur instanceof z.ZodObject ? unwrap(cur.shape[key as string] as z.ZodType | undefined) : undefined;
+      const shape = shapeOf(cur);
+      cur = shape ? unwrap(shape[key as string] as z.ZodType | undefined) : undefined;
     }
   }
-  return cur instanceof z.ZodObject ? Object.keys(cur.shape) : [];
+  const shape = shapeOf(cur);
+  return shape ? Object.keys(shape) : [];
 }
 
 /**
@@ -44,10 +48,15 @@ export function parseInput<S extends ToolSpec>(spec: S, raw: unknown): Parsed<Re
   if (deep !== undefined) {
     return { ok: false, result: errorResult(`Invalid input for ${spec.name}:\n- \`${deep}\`: nests arrays or objects more than ${MAX_INPUT_DEPTH} levels deep; no field of this tool does\nA valid call looks like: ${spec.example}`) };
   }
-  const fields = fieldsAt(spec.schema);
+  const fields = spec.quick?.fields ?? fieldsAt(spec.schema);
   const norm = resolveAliases(raw ?? {}, spec.aliases, fields);
   if (!norm.ok) {
     return { ok: false, result: errorResult([`Invalid input for ${spec.name}:`, ...norm.problems, `A valid call looks like: ${spec.example}`].join('\n')) };
+  }
+  // the plain shape of a valid call is taken without building the schema; anything else is the schema's to judge and word
+  const quick = spec.quick?.parse(norm.input);
+  if (quick !== undefined) {
+    return { ok: true, value: quick as ReturnType<S['schema']['parse']> };
   }
   const r = spec.schema.safeParse(norm.input);
   if (r.success) {

@@ -53,11 +53,24 @@ export interface Preparation {
   confirmation?: Confirmation;
 }
 
+export interface QuickCheck<T> {
+  /** The schema's top-level fields, in its order (a unit test holds them to it). */
+  fields: readonly string[];
+  /** The parsed input, or undefined: the schema is to judge it. */
+  parse(input: unknown): T | undefined;
+}
+
 export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   /** The name the model sees (`fs_read`). */
   name: string;
   mutates: boolean;
   schema: S;
+  /**
+   * A cheap check of the input's plain shape, beside the schema: it takes only input the
+   * schema takes, with the value the schema would give, so that a valid call need not build
+   * the schema (nor load zod). Whatever it does not take, the schema judges and words.
+   */
+  quick?: QuickCheck<z.output<S>>;
   /** A valid call, shown when input is invalid. */
   example: string;
   /** Other names models use for this tool's fields (see aliases.ts). */

@@ -1,10 +1,12 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { applyPatchSchema } from './schemas';
+import { schemas } from './lazySchemas';
+import { applyPatchQuick } from './quick';
 import { describeVerifyError, describeVerifyFailures, describeWithoutContent, failurePath, formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PatchVerifyDetail, type PlannedChange } from '../core/patch';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from '../services/aliases';
-import { textField } from '../services/input';
 import { inOrder } from '../core/inOrder';
-import { MAX_PATCH_CHARS, MAX_PATCH_FAILED_FILES_SHOWN, PATH_CHECKS_IN_FLIGHT } from '../core/limits';
+import { MAX_PATCH_FAILED_FILES_SHOWN, PATH_CHECKS_IN_FLIGHT } from '../core/limits';
 import { suggestPaths } from '../services/suggest';
 import { renderPatchResult } from '../services/changeResult';
 import { Access, firstQuestion, invocationMessage, requireTrust } from '../services/access';
@@ -12,11 +14,7 @@ import type { FileText } from '../services/fileText';
 import { landChange, withEol, type PlannedFile } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
 import { resolveGitDirectories, resolveTarget, type Target } from '../services/target';
-import type { ToolContext, ToolSpec } from '../services/types';
-
-export const applyPatchSchema = z.strictObject({
-  patch: textField(MAX_PATCH_CHARS, 'the patch text, from "*** Begin Patch" to "*** End Patch"'),
-});
+import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 export type ApplyPatchInput = z.output<typeof applyPatchSchema>;
 
@@ -94,7 +92,10 @@ async function refuseLinksRemoved(ctx: ToolContext, patch: ReturnType<typeof par
 export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
   name: 'fs_apply_patch',
   mutates: true,
-  schema: applyPatchSchema,
+  get schema() {
+    return schemas().applyPatchSchema;
+  },
+  quick: applyPatchQuick as QuickCheck<ApplyPatchInput>,
   aliases: applyPatchAliases,
   example: '{"patch": "*** Begin Patch\\n*** Update File: src/app.ts\\n@@ function greet\\n-  return 1;\\n+  return 2;\\n*** End Patch"}',
 

@@ -1,9 +1,11 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { editSchema } from './schemas';
+import { schemas } from './lazySchemas';
+import { editQuick } from './quick';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
 import { ToolError } from '../core/errors';
-import { AliasError, snakeCase, wholeNumber, type AliasTable } from '../services/aliases';
-import { boolField, boundedJson, changedFilePathField, contentField, intField, textField } from '../services/input';
-import { MAX_EDIT_TEXT_CHARS, MAX_EDITS_PER_CALL, MAX_PATH_INPUT_CHARS, MAX_SYMBOL_QUERY_CHARS } from '../core/limits';
+import { AliasError, wholeNumber, type AliasTable } from '../services/aliases';
+import { boundedJson } from '../services/input';
 import { editBySymbol } from './editSymbol';
 import { changeByCell, isNotebookPath } from './editCell';
 import { renderSingleChange } from '../services/changeResult';
@@ -13,52 +15,7 @@ import { landChange, withEol } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
 import { suggestPaths } from '../services/suggest';
 import type { Target } from '../services/target';
-import type { ToolContext, ToolSpec } from '../services/types';
-
-const oldField = contentField(MAX_EDIT_TEXT_CHARS, 'the exact text to replace');
-const newField = contentField(MAX_EDIT_TEXT_CHARS, 'the replacement text');
-
-/** The names models give the fields of one edit in a list (Claude Code, OpenCode, Copilot, Aider), in snake_case; their camelCase forms are taken too. */
-const ITEM_ALIASES: Readonly<Record<string, string>> = {
-  old_str: 'old_string',
-  old_text: 'old_string',
-  search: 'old_string',
-  new_str: 'new_string',
-  new_text: 'new_string',
-  replace: 'new_string',
-};
-
-const ITEM_FIELDS = ['old_string', 'new_string', 'replace_all'];
-
-const editItem = z.preprocess(
-  (v, ctx) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-      return v;
-    }
-    const out: Record<string, unknown> = {};
-    const from: Record<string, string> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      const snake = snakeCase(k);
-      const name = ITEM_ALIASES[snake] ?? (ITEM_FIELDS.includes(snake) ? snake : k);
-      if (name === 'explanation') {
-        continue;
-      }
-      if (name in out && JSON.stringify(out[name]) !== JSON.stringify(x)) {
-        // which of the two the model meant cannot be known
-        ctx.addIssue({ code: 'custom', path: [k], message: `gives \`${name}\` a second, different value (\`${from[name]}\` gave one): give only \`${name}\`` });
-        continue;
-      }
-      out[name] = x;
-      from[name] = k;
-    }
-    return out;
-  },
-  z.strictObject({
-    old_string: oldField,
-    new_string: newField,
-    replace_all: boolField().optional(),
-  }),
-);
+import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 const PATH_NAMES = ['path', 'file_path', 'filePath', 'absolute_path', 'target_file'];
 
@@ -120,72 +77,6 @@ export const editAliases: AliasTable = {
   finish: liftItemPaths,
 };
 
-export const editSchema = z
-  .strictObject({
-    path: changedFilePathField(MAX_PATH_INPUT_CHARS),
-    symbol: textField(MAX_SYMBOL_QUERY_CHARS, 'a symbol name such as Parser.parse').optional(),
-    cell: intField(1).optional(),
-    insert_cell: z.enum(['code', 'markdown', 'raw'], { error: 'expected "code", "markdown" or "raw": the kind of cell to insert' }).optional(),
-    delete_cell: boolField().optional(),
-    old_string: oldField.optional(),
-    new_string: newField.optional(),
-    replace_all: boolField().optional(),
-    edits: z
-      .array(editItem, { error: 'expected a list of {old_string, new_string} edits' })
-      .min(1, { error: 'must hold at least one edit' })
-      .max(MAX_EDITS_PER_CALL, { error: `holds more than ${MAX_EDITS_PER_CALL} edits; split them into several calls` })
-      .optional(),
-  })
-  .superRefine((v, ctx) => {
-    const single = v.old_string !== undefined || v.new_string !== undefined || v.replace_all !== undefined;
-    const structural = v.insert_cell !== undefined || v.delete_cell !== undefined;
-    // `cell` and `symbol` both name a region whose whole text new_string replaces, or inside which old_string matches
-    const checkInside = (field: 'cell' | 'symbol', whole: string, emptyHint: string) => {
-      if (v.new_string === undefined && !v.edits) {
-        ctx.addIssue({ code: 'custom', path: ['new_string'], message: `is required with ${field}: ${whole} (or, with old_string, the replacement inside it)` });
-      }
-      if (v.replace_all && v.old_string === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['replace_all'], message: 'applies to old_string: give old_string too, or drop replace_all' });
-      }
-      if (v.old_string === '') {
-        ctx.addIssue({ code: 'custom', path: ['old_string'], message: `is empty: with ${field}, ${emptyHint}` });
-      }
-    };
-    if (v.edits && single) {
-      ctx.addIssue({ code: 'custom', path: ['edits'], message: 'give either old_string/new_string or edits, not both' });
-    } else if (v.cell !== undefined && v.symbol !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['cell'], message: 'names a notebook cell and `symbol` a symbol of a source file: give one of them' });
-    } else if (v.cell === undefined && structural) {
-      ctx.addIssue({ code: 'custom', path: [v.insert_cell !== undefined ? 'insert_cell' : 'delete_cell'], message: 'needs `cell`: the position of the cell (as fs_read numbers cells)' });
-    } else if (v.insert_cell !== undefined && v.delete_cell !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['delete_cell'], message: 'and insert_cell are two changes: make them in two calls' });
-    } else if (v.insert_cell !== undefined) {
-      if (v.old_string !== undefined || v.edits || v.replace_all !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['insert_cell'], message: 'takes only new_string, the new cell\'s source: drop old_string, replace_all and edits' });
-      }
-      if (v.new_string === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required with insert_cell: the new cell\'s source' });
-      }
-    } else if (v.delete_cell !== undefined) {
-      if (v.delete_cell !== true) {
-        ctx.addIssue({ code: 'custom', path: ['delete_cell'], message: 'is only ever true: to edit the cell, drop delete_cell' });
-      } else if (single || v.edits) {
-        ctx.addIssue({ code: 'custom', path: ['delete_cell'], message: 'takes no text: drop old_string, new_string, replace_all and edits' });
-      }
-    } else if (v.cell !== undefined) {
-      checkInside('cell', "the cell's new source", 'give the text to replace inside the cell, or omit old_string to replace its whole source');
-    } else if (v.symbol !== undefined) {
-      checkInside('symbol', "the symbol's new text", 'give the text to replace inside the symbol, or omit old_string to replace the whole symbol');
-    } else if (!v.edits) {
-      if (v.old_string === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['old_string'], message: 'is required (or give edits)' });
-      }
-      if (v.new_string === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'is required (or give edits)' });
-      }
-    }
-  });
-
 export type EditInput = z.output<typeof editSchema>;
 
 function requests(input: EditInput): EditRequest[] {
@@ -216,7 +107,10 @@ function staleMessage(t: Target, seen: string, now: FileText): string {
 export const editTool: ToolSpec<typeof editSchema> = {
   name: 'fs_edit',
   mutates: true,
-  schema: editSchema,
+  get schema() {
+    return schemas().editSchema;
+  },
+  quick: editQuick as QuickCheck<EditInput>,
   aliases: editAliases,
   example: '{"path": "src/app.ts", "old_string": "return a;", "new_string": "return a + b;"}',
 

@@ -1,9 +1,12 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { globSchema } from './schemas';
+import { schemas } from './lazySchemas';
+import { globQuick } from './quick';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
 import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
-import { MAX_GLOB_INPUT_CHARS, MAX_GLOB_RESULTS, MAX_PATH_INPUT_CHARS } from '../core/limits';
+import { MAX_GLOB_RESULTS } from '../core/limits';
 import { engineFor } from '../services/engine';
 import { normalizeGlob } from '../core/search/glob';
 import { globSearch } from '../core/search/globSearch';
@@ -11,24 +14,14 @@ import { ignoreNotes } from '../core/search/grep';
 import { checkScopes, scopesFor } from '../services/scopes';
 import { fitToBudget } from '../services/budget';
 import { newInChat } from '../services/once';
-import { boolField, intField, textField } from '../services/input';
 import { negate, type AliasTable } from '../services/aliases';
 import { textResult, type ToolResult } from '../services/result';
 import { preparationFor, readDecision } from '../services/access';
 import { resolveTarget } from '../services/target';
-import type { ToolContext, ToolSpec } from '../services/types';
+import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 /** Paths per page by default. */
 const DEFAULT_LIMIT = 100;
-
-export const globSchema = z.strictObject({
-  pattern: textField(MAX_GLOB_INPUT_CHARS, 'a glob, e.g. "**/*.ts"'),
-  path: textField(MAX_PATH_INPUT_CHARS, 'a folder path').optional(),
-  limit: intField(1).optional(),
-  offset: intField(1).optional(),
-  sort: z.enum(['path', 'mtime'], { error: 'expected "path" or "mtime"' }).optional(),
-  respect_ignore: boolField().optional(),
-});
 
 export type GlobInput = z.output<typeof globSchema>;
 
@@ -72,7 +65,10 @@ async function anchorHint(ctx: ToolContext, input: GlobInput, on: { engine: Retu
 export const globTool: ToolSpec<typeof globSchema> = {
   name: 'fs_glob',
   mutates: false,
-  schema: globSchema,
+  get schema() {
+    return schemas().globSchema;
+  },
+  quick: globQuick as QuickCheck<GlobInput>,
   aliases: globAliases,
   example: '{"pattern": "**/*.test.ts", "path": "src"}',
 

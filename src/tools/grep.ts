@@ -1,38 +1,27 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { grepSchema } from './schemas';
+import { schemas } from './lazySchemas';
+import { grepQuick } from './quick';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
 import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
-import { MAX_GLOB_INPUT_CHARS, MAX_GREP_CONTEXT_LINES, MAX_GREP_MATCHES, MAX_PATH_INPUT_CHARS, MAX_PATTERN_INPUT_CHARS } from '../core/limits';
+import { MAX_GREP_MATCHES } from '../core/limits';
 import { engineFor } from '../services/engine';
 import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
 import { fitToBudget } from '../services/budget';
 import { newInChat } from '../services/once';
-import { boolField, boundedJson, intField, textField } from '../services/input';
+import { boundedJson } from '../services/input';
 import { AliasError, negate, wholeNumber, type AliasTable } from '../services/aliases';
 import { textResult, type ToolResult } from '../services/result';
 import { preparationFor, readDecision, sensitiveFileTest } from '../services/access';
 import { checkScopes, scopesFor } from '../services/scopes';
 import { resolveTarget } from '../services/target';
-import type { ToolContext, ToolSpec } from '../services/types';
+import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 /** Matches (content) or files (files, count) per page by default. */
 const DEFAULT_LIMIT = 100;
-
-export const grepSchema = z.strictObject({
-  pattern: textField(MAX_PATTERN_INPUT_CHARS, 'a regular expression'),
-  path: textField(MAX_PATH_INPUT_CHARS, 'a folder or file path').optional(),
-  include: textField(MAX_GLOB_INPUT_CHARS, 'a glob, e.g. "*.ts"').optional(),
-  fixed_strings: boolField().optional(),
-  case_sensitive: boolField().optional(),
-  context: intField(0).pipe(z.number().max(MAX_GREP_CONTEXT_LINES, { error: `must be ${MAX_GREP_CONTEXT_LINES} or less` })).optional(),
-  output: z.enum(['content', 'files', 'count'], { error: 'expected "content", "files" or "count"' }).optional(),
-  offset: intField(1).optional(),
-  limit: intField(1).optional(),
-  multiline: boolField().optional(),
-  respect_ignore: boolField().optional(),
-});
 
 export type GrepInput = z.output<typeof grepSchema>;
 
@@ -142,7 +131,10 @@ function narrowAdvice(input: GrepInput, output: GrepOutput): string[] {
 export const grepTool: ToolSpec<typeof grepSchema> = {
   name: 'fs_grep',
   mutates: false,
-  schema: grepSchema,
+  get schema() {
+    return schemas().grepSchema;
+  },
+  quick: grepQuick as QuickCheck<GrepInput>,
   aliases: grepAliases,
   example: '{"pattern": "function \\\\w+Handler", "path": "src", "include": "*.ts"}',
 

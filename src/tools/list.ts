@@ -1,7 +1,10 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { listSchema } from './schemas';
+import { schemas } from './lazySchemas';
+import { listQuick } from './quick';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
-import { MAX_CURSOR_INPUT_CHARS, MAX_GLOB_INPUT_CHARS, MAX_IGNORE_INPUT_GLOBS, MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES, MAX_PATH_INPUT_CHARS } from '../core/limits';
+import { MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES } from '../core/limits';
 import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
 import { entryLine, renderListing } from '../core/list/render';
 import { findRepository, type Repository } from '../core/list/gitIndex';
@@ -12,36 +15,18 @@ import { ApprovalDenied } from '../services/approval';
 import { listPage, type TrackedPaths } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
 import { fitToBudget } from '../services/budget';
-import { boolField, boundedJson, intField, textField } from '../services/input';
+import { boundedJson } from '../services/input';
 import { AliasError, type AliasTable } from '../services/aliases';
 import { callText, nextInput } from '../core/contract';
 import { textResult, type ToolResult } from '../services/result';
 import { authorize, preparationFor, readDecision } from '../services/access';
 import { checkUnchanged, resolveTarget } from '../services/target';
-import type { ToolContext, ToolSpec } from '../services/types';
+import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 /** Default levels listed. */
 const DEFAULT_DEPTH = 2;
 /** Default entries per page. */
 const DEFAULT_LIMIT = 100;
-
-export const listSchema = z.strictObject({
-  path: textField(MAX_PATH_INPUT_CHARS, 'a folder path').optional(),
-  depth: intField(1).pipe(z.number().max(MAX_LIST_DEPTH_LEVELS, { error: `must be ${MAX_LIST_DEPTH_LEVELS} or less` })).optional(),
-  offset: intField(1).optional(),
-  cursor: textField(MAX_CURSOR_INPUT_CHARS, 'the cursor text a previous fs_list page gave').optional(),
-  limit: intField(1).optional(),
-  include_hidden: boolField().optional(),
-  respect_ignore: boolField().optional(),
-  ignore: z
-    .array(
-      textField(MAX_GLOB_INPUT_CHARS, 'a glob').refine((g) => !g.startsWith('!'), { error: 'negations ("!glob") are not supported; use respect_ignore=false to see ignored entries' }),
-      { error: 'expected a list of globs' },
-    )
-    .max(MAX_IGNORE_INPUT_GLOBS, { error: (issue) => `holds ${String((issue.input as unknown[]).length)} globs; at most ${MAX_IGNORE_INPUT_GLOBS} are accepted` })
-    .optional(),
-  source: z.enum(['filesystem', 'git'], { error: 'expected "filesystem" or "git"' }).optional(),
-});
 
 export type ListInput = z.output<typeof listSchema>;
 
@@ -103,7 +88,10 @@ async function trackedFiles(ctx: ToolContext, folder: string): Promise<TrackedPa
 export const listTool: ToolSpec<typeof listSchema> = {
   name: 'fs_list',
   mutates: false,
-  schema: listSchema,
+  get schema() {
+    return schemas().listSchema;
+  },
+  quick: listQuick as QuickCheck<ListInput>,
   aliases: listAliases,
   example: '{"path": "src", "depth": 2, "limit": 100}',
 

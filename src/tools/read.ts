@@ -1,9 +1,12 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { readSchema } from './schemas';
+import { schemas } from './lazySchemas';
+import { readQuick } from './quick';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { formatBytes } from '../core/format';
 import { completeUtf8, readHead, readIntoOf, type OpenedFile } from '../core/file';
-import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_SYMBOL_QUERY_CHARS, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PATH_INPUT_CHARS, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
+import { FULL_READ_MAX_BYTES, MAX_DIR_ENTRIES, MAX_INSTRUCTION_FILE_BYTES, MAX_NOTEBOOK_BYTES, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, MAX_READ_LINES, SNIFF_BYTES, STREAM_CHUNK_BYTES } from '../core/limits';
 import { decideRead } from '../core/policy';
 import { bytesVersion, textVersion } from '../core/hash';
 import { readDirectoryBounded, renderDirectory } from '../core/read/directory';
@@ -18,7 +21,7 @@ import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
 import { detectFileType } from '../core/text/sniff';
-import { boolField, boundedJson, intField, textField } from '../services/input';
+import { boundedJson } from '../services/input';
 import { AliasError, wholeNumber, type AliasTable } from '../services/aliases';
 import { callText } from '../core/contract';
 import type { ToolResult } from '../services/result';
@@ -28,43 +31,8 @@ import { readText, type TextRequest, type TextSource } from './readText';
 import { readOutline, readSymbol, type WholeText } from './readOutline';
 import { documentVersion, loadFileText, openedFileVersion } from '../services/fileText';
 import { lineIndexes } from '../services/lineIndexes';
-import type { ToolContext, ToolSpec } from '../services/types';
+import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 import { readPageCap, type Settings } from '../services/settings';
-
-const indentationSchema = z.strictObject({
-  anchor_line: intField(1).optional(),
-  max_levels: intField(0).optional(),
-  include_siblings: boolField().optional(),
-  include_header: boolField().optional(),
-  max_lines: intField(1).optional(),
-});
-
-export const readSchema = z
-  .strictObject({
-    path: textField(MAX_PATH_INPUT_CHARS, 'a file path'),
-    offset: intField(1).optional(),
-    limit: intField(1).optional(),
-    column: intField(1).optional(),
-    mode: z.enum(['slice', 'indentation', 'outline'], { error: 'expected "slice", "indentation" or "outline"' }).optional(),
-    indentation: indentationSchema.optional(),
-    symbol: textField(MAX_SYMBOL_QUERY_CHARS, 'a symbol name such as Parser.parse').optional(),
-  })
-  .refine((v) => !(v.mode === 'slice' && v.indentation), {
-    error: 'indentation options apply only with mode "indentation"',
-    path: ['indentation'],
-  })
-  .refine((v) => v.column === undefined || ((v.mode === undefined || v.mode === 'slice') && !v.indentation && v.symbol === undefined), {
-    error: 'column reads one line in pieces and applies only in mode "slice"',
-    path: ['column'],
-  })
-  .refine((v) => !(v.mode === 'outline' && v.indentation), {
-    error: 'indentation options apply only with mode "indentation"',
-    path: ['indentation'],
-  })
-  .refine((v) => v.symbol === undefined || v.mode === 'outline' || (v.mode === undefined && !v.indentation && v.offset === undefined && v.limit === undefined), {
-    error: 'symbol reads the whole symbol: give it without mode, offset or limit (or with mode "outline" for the symbols inside it)',
-    path: ['symbol'],
-  });
 
 export type ReadInput = z.output<typeof readSchema>;
 
@@ -447,7 +415,10 @@ async function withInstructions(ctx: ToolContext, t: Target, read: (ctx: ToolCon
 export const readTool: ToolSpec<typeof readSchema> = {
   name: 'fs_read',
   mutates: false,
-  schema: readSchema,
+  get schema() {
+    return schemas().readSchema;
+  },
+  quick: readQuick as QuickCheck<ReadInput>,
   aliases: readAliases,
   example: '{"path": "src/app.ts", "offset": 1, "limit": 200}',
 

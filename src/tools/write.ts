@@ -1,8 +1,9 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { writeSchema } from './schemas';
+import { schemas } from './lazySchemas';
+import { writeQuick } from './quick';
 import { ToolError } from '../core/errors';
 import type { AliasTable } from '../services/aliases';
-import { changedFilePathField, contentField, textField } from '../services/input';
-import { MAX_EDIT_TEXT_CHARS, MAX_PATH_INPUT_CHARS, MAX_VERSION_INPUT_CHARS } from '../core/limits';
 import { callText, tryLine } from '../core/contract';
 import { plural } from '../core/format';
 import { renderSingleChange } from '../services/changeResult';
@@ -10,13 +11,7 @@ import { Access, invocationMessage, requireTrust } from '../services/access';
 import { landChange, withEol } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
 import type { FileText } from '../services/fileText';
-import type { ToolContext, ToolSpec } from '../services/types';
-
-export const writeSchema = z.strictObject({
-  path: changedFilePathField(MAX_PATH_INPUT_CHARS),
-  content: contentField(MAX_EDIT_TEXT_CHARS, 'the whole new content of the file'),
-  version: textField(MAX_VERSION_INPUT_CHARS, 'a version from fs_read').optional(),
-});
+import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 export type WriteInput = z.output<typeof writeSchema>;
 
@@ -55,7 +50,10 @@ function refuseBlindOverwrite(ctx: ToolContext, input: WriteInput, display: stri
 export const writeTool: ToolSpec<typeof writeSchema> = {
   name: 'fs_write',
   mutates: true,
-  schema: writeSchema,
+  get schema() {
+    return schemas().writeSchema;
+  },
+  quick: writeQuick as QuickCheck<WriteInput>,
   aliases: writeAliases,
   example: '{"path": "src/new.ts", "content": "export const x = 1;\\n"}',
 

@@ -30,7 +30,7 @@ describe('the CLI (dist/cli.js)', () => {
     assert.equal(r.err, '');
   });
 
-  it('loads only the called tool: --list none of them, a call its own bundle and no other', () => {
+  it('loads only the called tool: --list none of them, a call its own bundle and no other, the schemas only to refuse input', () => {
     // main() run in a process that then prints what it loaded
     const loaded = (args: string[]): string[] => {
       const probe = `require(${JSON.stringify(cli)}).main(${JSON.stringify(args)}).then(() => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache))))`;
@@ -40,8 +40,40 @@ describe('the CLI (dist/cli.js)', () => {
       return (JSON.parse(m[1]) as string[]).map((p) => path.relative(root, p)).filter((p) => p.startsWith('dist'));
     };
     assert.deepEqual(loaded(['--list']), [path.join('dist', 'cli.js')]);
+    // valid input that changes nothing (a stale version, a file not there, an empty patch)
+    const valid: Record<string, object> = {
+      fs_read: { path: 'file.txt' },
+      fs_list: {},
+      fs_glob: { pattern: '*.txt' },
+      fs_grep: { pattern: 'one' },
+      fs_edit: { path: 'no-such-file.txt', old_string: 'x', new_string: 'y' },
+      fs_write: { path: 'file.txt', content: 'x', version: '00000000' },
+      fs_apply_patch: { patch: '*** Begin Patch\n*** End Patch' },
+    };
     for (const t of TOOLS) {
-      assert.deepEqual(loaded([t.name, '--root', tree.root, '--input', '{}']), [path.join('dist', 'cli.js'), path.join('dist', `cli-${t.name}.js`)], t.name);
+      const own = [path.join('dist', 'cli.js'), path.join('dist', `cli-${t.name}.js`)];
+      assert.deepEqual(loaded([t.name, '--root', tree.root, '--input', JSON.stringify(valid[t.name])]), own, t.name);
+      // refused input is worded by the schemas, in their own bundle
+      assert.deepEqual(loaded([t.name, '--root', tree.root, '--input', '{"no_such_field": 1}']), [...own, path.join('dist', 'cli-schemas.js')], `${t.name}, refused`);
+    }
+  });
+
+  it("holds no import() in a tool's bundle: Node 20 compiles them from cached data, which only a bundle without one may be", () => {
+    for (const t of TOOLS) {
+      const code = fs.readFileSync(path.join(root, 'dist', `cli-${t.name}.js`), 'utf8');
+      assert.doesNotMatch(code, /\bimport\s*\(/, t.name);
+      assert.match(code, /require\("\.\/cli-schemas\.js"\)/, `${t.name} loads the schemas beside it`);
+    }
+  });
+
+  it('reads a file whose type its bytes name (file-type, loaded on demand), printing nothing on stderr', () => {
+    fs.writeFileSync(path.join(tree.root, 'arch.qqq'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100)]));
+    for (let i = 0; i < 2; i++) {
+      // the second run compiles from the code cache the first filed
+      const r = run(['fs_read', '--root', tree.root, '--input', '{"path":"arch.qqq"}']);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /it is a ZIP file \(application\/zip\)/);
+      assert.equal(r.err, '');
     }
   });
 

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
-import { cacheFolder, loadBundle } from '../../src/host/compileCache';
+import { cacheFolder, loadBundle, mayImport } from '../../src/host/compileCache';
 import { tempTree } from './helpers';
 
-// The CLI's tool bundles through Node's compile cache (22.1 and later), in a folder of our own.
+// The CLI's tool bundles through V8's code cache (Node's own from 22.1, ours on 20), in a folder of our own.
 const requireCache = (Module as unknown as { _cache: Record<string, unknown> })._cache;
 
 describe('the CLI bundles loaded through the code cache', () => {
@@ -42,6 +42,65 @@ loadBundle(${JSON.stringify(file)}, module).loaded.then((n) => process.stdout.wr
       assert.equal(answer, '42');
       // Node's cache, when it has one, is ours and never its shared default
       assert.ok(dir === 'none' || dir === 'undefined' || dir === cacheFolder(), dir);
+    }
+  });
+
+  /** Runs `file` through loadBundle in a process of its own; what it printed. */
+  const loadApart = (f: string): string => {
+    const script = `const { loadBundle } = require(${JSON.stringify(require.resolve('../../src/host/compileCache'))});
+process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    return r.stdout;
+  };
+  const dataOf = (name: string): string[] => {
+    const dir = cacheFolder();
+    return dir ? fs.readdirSync(dir).filter((f) => f.startsWith(`${name}.`) && f.endsWith('.v8cache')).map((f) => path.join(dir, f)) : [];
+  };
+
+  it('on Node without its own cache (20), keeps the data per bundle file: filed once, then used, and a changed bundle never runs old code', () => {
+    const name = `bundle-${path.basename(tree.root)}`;
+    const f = path.join(tree.root, `${name}.js`);
+    fs.writeFileSync(f, 'exports.answer = 40 + 2;\n');
+    try {
+      assert.equal(loadApart(f), '42');
+      if (typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function' || cacheFolder() === undefined) {
+        // Node keeps the cache itself (the test above), or there is no folder of ours: no data of ours
+        assert.deepEqual(dataOf(name), []);
+        return;
+      }
+      const [data] = dataOf(name);
+      assert.ok(data, 'data filed at exit');
+      assert.equal(fs.statSync(data).mode & 0o777, 0o600);
+      const filed = fs.statSync(data, { bigint: true });
+      // taken, not filed again (refused data would be)
+      assert.equal(loadApart(f), '42');
+      assert.deepEqual(dataOf(name), [data]);
+      assert.equal(fs.statSync(data, { bigint: true }).mtimeNs, filed.mtimeNs);
+      // the same length, other code: V8 checks the length only, the name the file's identity
+      fs.writeFileSync(f, 'exports.answer = 40 + 3;\n');
+      assert.equal(loadApart(f), '43');
+      const now = dataOf(name);
+      assert.equal(now.length, 1, 'the older data dropped');
+      assert.notEqual(now[0], data);
+      // data that is not V8's is refused (the bundle compiles as usual) and filed again
+      fs.writeFileSync(now[0], 'not code cache data');
+      assert.equal(loadApart(f), '43');
+      assert.notEqual(fs.readFileSync(now[0], 'utf8'), 'not code cache data');
+    } finally {
+      for (const d of dataOf(name)) {
+        fs.rmSync(d, { force: true });
+      }
+    }
+  });
+
+  it('tells a text that may call import() from one that cannot', () => {
+    for (const t of ['import("./a.js")', 'x = import ("a")', 'f(import(\n"a"))', '\timport\t(a)', 'await import(`./${n}`)']) {
+      assert.equal(mayImport(t), true, t);
+    }
+    for (const t of ['', 'import_node_fs.readFileSync(x)', 'reimport(x)', '$import(x)', 'var imports = 1; important()', 'import', 'x.import_(y)']) {
+      assert.equal(mayImport(t), false, t);
     }
   });
 

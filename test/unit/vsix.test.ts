@@ -76,10 +76,25 @@ describe('the packaged .vsix', function () {
     }
   });
 
-  it('holds the CLI: its entry, a bundle per tool beside it, and file-type, which they load on demand', () => {
-    for (const want of ['extension/dist/cli.js', ...TOOL_NAMES.map((n) => `extension/dist/cli-${n}.js`), 'extension/dist/file-type.js']) {
+  it('holds the CLI: its entry, a bundle per tool beside it, and the schemas and file-type, which they load on demand', () => {
+    for (const want of ['extension/dist/cli.js', ...TOOL_NAMES.map((n) => `extension/dist/cli-${n}.js`), 'extension/dist/cli-schemas.js', 'extension/dist/file-type.js']) {
       assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
     }
+  });
+
+  it('holds every file a CLI bundle loads beside it', () => {
+    const bundles = entries.filter((e) => /^extension\/dist\/cli[\w-]*\.js$/.test(e.name));
+    assert.ok(bundles.length > TOOL_NAMES.length);
+    let loads = 0;
+    for (const b of bundles) {
+      const code = zipFile(buf, entries, b.name).toString('utf8');
+      for (const m of code.matchAll(/\b(?:require|import)\(\s*["'](\.\/[\w./-]+\.js)["']\s*\)/g)) {
+        const want = `extension/dist/${path.posix.normalize(m[1])}`.toLowerCase();
+        assert.ok(names.includes(want), `${b.name} loads ${m[1]}, which is not in the package`);
+        loads++;
+      }
+    }
+    assert.ok(loads >= TOOL_NAMES.length * 2, `the bundles load the tools' runners and the schemas (${loads} loads found)`);
   });
 
   it('holds the shipped agent and the walkthrough media, each at the path the manifest names', () => {

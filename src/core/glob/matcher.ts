@@ -419,11 +419,63 @@ export interface GlobOptions {
   nocase?: boolean;
 }
 
+/** Plain ASCII name characters: no wildcard, set, escape or separator; one lower case for all. */
+const PLAIN_NAME = /^[A-Za-z0-9._~@#%+=,;-]+$/;
+
+/**
+ * The shapes most globs of the settings have, as the tests the general compiler makes of
+ * them, without its parsing (a call compiles some hundred such globs, for secrets and
+ * protected files, before its first path): `**\/` then plain names (`**\/.config/hub`),
+ * the last of them with a leading or trailing `*` (`**\/*.pem`, `**\/.env.*`), or a
+ * trailing `/**` (`**\/.ssh/**`: something inside that folder). Undefined for any other
+ * glob. A unit test holds these to the general way ({@link compileGlobGeneral}).
+ */
+function plainAlternative(alt: string, nocase: boolean): PathTest | undefined {
+  if (!alt.startsWith('**/')) {
+    return undefined;
+  }
+  const segs = (nocase ? alt.toLowerCase() : alt).slice(3).split('/');
+  const inside = segs.length > 1 && segs[segs.length - 1] === '**';
+  const names = inside ? segs.slice(0, -1) : segs;
+  const last = names[names.length - 1];
+  const lastShape = inside ? 'name' : last.startsWith('*') ? 'ends' : last.endsWith('*') ? 'starts' : 'name';
+  const lastText = lastShape === 'ends' ? last.slice(1) : lastShape === 'starts' ? last.slice(0, -1) : last;
+  if (!names.slice(0, -1).every((n) => PLAIN_NAME.test(n)) || !PLAIN_NAME.test(lastText)) {
+    return undefined;
+  }
+  const lastTest: SegmentTest = lastShape === 'ends' ? (x) => x.endsWith(lastText) : lastShape === 'starts' ? (x) => x.startsWith(lastText) : (x) => x === lastText;
+  const before = names.slice(0, -1);
+  if (inside) {
+    // the folder's names somewhere in the path, then at least one more (non-empty) segment
+    return (s) => {
+      const parts = s.segments;
+      for (let k = 0; k + names.length < parts.length; k++) {
+        if (parts[k + names.length] !== '' && names.every((n, i) => parts[k + i] === n)) {
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+  if (!before.length) {
+    return (s) => lastTest(s.name);
+  }
+  return (s) => {
+    const parts = s.segments;
+    const off = parts.length - names.length;
+    return off >= 0 && lastTest(parts[parts.length - 1]) && before.every((n, i) => parts[off + i] === n);
+  };
+}
+
 /**
  * One brace alternative. The longest segment without wildcards must appear in the path
  * for it to match at all: a substring check spares most paths the segment walk.
  */
-function compileAlternative(alt: string, nocase: boolean): PathTest {
+function compileAlternative(alt: string, nocase: boolean, general = false): PathTest {
+  const plain = general ? undefined : plainAlternative(alt, nocase);
+  if (plain) {
+    return plain;
+  }
   const test = pathTest(insideFolder(compileSegments(alt, nocase, false)!));
   const literal = splitSegments(alt)
     .filter((seg) => seg !== '' && !/[*?[\\]/.test(seg))
@@ -433,9 +485,9 @@ function compileAlternative(alt: string, nocase: boolean): PathTest {
 }
 
 /** A glob as a test of paths: whether it matches, before any leading "!" is applied. */
-function compileBody(glob: string, nocase: boolean): { negated: boolean; test: PathTest } {
+function compileBody(glob: string, nocase: boolean, general = false): { negated: boolean; test: PathTest } {
   const negated = glob.startsWith('!');
-  const alts = expandBraces(negated ? glob.slice(1) : glob).map((alt) => compileAlternative(alt, nocase));
+  const alts = expandBraces(negated ? glob.slice(1) : glob).map((alt) => compileAlternative(alt, nocase, general));
   return { negated, test: alts.length === 1 ? alts[0] : (s) => alts.some((t) => t(s)) };
 }
 
@@ -449,6 +501,13 @@ function compileBody(glob: string, nocase: boolean): { negated: boolean; test: P
 export function compileGlob(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
   const nocase = opts.nocase ?? false;
   const { negated, test } = compileBody(glob, nocase);
+  return (p) => test(new PathSubject(nocase ? p.toLowerCase() : p)) !== negated;
+}
+
+/** {@link compileGlob} without the shortcuts for plain shapes: the general way, which the tests hold the shortcuts to. */
+export function compileGlobGeneral(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
+  const nocase = opts.nocase ?? false;
+  const { negated, test } = compileBody(glob, nocase, true);
   return (p) => test(new PathSubject(nocase ? p.toLowerCase() : p)) !== negated;
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { textDigestBase64url } from '../hash';
 
 /**
  * A cursor names the last entry a page showed, not a position: the next page starts
@@ -17,7 +17,7 @@ export interface ListCursor {
 
 /** A short digest of what a listing depends on besides its position. */
 export function callFingerprint(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 10);
+  return textDigestBase64url(JSON.stringify(parts)).slice(0, 10);
 }
 
 export function encodeCursor(c: ListCursor): string {
