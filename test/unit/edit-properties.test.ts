@@ -88,6 +88,18 @@ describe('fs_edit properties', () => {
     );
   });
 
+  it('a looser reading of old_string that takes in where it is as written, inside a longer name, is no place either', () => {
+    // " \n1" is in the file only as the end of line 3 and the start of "1foo()"; dropping its
+    // blank line, trailing whitespace and indentation would read it as line 3, "  1 ", itself
+    const r = findEdit('\r\n}\n  1 \n1foo()\r\n\n\n', { oldString: ' \n1', newString: '' });
+    assert.equal(r.ok, false, JSON.stringify(r));
+    assert.equal(r.reason, 'not-found');
+    assert.match(r.ok ? '' : (r.hint ?? ''), /inside "1foo" at line 4/);
+    // the same loose reading, where old_string is nowhere as written, still finds the line
+    const loose = findEdit('\r\n}\n  1 \n2foo()\r\n\n\n', { oldString: ' \n1', newString: '' });
+    assert.equal(loose.ok, true, JSON.stringify(loose));
+  });
+
   it('with replace_all, every non-overlapping place is replaced and nothing else changes', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('ab', 'b', 'c', '\n', 'x'), { maxLength: 40 }), fc.constantFrom('ab', 'b', 'c', 'x'), (parts, needle) => {

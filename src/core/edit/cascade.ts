@@ -12,8 +12,8 @@ import { CASCADE, type Step } from './levels';
 import { toLf } from './lines';
 import { looksPrefixed, stripReadPrefixes, stripReadPrefixesLoose } from './normalize';
 import { Subject } from './subject';
-import { substring, typographyInLine } from './substring';
-import type { Ambiguous, EditRequest, FindResult, FoundEdit, NotFound, PlanResult, Replacement } from './types';
+import { substring, typographyInLine, type Cut } from './substring';
+import type { Ambiguous, EditRequest, FindResult, FoundEdit, PlanResult, Replacement } from './types';
 import { coreOf, splitLines, unescaped, type Variant } from './variant';
 
 /**
@@ -36,7 +36,7 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   const subject = new Subject(content, signal);
   const all = req.replaceAll === true;
   // A place found only inside a longer name or number is no place; it is what "not found" says when no level finds another.
-  const cuts: NotFound[] = [];
+  const cuts: Cut[] = [];
   const prefixed = stripReadPrefixes(base.old);
   const work: Variant = prefixed
     ? { old: prefixed.text, new: prefixed.stripNew(base.new), notes: [`removed the ${prefixed.shown} line-number prefixes copied from ${prefixed.from}`] }
@@ -69,6 +69,12 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
     if (step === 'exact') {
       return r;
     }
+    // Where old_string is as written, inside a longer name or number, a looser reading of it
+    // that takes in that place is the same text read differently: no place either.
+    const cut = r.ok ? cuts.find((c) => r.replacements.some((rep) => rep.start < c.end && c.start < rep.end)) : undefined;
+    if (cut) {
+      return cut.found;
+    }
     const lit = asWritten();
     if (lit && (r.ok || r.reason === 'ambiguous')) {
       return twoReadings(lit, r);
@@ -84,7 +90,7 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   }
   subject.checkCancelled();
   if (cuts.length > 0) {
-    return cuts[0];
+    return cuts[0].found;
   }
   // A half-prefixed copy is still placed by its text.
   const core = coreOf(!prefixed && looksPrefixed(work.old) ? stripReadPrefixesLoose(work.old) : work.old, work.new);

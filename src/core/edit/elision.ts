@@ -13,8 +13,8 @@ import { findSequence } from './search';
 import type { BlockPairing } from './project';
 import { ambiguous, plural } from './result';
 import type { Subject } from './subject';
-import { substring } from './substring';
-import type { FindFailure, FindResult, NotFound } from './types';
+import { substring, type Cut } from './substring';
+import type { FindFailure, FindResult } from './types';
 import { coreOf, type Variant } from './variant';
 
 /** A block of the file a part may be: position of its first line among the file's lines with text, first and last file line. */
@@ -61,7 +61,7 @@ function gapFloor(old: readonly string[], g: Gap, fBefore: number, fAfter: numbe
   return floor;
 }
 
-export function elided(subject: Subject, v: Variant, all: boolean, cuts: NotFound[]): FindResult | undefined {
+export function elided(subject: Subject, v: Variant, all: boolean, cuts: Cut[]): FindResult | undefined {
   const core = coreOf(v.old, v.new);
   if (!core) {
     return undefined;

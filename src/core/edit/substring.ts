@@ -14,7 +14,7 @@ import type { Subject } from './subject';
 import type { FindResult, MatchLevel, NotFound, Replacement } from './types';
 import type { Variant } from './variant';
 
-export function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean, cuts: NotFound[]): FindResult | undefined {
+export function substring(subject: Subject, v: Variant, level: MatchLevel, all: boolean, cuts: Cut[]): FindResult | undefined {
   const hay = subject.lf.text;
   const complete = all || level === 'read-prefix';
   let hits = findAll(hay, v.old, complete ? MAX_EDIT_PLACES : 2, subject.signal);
@@ -29,7 +29,7 @@ export function substring(subject: Subject, v: Variant, level: MatchLevel, all: 
  * A phrase inside a line whose quotes or dashes differ (prose is often one long line):
  * searched character by character with typography made ASCII on both sides.
  */
-export function typographyInLine(subject: Subject, v: Variant, all: boolean, cuts: NotFound[]): FindResult | undefined {
+export function typographyInLine(subject: Subject, v: Variant, all: boolean, cuts: Cut[]): FindResult | undefined {
   const needle = asciiTypography(v.old);
   const hay = subject.lfTypography;
   if (needle === v.old && hay === subject.lf.text) {
@@ -59,8 +59,15 @@ interface Hits {
   complete: boolean;
 }
 
+/** A place where old_string is, but only inside a longer name or number: the answer when no level finds another, and its range in the file. */
+export interface Cut {
+  found: NotFound;
+  start: number;
+  end: number;
+}
+
 /** The result of a substring level; undefined when its one place cuts a name or number (then put in `cuts`). */
-function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits, complete }: Hits, text: (hit: number) => string, cuts: NotFound[]): FindResult | undefined {
+function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: boolean, { hay, needle, hits, complete }: Hits, text: (hit: number) => string, cuts: Cut[]): FindResult | undefined {
   const lf = subject.lf;
   const len = needle.length;
   const lineOfHit = (h: number) => subject.lineOf(lf.toFile(h)) + 1;
@@ -79,7 +86,7 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
   if (!all) {
     const split = splitWord(subject, hay, hits[0], len, v.old);
     if (split) {
-      cuts.push(split);
+      cuts.push({ found: split, start: lf.toFile(hits[0]), end: lf.toFile(hits[0] + len) });
       return undefined;
     }
   }
