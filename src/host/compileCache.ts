@@ -74,39 +74,89 @@ export function loadBundle(file: string, parent: NodeModule): unknown {
   return createRequire(parent.filename)(file);
 }
 
+/** A bundle file's identity to the nanosecond: what its cached data is filed under, and what must not change while it is read. */
+type Identity = Pick<fs.BigIntStats, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs'>;
+
+function sameIdentity(a: Identity, b: Identity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/** A file changed less than this long ago may change again within its timestamps' resolution: its data is not kept. */
+const SETTLED_NS = 2_000_000_000n;
+
+/** Which copy of the CLI a bundle is (a short hash of its folder): each installed copy keeps and prunes its own data. */
+function copyTag(file: string): string {
+  let h = 0x811c9dc5;
+  for (const ch of path.dirname(file)) {
+    h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
 /**
- * What a bundle's cached data is filed under: the bundle file itself (device, inode, size,
- * change and modification times to the nanosecond: an update writes a new file) and the
- * Node that made it. V8 refuses data of another V8 or other flags itself; it checks the
- * source only by its length, hence the file's identity here.
+ * What a bundle's cached data is filed under: the copy of the CLI, the bundle file itself
+ * (device, inode, size, change and modification times to the nanosecond: an update writes a
+ * new file) and the Node that made it. V8 refuses data of another V8 or other flags itself;
+ * it checks the source only by its length, hence the file's identity here.
  */
-function cacheName(file: string): string {
-  const st = fs.statSync(file, { bigint: true });
+function cacheName(file: string, st: Identity): string {
   const id = [st.dev, st.ino, st.size, st.mtimeNs, st.ctimeNs].map((n) => n.toString(36)).join('-');
-  return `${path.basename(file, '.js')}.${process.version}-${process.arch}.${id}.v8cache`;
+  return `${path.basename(file, '.js')}.${copyTag(file)}.${process.version}-${process.arch}.${id}.v8cache`;
+}
+
+/** The bundle's text, read through one descriptor whose identity did not change while it was read; undefined if it did. */
+function readSettled(file: string): { source: string; st: Identity } | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const before = fs.fstatSync(fd, { bigint: true });
+    const source = fs.readFileSync(fd, 'utf8');
+    const after = fs.fstatSync(fd, { bigint: true });
+    return sameIdentity(before, after) ? { source, st: after } : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Cached data from the cache folder, only from a regular file of this user that no one
+ * else may write or link to (cached code runs as it is); undefined otherwise.
+ */
+function readCachedData(target: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(target, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    const mine = st.isFile() && st.uid === process.getuid?.() && st.nlink === 1 && (st.mode & 0o077) === 0;
+    return mine ? fs.readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
  * Node 20: the bundle compiled from its cached data, if any, and run as require would run
  * it (a module in require's cache). When there was no data or V8 refused it, fresh data is
- * written at exit, once the call has compiled the functions it ran. Undefined for a bundle
- * that may use import() (any `import(` in its text): require loads that one.
+ * written at exit, once the call has compiled the functions it ran, unless the bundle
+ * changed moments ago. Undefined for a bundle that may use import() (any `import(` in its
+ * text), or one that changed while it was read: require loads that one.
  */
 function loadCompiledHere(file: string, parent: NodeModule, dir: string): NodeModule | undefined {
-  const source = fs.readFileSync(file, 'utf8');
-  if (mayImport(source)) {
+  const read = readSettled(file);
+  if (!read || mayImport(read.source)) {
     return undefined;
   }
+  const { source, st } = read;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- only this path needs vm
   const vm = require('node:vm') as typeof Vm;
   const statics = Module as NodeModuleStatics;
-  const name = cacheName(file);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = fs.readFileSync(path.join(dir, name));
-  } catch {
-    cachedData = undefined;
-  }
+  const name = cacheName(file, st);
+  const cachedData = readCachedData(path.join(dir, name));
   const script = new vm.Script(statics.wrap(source), { filename: file, cachedData });
   const m = new Module(file, parent);
   m.filename = file;
@@ -119,7 +169,8 @@ function loadCompiledHere(file: string, parent: NodeModule, dir: string): NodeMo
     throw e;
   }
   m.loaded = true;
-  if (cachedData === undefined || script.cachedDataRejected) {
+  const settled = BigInt(Date.now()) * 1_000_000n - (st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) >= SETTLED_NS;
+  if ((cachedData === undefined || script.cachedDataRejected) && settled) {
     process.once('exit', () => writeCachedData(dir, name, () => script.createCachedData()));
   }
   return m;
@@ -149,7 +200,8 @@ function writeCachedData(dir: string, name: string, data: () => Buffer): void {
   try {
     fs.writeFileSync(aside, data(), { mode: 0o600, flag: 'wx' });
     fs.renameSync(aside, target);
-    const bundle = name.slice(0, name.indexOf('.') + 1);
+    // this copy's older data of the bundle; another copy's is its own
+    const bundle = name.split('.').slice(0, 2).join('.') + '.';
     for (const f of fs.readdirSync(dir)) {
       if (f.startsWith(bundle) && f !== name && f.endsWith('.v8cache')) {
         fs.rmSync(path.join(dir, f), { force: true });

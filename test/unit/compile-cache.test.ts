@@ -59,17 +59,26 @@ process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
     return dir ? fs.readdirSync(dir).filter((f) => f.startsWith(`${name}.`) && f.endsWith('.v8cache')).map((f) => path.join(dir, f)) : [];
   };
 
-  it('on Node without its own cache (20), keeps the data per bundle file: filed once, then used, and a changed bundle never runs old code', () => {
+  /** Waits until a file written now has settled: data of a bundle changed moments ago is not kept. */
+  const settle = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
+  const ownCache = () => typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function' || cacheFolder() === undefined;
+
+  it('on Node without its own cache (20), keeps the data per bundle file: filed once the file settled, then used, and a changed bundle never runs old code', function () {
+    this.timeout(20000);
     const name = `bundle-${path.basename(tree.root)}`;
     const f = path.join(tree.root, `${name}.js`);
     fs.writeFileSync(f, 'exports.answer = 40 + 2;\n');
     try {
       assert.equal(loadApart(f), '42');
-      if (typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function' || cacheFolder() === undefined) {
+      if (ownCache()) {
         // Node keeps the cache itself (the test above), or there is no folder of ours: no data of ours
         assert.deepEqual(dataOf(name), []);
         return;
       }
+      // written moments ago: it may change again within its timestamps' resolution
+      assert.deepEqual(dataOf(name), []);
+      settle();
+      assert.equal(loadApart(f), '42');
       const [data] = dataOf(name);
       assert.ok(data, 'data filed at exit');
       assert.equal(fs.statSync(data).mode & 0o777, 0o600);
@@ -81,6 +90,8 @@ process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
       // the same length, other code: V8 checks the length only, the name the file's identity
       fs.writeFileSync(f, 'exports.answer = 40 + 3;\n');
       assert.equal(loadApart(f), '43');
+      settle();
+      assert.equal(loadApart(f), '43');
       const now = dataOf(name);
       assert.equal(now.length, 1, 'the older data dropped');
       assert.notEqual(now[0], data);
@@ -88,6 +99,41 @@ process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
       fs.writeFileSync(now[0], 'not code cache data');
       assert.equal(loadApart(f), '43');
       assert.notEqual(fs.readFileSync(now[0], 'utf8'), 'not code cache data');
+      // data another user's program could have written (group-writable) or linked to is not used, and is filed afresh
+      for (const meddle of [() => fs.chmodSync(now[0], 0o620), () => fs.linkSync(now[0], `${now[0]}.link`)]) {
+        const ino = fs.statSync(now[0]).ino;
+        meddle();
+        assert.equal(loadApart(f), '43');
+        assert.notEqual(fs.statSync(now[0]).ino, ino, 'filed afresh');
+        assert.equal(fs.statSync(now[0]).mode & 0o777, 0o600);
+        fs.rmSync(`${now[0]}.link`, { force: true });
+      }
+    } finally {
+      for (const d of dataOf(name)) {
+        fs.rmSync(d, { force: true });
+      }
+    }
+  });
+
+  it('on Node 20, two copies of the CLI keep their own data of the same bundle', function () {
+    this.timeout(20000);
+    if (ownCache()) {
+      return;
+    }
+    const name = `bundle-${path.basename(tree.root)}`;
+    const copies = ['one', 'two'].map((c) => path.join(tree.root, c, `${name}.js`));
+    for (const [k, f] of copies.entries()) {
+      fs.mkdirSync(path.dirname(f));
+      fs.writeFileSync(f, `exports.answer = 40 + ${k};\n`);
+    }
+    try {
+      settle();
+      assert.deepEqual(copies.map(loadApart), ['40', '41']);
+      assert.equal(dataOf(name).length, 2);
+      const kept = dataOf(name).map((d) => fs.statSync(d).ino);
+      // each copy takes its own data, and neither drops the other's
+      assert.deepEqual(copies.map(loadApart), ['40', '41']);
+      assert.deepEqual(dataOf(name).map((d) => fs.statSync(d).ino), kept);
     } finally {
       for (const d of dataOf(name)) {
         fs.rmSync(d, { force: true });
