@@ -156,6 +156,9 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
     if (there?.text !== f.replaces.text) {
       throw new ToolError('stale', `${f.target.located.display} changed while the change waited for approval. Nothing was written. Read it again, then redo the change.`);
     }
+  } else if (f.action === 'move' && (await ctx.ws.stat(f.target.real)) !== undefined) {
+    // a move onto a path that was free: a file made there meanwhile is someone else's
+    throw new ToolError('stale', `${f.target.located.display} was created by someone else while the change waited for approval. Nothing was written. Read it, then decide whether to change it.`);
   }
   if (f.notebook) {
     // an open notebook's cells, not the file, are what the change was made on
@@ -247,6 +250,15 @@ function editChange(path: string, base: string, next: string, notebook?: CellCha
       return (edits ??= textEdits(base, next));
     },
   };
+}
+
+/**
+ * Whether the workspace's apply refuses this file's change by itself once the file is not
+ * what the plan read (see toChanges): a new file that must not exist, or an edit whose base
+ * must still be the file's text. A delete, a move and a write where nothing was have no base.
+ */
+function applyChecksBase(f: PlannedFile): boolean {
+  return f.action === 'create' || ((f.action === 'modify' || f.action === 'overwrite') && f.before !== undefined && !f.notebook && !f.replaces);
 }
 
 function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
@@ -418,6 +430,7 @@ export async function landChange(
   let edited: readonly string[] = [];
   // whether time passed for a person to look (standing flags answer at once)
   let waited = false;
+  let atOnce = false;
   throwIfCancelled(ctx.signal);
   if (ask) {
     const review = await ctx.approver.review(proposal, ctx.signal);
@@ -431,18 +444,18 @@ export async function landChange(
       case 'accepted':
         texts = new Map(review.texts);
         edited = review.edited;
-        waited = review.atOnce !== true;
+        atOnce = review.atOnce === true;
+        waited = !atOnce;
         break;
     }
   }
   // First where the paths lead: the texts are read again only from where the decision was made.
   await checkResolved(ctx, plan);
-  if (waited) {
-    // Time passed while the person looked; without a question (or with one the flags answered)
-    // the lock was held throughout, and the workspace still refuses a base that is no longer
-    // the file's text.
-    await inOrder(plan.files, PATH_CHECKS_IN_FLIGHT, (f) => reverify(ctx, f));
-  }
+  // Time passed while the person looked: every file is read again. Without a question the
+  // lock was held throughout; with one the flags answered at once, only what the workspace's
+  // apply does not check itself (a base text that is no longer the file's) is read again.
+  const again = waited ? plan.files : atOnce ? plan.files.filter((f) => !applyChecksBase(f)) : [];
+  await inOrder(again, PATH_CHECKS_IN_FLIGHT, (f) => reverify(ctx, f));
   throwIfCancelled(ctx.signal);
 
   const written = plan.files.map((f) => f.target.real);

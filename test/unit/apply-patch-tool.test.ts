@@ -154,23 +154,71 @@ describe('fs_apply_patch', () => {
     assert.equal(fs.existsSync(p('new.txt')), false);
   });
 
-  it("with the CLI's --yes, which no one takes time to answer, a file written after the plan is still refused and nothing is written", async () => {
-    const yes = cliApprover({ yes: true, allowOutside: false });
-    const approver = {
-      ...yes,
-      review: async (...args: Parameters<typeof yes.review>) => {
-        const answer = await yes.review(...args);
-        // another program saves b.txt between the answer and the apply, keeping its size
-        fs.writeFileSync(p('b.txt'), 'B1\nb2\nb3\n');
-        return answer;
-      },
+  describe("with the CLI's --yes, a file another program writes between the answer and the apply", () => {
+    /** An approver answering as --yes does, then `meddle` run before the apply, as another program's write. */
+    const meddling = (meddle: () => void) => {
+      const yes = cliApprover({ yes: true, allowOutside: false });
+      return {
+        ...yes,
+        review: async (...args: Parameters<typeof yes.review>) => {
+          const answer = await yes.review(...args);
+          meddle();
+          return answer;
+        },
+      };
     };
-    const r = await call(await context(tree.root, {}, approver), 'fs_apply_patch', { patch: patch('*** Update File: a.txt', '-a2', '+A2', '*** Update File: b.txt', '-b2', '+B2') });
-    assert.equal(r.isError, true, r.text);
-    assert.match(r.text, /b\.txt/);
-    assert.match(r.text, /nothing was written/i);
-    assert.equal(read('a.txt'), 'a1\na2\na3\n');
-    assert.equal(read('b.txt'), 'B1\nb2\nb3\n');
+    const cases: { name: string; body: string[]; meddle: () => void; after: () => void }[] = [
+      {
+        name: 'a delete of a file rewritten since the plan',
+        body: ['*** Delete File: b.txt'],
+        meddle: () => fs.writeFileSync(p('b.txt'), 'theirs\n'),
+        after: () => assert.equal(read('b.txt'), 'theirs\n'),
+      },
+      {
+        name: 'a move whose source was rewritten',
+        body: ['*** Update File: b.txt', '*** Move to: c.txt', '@@', '-b2', '+B2'],
+        meddle: () => fs.writeFileSync(p('b.txt'), 'theirs\n'),
+        after: () => {
+          assert.equal(read('b.txt'), 'theirs\n');
+          assert.equal(fs.existsSync(p('c.txt')), false);
+        },
+      },
+      {
+        name: 'a move onto a file rewritten since the plan',
+        body: ['*** Update File: b.txt', '*** Move to: dest.txt', '@@', '-b2', '+B2'],
+        meddle: () => fs.writeFileSync(p('dest.txt'), 'theirs\n'),
+        after: () => {
+          assert.equal(read('dest.txt'), 'theirs\n');
+          assert.equal(read('b.txt'), 'b1\nb2\nb3\n');
+        },
+      },
+      {
+        name: 'a move onto a path where another program made a file',
+        body: ['*** Update File: b.txt', '*** Move to: c.txt', '@@', '-b2', '+B2'],
+        meddle: () => fs.writeFileSync(p('c.txt'), 'theirs\n'),
+        after: () => {
+          assert.equal(read('c.txt'), 'theirs\n');
+          assert.equal(read('b.txt'), 'b1\nb2\nb3\n');
+        },
+      },
+      {
+        name: 'an edit of a file rewritten to the same size',
+        body: ['*** Update File: a.txt', '-a2', '+A2', '*** Update File: b.txt', '-b2', '+B2'],
+        meddle: () => fs.writeFileSync(p('b.txt'), 'B1\nb2\nb3\n'),
+        after: () => {
+          assert.equal(read('a.txt'), 'a1\na2\na3\n');
+          assert.equal(read('b.txt'), 'B1\nb2\nb3\n');
+        },
+      },
+    ];
+    for (const c of cases) {
+      it(`refuses ${c.name}, writing nothing`, async () => {
+        const r = await call(await context(tree.root, {}, meddling(c.meddle)), 'fs_apply_patch', { patch: patch(...c.body) });
+        assert.equal(r.isError, true, r.text);
+        assert.match(r.text, /[Nn]othing was written/);
+        c.after();
+      });
+    }
   });
 
   it('asks before matching a chunk against a secret the model has not read, so a right guess reads exactly like a wrong one', async () => {
