@@ -20,7 +20,6 @@ interface OpenIo<H> {
   fd(h: H): number;
   fstat(h: H): Promise<Stats>;
   read(h: H, buf: Uint8Array, offset: number, length: number, position: number): Promise<number>;
-  stream(h: H, start: number): AsyncIterable<Uint8Array>;
   close(h: H): Promise<void>;
   readlink(path: string): Promise<string>;
   realpath(path: string): Promise<string>;
@@ -32,7 +31,6 @@ const PROMISES_IO: OpenIo<fs.FileHandle> = {
   fd: (h) => h.fd,
   fstat: (h) => h.stat(),
   read: async (h, buf, offset, length, position) => (await h.read(buf, offset, length, position)).bytesRead,
-  stream: (h, start) => h.createReadStream({ start, highWaterMark: STREAM_CHUNK_BYTES, autoClose: false, emitClose: false }),
   close: (h) => h.close(),
   readlink: (path) => fs.readlink(path),
   realpath: (path) => fs.realpath(path),
@@ -44,19 +42,6 @@ const SYNC_IO: OpenIo<number> = {
   fd: (h) => h,
   fstat: async (h) => fsSync.fstatSync(h),
   read: async (h, buf, offset, length, position) => fsSync.readSync(h, buf, offset, length, position),
-  // not a ReadStream on the descriptor: one left early closes it, under the handle's feet
-  stream: async function* (h, start) {
-    for (let position = start; ; ) {
-      const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
-      const got = fsSync.readSync(h, chunk, 0, chunk.length, position);
-      if (got === 0) {
-        return;
-      }
-      position += got;
-      // a short read is copied out: only bytes read leave
-      yield got === chunk.length ? chunk : Uint8Array.prototype.slice.call(chunk, 0, got);
-    }
-  },
   close: async (h) => fsSync.closeSync(h),
   readlink: async (path) => fsSync.readlinkSync(path),
   realpath: async (path) => fsSync.realpathSync.native(path),
@@ -111,12 +96,20 @@ async function openWith<H>(io: OpenIo<H>, path: string, opts: OpenOptions): Prom
     await io.close(h);
     throw e;
   }
+  // a raw descriptor's number is reused once closed: a closed handle reads nothing and closes nothing
+  let closed = false;
+  const open = (): void => {
+    if (closed) {
+      throw Object.assign(new Error('EBADF: the file is closed'), { code: 'EBADF' });
+    }
+  };
   return {
     type: typeOf(st),
     size: st.size,
     mtimeMs: st.mtimeMs,
     realPath,
     async read(position, length) {
+      open();
       // Not zero-filled: a whole file is read with a chunk to spare (see readWholeUpTo), and
       // clearing it cost more than the read. Only bytes read leave: a short read is copied
       // out, so what the memory held before never does.
@@ -131,13 +124,31 @@ async function openWith<H>(io: OpenIo<H>, path: string, opts: OpenOptions): Prom
       }
       return got === length ? buf : Uint8Array.prototype.slice.call(buf, 0, got);
     },
-    readInto(target, position, length) {
+    async readInto(target, position, length) {
+      open();
       return io.read(h, target, 0, Math.min(length, target.length), position);
     },
-    stream(start = 0) {
-      return io.stream(h, start);
+    // Positioned reads of our own, not a ReadStream: one left early (a page ends before the
+    // file does) closes its FileHandle a moment later, under a scan still reading through it.
+    async *stream(start = 0) {
+      for (let position = start; ; ) {
+        open();
+        const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+        const got = await io.read(h, chunk, 0, chunk.length, position);
+        if (got === 0) {
+          return;
+        }
+        position += got;
+        // a short read is copied out: only bytes read leave
+        yield got === chunk.length ? chunk : Uint8Array.prototype.slice.call(chunk, 0, got);
+      }
     },
-    close: () => io.close(h),
+    async close() {
+      if (!closed) {
+        closed = true;
+        await io.close(h);
+      }
+    },
   };
 }
 
@@ -151,7 +162,7 @@ export function openLocalFile(path: string, opts: OpenOptions = {}): Promise<Ope
 }
 
 /**
- * {@link openLocalFile} through node's synchronous calls (the stream aside): for the CLI,
+ * {@link openLocalFile} through node's synchronous calls: for the CLI,
  * which runs one call at a time and holds no editor's thread. Opening, checking and
  * reading a small file is a few microseconds of system calls, and a round trip through
  * the thread pool for each cost more than the call itself (a patch of 200 files spent
