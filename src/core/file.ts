@@ -117,14 +117,19 @@ export function completeUtf8(bytes: Uint8Array): Uint8Array {
  * The start of a regular file, at most `maxBytes`, or undefined when the path holds
  * nothing readable as text rules (missing, a folder, a FIFO or device, unreadable).
  * For files a walk reads of its own accord (ignore files), which the workspace may
- * have made links to /dev/zero or pipes.
+ * have made links to /dev/zero or pipes. With `skipOver`, a file whose size is over it
+ * gives its size and no bytes.
  */
-export async function readRegularFile(opener: FileOpener, path: string, maxBytes: number): Promise<{ bytes: Uint8Array; size: number } | undefined> {
+export async function readRegularFile(opener: FileOpener, path: string, maxBytes: number, opts: { skipOver?: number } = {}): Promise<{ bytes: Uint8Array; size: number } | undefined> {
   let file: OpenedFile | undefined;
   try {
     file = await opener.openFile(path);
     if (!file || file.type !== 'file') {
       return undefined;
+    }
+    // a file the caller will not take is not read
+    if (opts.skipOver !== undefined && file.size > opts.skipOver) {
+      return { bytes: new Uint8Array(0), size: file.size };
     }
     return { bytes: await readHead(file, maxBytes), size: file.size };
   } catch {

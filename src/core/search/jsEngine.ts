@@ -122,7 +122,7 @@ export async function jsFiles(s: JsScope, keeps: readonly string[], trailingKeep
  * skip it: only regular files, up to MAX_JS_SEARCH_FILE_BYTES.
  */
 export async function searchableText(host: JsHost, path: string): Promise<string | undefined> {
-  const r = await readRegularFile(host, path, MAX_JS_SEARCH_FILE_BYTES + 1);
+  const r = await readRegularFile(host, path, MAX_JS_SEARCH_FILE_BYTES + 1, { skipOver: MAX_JS_SEARCH_FILE_BYTES });
   if (!r || r.size > MAX_JS_SEARCH_FILE_BYTES) {
     return undefined;
   }
