@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyReplacements, findEdit, type Replacement } from '../../src/core/edit';
+import { applyReplacements, describeFailure, findEdit, type FindFailure, type Replacement } from '../../src/core/edit';
 
 // ---------------------------------------------------------------------------------------
 // Random files and exact substrings.
@@ -71,6 +71,9 @@ describe('fs_edit properties', () => {
           if (r.ok) {
             assert.notEqual(r.level, 'exact');
             assert.ok(r.replacements.every((rep) => rep.end <= i || rep.start >= j), JSON.stringify(r));
+          } else if (r.reason === 'ambiguous') {
+            // a looser reading over the cut place: the two readings are named, neither taken
+            assert.ok(r.cutReading, JSON.stringify(r));
           } else {
             assert.equal(r.reason, 'not-found', JSON.stringify(r));
           }
@@ -93,8 +96,12 @@ describe('fs_edit properties', () => {
     // blank line, trailing whitespace and indentation would read it as line 3, "  1 ", itself
     const r = findEdit('\r\n}\n  1 \n1foo()\r\n\n\n', { oldString: ' \n1', newString: '' });
     assert.equal(r.ok, false, JSON.stringify(r));
-    assert.equal(r.reason, 'not-found');
-    assert.match(r.ok ? '' : (r.hint ?? ''), /inside "1foo" at line 4/);
+    assert.equal(r.reason, 'ambiguous');
+    assert.deepEqual(r.reason === 'ambiguous' && { lines: r.lines, cut: r.cutReading }, { lines: [3], cut: { word: '1foo', line: 4 } });
+    // old_string's lines without their indentation, and the text as written across "10" below them
+    const twice = findEdit('class A:\n    x = 1\n    x = 1\nx = 10\n', { oldString: 'x = 1\nx = 1', newString: 'y' });
+    assert.deepEqual(twice.ok === false && twice.reason === 'ambiguous' && { lines: twice.lines, cut: twice.cutReading }, { lines: [2], cut: { word: '10', line: 4 } });
+    assert.match(describeFailure(twice as FindFailure, 'a.py'), /^old_string is in a\.py as written only where it cuts "10" in two \(line 4\), and when indentation is ignored at line 2, overlapping it; it is not clear which one to change, so nothing was changed\.\nCopy old_string exactly from the lines you mean/);
     // the same loose reading, where old_string is nowhere as written, still finds the line
     const loose = findEdit('\r\n}\n  1 \n2foo()\r\n\n\n', { oldString: ' \n1', newString: '' });
     assert.equal(loose.ok, true, JSON.stringify(loose));

@@ -70,10 +70,10 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
       return r;
     }
     // Where old_string is as written, inside a longer name or number, a looser reading of it
-    // that takes in that place is the same text read differently: no place either.
+    // that takes in that place is the same text read two ways: neither is picked.
     const cut = r.ok ? cuts.find((c) => r.replacements.some((rep) => rep.start < c.end && c.start < rep.end)) : undefined;
-    if (cut) {
-      return cut.found;
+    if (cut && r.ok) {
+      return { ...ambiguous(r.level, r.places.map((p) => p.startLine), r.places.length), cutReading: { word: cut.word, line: cut.line } };
     }
     const lit = asWritten();
     if (lit && (r.ok || r.reason === 'ambiguous')) {

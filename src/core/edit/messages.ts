@@ -77,6 +77,13 @@ function body(f: FindFailure, path: string): string[] {
           'If you meant the lines that begin with `L{n}: ` in the file, copy them exactly as they are (fs_read shows them after its own prefix, as `L7: L1: ...`); otherwise add lines around the change so it matches one place.',
         ];
       }
+      if (f.cutReading) {
+        const { word, line } = f.cutReading;
+        return [
+          `old_string is in ${path} as written only where it cuts ${JSON.stringify(word)} in two (line ${line}), and${IGNORING[f.level] || ' loosely'} at ${placeList(f.lines, f.count)}, overlapping it; it is not clear which one to change, so nothing was changed.`,
+          'Copy old_string exactly from the lines you mean, whole names and numbers included, with a line around the change so it matches one place as written.',
+        ];
+      }
       if (f.overlapping) {
         return [
           `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]}, and some of them overlap (${placeList(f.lines, f.count)}), so replace_all cannot replace each one. Use a longer old_string, or separate edits.`,

@@ -64,6 +64,9 @@ export interface Cut {
   found: NotFound;
   start: number;
   end: number;
+  /** The name or number cut, and its line. */
+  word: string;
+  line: number;
 }
 
 /** The result of a substring level; undefined when its one place cuts a name or number (then put in `cuts`). */
@@ -86,7 +89,7 @@ function substringResult(subject: Subject, v: Variant, level: MatchLevel, all: b
   if (!all) {
     const split = splitWord(subject, hay, hits[0], len, v.old);
     if (split) {
-      cuts.push({ found: split, start: lf.toFile(hits[0]), end: lf.toFile(hits[0] + len) });
+      cuts.push({ ...split, start: lf.toFile(hits[0]), end: lf.toFile(hits[0] + len) });
       return undefined;
     }
   }
@@ -191,7 +194,7 @@ function cutsName(s: string, b: number): boolean {
  * number of the file (`timeout = 100` in `timeout = 1000`, `Count` in `maxCount`): names and
  * numbers are matched whole, so a copy that lost a digit never edits the wrong value.
  */
-function splitWord(subject: Subject, hay: string, hit: number, len: number, old: string): NotFound | undefined {
+function splitWord(subject: Subject, hay: string, hit: number, len: number, old: string): { found: NotFound; word: string; line: number } | undefined {
   const atStart = cutsName(hay, hit);
   if (!atStart && !cutsName(hay, hit + len)) {
     return undefined;
@@ -214,10 +217,11 @@ function splitWord(subject: Subject, hay: string, hit: number, len: number, old:
   const oldLines = old.split('\n');
   const expected = atStart ? oldLines[0] : oldLines[oldLines.length - 1];
   const actual = subject.content.slice(subject.table.starts[line - 1], subject.table.ends[line - 1]);
-  return {
+  const found: NotFound = {
     ok: false,
     reason: 'not-found',
     closest: { startLine: subject.lineOf(lf.toFile(hit)) + 1, endLine: subject.lineOf(lf.toFile(Math.max(hit, hit + len - 1))) + 1, line, expected, actual, difference: 'text' },
     hint: `The file has old_string only as part of a longer name or number: it ${atStart ? 'starts' : 'ends'} inside ${JSON.stringify(word)} at line ${line}. Names and numbers must match whole; give all of ${JSON.stringify(word)} in old_string (and new_string).`,
   };
+  return { found, word, line };
 }

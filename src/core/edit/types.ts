@@ -125,6 +125,11 @@ export interface Ambiguous {
   overlapping?: boolean;
   /** old_string's lines all begin with `L{n}: `, and the file has it both as written and, elsewhere, without the prefixes. */
   readings?: { asWritten: number[]; withoutPrefixes: number[] };
+  /**
+   * old_string is in the file as written only where it cuts `word` (a name or number) in
+   * two, at `line`, and a looser reading of it takes in that place (`lines`, at `level`).
+   */
+  cutReading?: { word: string; line: number };
 }
 
 export interface TooBroad {
