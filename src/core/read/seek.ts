@@ -36,7 +36,7 @@ export interface ScanOptions {
 export async function scanLines(src: ByteSource, index: LineIndex, from: Checkpoint, target: number | undefined, opts: ScanOptions = {}): Promise<{ byte: number } | { total: number }> {
   const chunkBytes = opts.chunkBytes ?? LINE_SCAN_CHUNK_BYTES;
   const depth = opts.readsInFlight ?? LINE_SCAN_READS_IN_FLIGHT;
-  const scanner = new NewlineScanner(chunkBytes, depth, !opts.noWasm);
+  const scanner = NewlineScanner.take(chunkBytes, depth, !opts.noWasm);
   const wanted = (at: number): number => Math.max(0, Math.min(chunkBytes, src.size - at));
   // buffer `which` gets the chunk at `at` whole (a short read is read on), or less at the end
   const fill = async (which: number, at: number): Promise<number> => {
@@ -89,6 +89,7 @@ export async function scanLines(src: ByteSource, index: LineIndex, from: Checkpo
   } finally {
     // the reads in flight write into this scanner's buffers: let them land before they go
     await Promise.all(slots.map((s) => s.read.catch(() => 0)));
+    NewlineScanner.give(scanner);
   }
 }
 
