@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { CancelSignal } from '../core/cancel';
 import type { Root } from '../core/paths';
 import type { NotebookCell } from '../core/read/notebook';
-import { STREAM_CHUNK_BYTES } from '../core/limits';
+import { LINE_SCAN_CHUNK_BYTES_SYNC, STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames } from './localDirectory';
 import { openLocalFileNow } from './localFile';
@@ -89,6 +89,9 @@ export class NodeWorkspace implements Workspace {
   }
 
   readonly notebooksAsCells = false;
+
+  // reads here are synchronous calls (see openLocalFileNow)
+  readonly lineScanChunkBytes = LINE_SCAN_CHUNK_BYTES_SYNC;
 
   openNotebook(_path: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
     return undefined;

@@ -126,6 +126,8 @@ export interface Workspace {
    * open), rather than as the file's text: a read then gives the cells' version.
    */
   readonly notebooksAsCells: boolean;
+  /** Bytes per read of a scan for a deep line, where the default (LINE_SCAN_CHUNK_BYTES) is not the best. */
+  readonly lineScanChunkBytes?: number;
   /** Absolute paths and texts of every open document with unsaved changes. */
   dirtyDocuments(): { path: string; text: string }[];
   /**

@@ -110,7 +110,7 @@ async function pageText(ctx: ToolContext, t: Target, src: TextSource, req: TextR
     }
     const fromStart = () => utf8Chunks(src.chunks, src.head, src.encoding, src.bomBytes);
     const page = src.indexed
-      ? await pageWithIndex(src.indexed.bytes, src.indexed.index, pageReq, { bomBytes: src.bomBytes, totalMaxBytes: LINE_TOTAL_MAX_BYTES, signal: ctx.signal, fromStart })
+      ? await pageWithIndex(src.indexed.bytes, src.indexed.index, pageReq, { bomBytes: src.bomBytes, totalMaxBytes: LINE_TOTAL_MAX_BYTES, signal: ctx.signal, fromStart, ...(ctx.ws.lineScanChunkBytes ? { chunkBytes: ctx.ws.lineScanChunkBytes } : {}) })
       : await pageFromUtf8Stream(fromStart(), pageReq, ctx.signal);
     return { page, encoding: encodingLabel(src.encoding), dirty: false, bytes: src.fileBytes, wholeText: undefined };
   }
