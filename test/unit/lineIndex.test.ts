@@ -264,3 +264,21 @@ describe('fs_read through the line index', () => {
     assert.match(after.text, /\nL119400: entry 119399 x+\n/);
   });
 });
+
+describe('the line scan', () => {
+  it('keeps a scanner between scans, never gives one to two scans at once, and counts each file alone', async () => {
+    const a = NewlineScanner.take(4096, 2);
+    const b = NewlineScanner.take(4096, 2);
+    assert.notEqual(a, b, 'a scanner taken is no one else’s');
+    NewlineScanner.give(a);
+    assert.equal(NewlineScanner.take(4096, 2), a, 'the one given back serves the next scan');
+    NewlineScanner.give(b);
+    // scans at once, over files whose newlines differ, each with reads in flight
+    const files = [1, 2, 3, 4].map((k) => new TextEncoder().encode(`${'x'.repeat(k * 37)}\n`.repeat(3000 * k)));
+    const totals = await Promise.all(files.map((f) => scanLines(memorySource(f), new LineIndex('v'), { line: 1, byte: 0 }, undefined, { chunkBytes: 4096, readsInFlight: 2 })));
+    assert.deepEqual(totals, [{ total: 3000 }, { total: 6000 }, { total: 9000 }, { total: 12000 }]);
+    // and again, from the scanners kept
+    const again = await Promise.all(files.map((f) => scanLines(memorySource(f), new LineIndex('v'), { line: 1, byte: 0 }, undefined, { chunkBytes: 4096, readsInFlight: 2 })));
+    assert.deepEqual(again, totals);
+  });
+});
