@@ -436,7 +436,12 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     }
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let finished = false;
       const done = () => {
+        if (finished) {
+          return;
+        }
+        finished = true;
         sub.dispose();
         cancelSub?.dispose();
         clearTimeout(timer);
@@ -458,6 +463,19 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       const cancelSub = typeof token.onCancellationRequested === 'function' ? token.onCancellationRequested(done) : undefined;
       const overall = setTimeout(done, maxMs);
       wait(Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs));
+      // TypeScript sends no event when a file without errors still has none: its server is
+      // asked directly, and an answer of no errors, where the file lists none, is its report
+      for (const [p, u] of uriOf) {
+        const k = keyOf.get(p)!;
+        if (keys.has(k) && TS_LANGUAGES.has(open.get(k) ?? '')) {
+          void typeScriptFindsNoErrors(u).then((clean) => {
+            if (clean && !finished && !heard.has(k) && !vscode.languages.getDiagnostics(u).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
+              heard.add(k);
+              wait(DIAGNOSTICS_QUIET_MS);
+            }
+          });
+        }
+      }
     });
   }
 }
@@ -478,5 +496,24 @@ function tabUris(): Set<string> {
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
 const DIAGNOSTICS_QUIET_MS = 300;
+
+/** The languages TypeScript's server checks, which it can be asked about directly. */
+const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+
+/**
+ * Whether TypeScript's server, asked through the built-in extension's request command,
+ * finds no syntax or type error in the document now (it takes the editor's latest text
+ * first); false when it finds one or cannot be asked (no server, the command refused).
+ */
+async function typeScriptFindsNoErrors(uri: vscode.Uri): Promise<boolean> {
+  try {
+    const answers = await Promise.all(
+      ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync'].map((request) => vscode.commands.executeCommand<{ body?: unknown } | undefined>('typescript.tsserverRequest', request, { file: uri })),
+    );
+    return answers.every((a) => Array.isArray(a?.body) && !(a.body as { category?: string }[]).some((d) => d.category === 'error'));
+  } catch {
+    return false;
+  }
+}
 /** How long to wait for a first diagnostics event before taking silence as the answer. */
 const DIAGNOSTICS_FIRST_EVENT_MS = 1500;

@@ -64,6 +64,32 @@ describe('fs_write in the VS Code extension host', () => {
     assert.match(text, /New errors in edits\/config\.json:\nL3:\d+: Property expected \[json 513\]/);
   });
 
+  it('takes TypeScript\'s own answer for a file that had no errors and still has none (it sends no event then)', async function () {
+    this.timeout(60000);
+    // TypeScript reports on this window's files: a file with an error, shown, until its error is listed
+    const broken = wsUri('edits/broken.ts');
+    fs.writeFileSync(broken.fsPath, 'export const n: number = "text";\n');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(broken));
+    const listed = Date.now();
+    while (!vscode.languages.getDiagnostics(broken).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
+      assert.ok(Date.now() - listed < 45000, 'TypeScript never reported the error');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const clean = wsUri('edits/clean.ts');
+    fs.writeFileSync(clean.fsPath, 'export function twice(n: number): number {\n  return n * 2;\n}\n');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(clean));
+    await invoke('fs_read', { path: 'edits/clean.ts' });
+    const t0 = Date.now();
+    const { text } = await invoke('fs_edit', { path: 'edits/clean.ts', old_string: 'n * 2', new_string: 'n + n' });
+    const took = Date.now() - t0;
+    assert.match(text, /\nNo new errors\.$/, text);
+    // without the direct answer the change waited 1.5 s for an event that never came, and said it was not checked
+    assert.ok(took < 1400, `took ${took} ms`);
+    assert.equal(fs.readFileSync(clean.fsPath, 'utf8'), 'export function twice(n: number): number {\n  return n + n;\n}\n');
+    fs.rmSync(clean.fsPath);
+    fs.rmSync(broken.fsPath);
+  });
+
   it('does not wait for errors in a language no checker has reported on in this window, and says so', async () => {
     // An INI file shown in an editor: the language is known, but no extension checks it,
     // so waiting for a first diagnostics event (1.5 s) would only delay the answer.
