@@ -86,6 +86,10 @@ describe('fs_write in the VS Code extension host', () => {
     // without the direct answer the change waited 1.5 s for an event that never came, and said it was not checked
     assert.ok(took < 1400, `took ${took} ms`);
     assert.equal(fs.readFileSync(clean.fsPath, 'utf8'), 'export function twice(n: number): number {\n  return n + n;\n}\n');
+    // and an edit that makes a type error is answered with it: the server is asked about the text as edited
+    await invoke('fs_read', { path: 'edits/clean.ts' });
+    const bad = await invoke('fs_edit', { path: 'edits/clean.ts', old_string: 'return n + n;', new_string: 'return "text";' });
+    assert.match(bad.text, /New errors in edits\/clean\.ts:\nL2:\d+: Type 'string' is not assignable to type 'number'\./, bad.text);
     fs.rmSync(clean.fsPath);
     fs.rmSync(broken.fsPath);
   });
