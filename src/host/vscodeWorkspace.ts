@@ -497,6 +497,9 @@ function tabUris(): Set<string> {
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
 const DIAGNOSTICS_QUIET_MS = 300;
 
+/** How long to wait for a first diagnostics event before taking silence as the answer. */
+const DIAGNOSTICS_FIRST_EVENT_MS = 1500;
+
 /** The languages TypeScript's server checks, which it can be asked about directly. */
 const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
 
@@ -515,5 +518,3 @@ async function typeScriptFindsNoErrors(uri: vscode.Uri): Promise<boolean> {
     return false;
   }
 }
-/** How long to wait for a first diagnostics event before taking silence as the answer. */
-const DIAGNOSTICS_FIRST_EVENT_MS = 1500;

@@ -428,8 +428,7 @@ export async function landChange(
   const proposal = proposalOf(of, plan);
   let texts = new Map(plan.files.filter((f) => f.after !== undefined).map((f) => [f.target.real, f.after!] as const));
   let edited: readonly string[] = [];
-  // whether time passed for a person to look (standing flags answer at once)
-  let waited = false;
+  // whether standing flags answered the review at once (no time passed for a person to look)
   let atOnce = false;
   throwIfCancelled(ctx.signal);
   if (ask) {
@@ -445,7 +444,6 @@ export async function landChange(
         texts = new Map(review.texts);
         edited = review.edited;
         atOnce = review.atOnce === true;
-        waited = !atOnce;
         break;
     }
   }
@@ -454,7 +452,7 @@ export async function landChange(
   // Time passed while the person looked: every file is read again. Without a question the
   // lock was held throughout; with one the flags answered at once, only what the workspace's
   // apply does not check itself (a base text that is no longer the file's) is read again.
-  const again = waited ? plan.files : atOnce ? plan.files.filter((f) => !applyChecksBase(f)) : [];
+  const again = !ask ? [] : atOnce ? plan.files.filter((f) => !applyChecksBase(f)) : plan.files;
   await inOrder(again, PATH_CHECKS_IN_FLIGHT, (f) => reverify(ctx, f));
   throwIfCancelled(ctx.signal);
 
