@@ -7,11 +7,12 @@ import { HistoryJournal } from './history/journal';
 import { registerHistory } from './history/view';
 import { VscodeWorkspace } from './host/vscodeWorkspace';
 import { CommandCalls, contextFactory, registerTools } from './vscode/lmTools';
-import { historyLimits } from './vscode/settings';
+import { historyLimits, watchSettings } from './vscode/settings';
 
 /** Registers the tools, commands, views and log. Nothing else runs at activation. */
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Agent File Tools', { log: true });
+  context.subscriptions.push(watchSettings());
   const ws = new VscodeWorkspace();
   const uriFor = (p: string) => ws.uriFor(p);
   const review = new DiffReview({ uriFor, log });

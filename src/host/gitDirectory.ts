@@ -1,4 +1,4 @@
-import * as fs from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { isGitDirectoryBy, type GitDirectories, type GitMark } from '../core/gitDirectory';
 
@@ -13,7 +13,7 @@ export class GitDirectoryProbe implements GitDirectories {
   /** Paths a change will create, and the folders on their way. */
   private readonly planned = new Set<string>();
 
-  constructor(private readonly exists: (p: string) => Promise<boolean>) {}
+  constructor(private readonly exists: (p: string) => boolean | Promise<boolean>) {}
 
   private has(folder: string, name: string): Promise<boolean> {
     const p = path.join(folder, name);
@@ -22,7 +22,7 @@ export class GitDirectoryProbe implements GitDirectories {
     }
     let v = this.present.get(p);
     if (!v) {
-      v = this.exists(p).catch(() => false);
+      v = new Promise<boolean>((resolve) => resolve(this.exists(p))).catch(() => false);
       this.present.set(p, v);
     }
     return v;
@@ -81,10 +81,13 @@ function sameName(mark: GitMark, name: string): boolean {
  * there" is an answer of no: a path that cannot be looked at (a permission, a loop) counts
  * as there, so a folder that hides its parts is taken for a git directory, never the reverse.
  */
-export async function localEntryExists(p: string): Promise<boolean> {
+export function localEntryExists(p: string): boolean {
+  // Asked of a few names in each folder above every path a call touches, most of them
+  // absent: one synchronous lstat that returns nothing for an absent name takes
+  // microseconds, where an await is a round trip through the thread pool and an error
+  // object with its stack for each absent name (about 0.3 ms a call in the extension host).
   try {
-    await fs.lstat(p);
-    return true;
+    return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return code !== 'ENOENT' && code !== 'ENOTDIR';

@@ -4,8 +4,50 @@ import { DEFAULT_SETTINGS, type Settings } from '../services/settings';
 
 export const SECTION = 'agentFileTools';
 
-/** Reads `agentFileTools.*` afresh on every call, so a change applies to the next call. */
+/**
+ * What `agentFileTools.*` held when last read, while {@link watchSettings} watches for a
+ * change: asking VS Code costs about half a millisecond a call (twice a tool call: once to
+ * prepare it, once to run it). The extension host's view of the settings changes only with
+ * the events watched, so the copy is dropped exactly when a fresh read would differ: a
+ * change applies to the next call.
+ */
+let cached: { settings?: Settings; enabled: Map<string, boolean> } | undefined;
+let watchers = 0;
+
+/** Keeps the settings read once until a setting, the workspace's trust or its folders change. */
+export function watchSettings(): vscode.Disposable {
+  const drop = () => (cached = undefined);
+  watchers++;
+  cached = undefined;
+  const subs = [vscode.workspace.onDidChangeConfiguration(drop), vscode.workspace.onDidGrantWorkspaceTrust(drop), vscode.workspace.onDidChangeWorkspaceFolders(drop)];
+  return new vscode.Disposable(() => {
+    subs.forEach((d) => d.dispose());
+    watchers--;
+    cached = undefined;
+  });
+}
+
+function cache(): { settings?: Settings; enabled: Map<string, boolean> } | undefined {
+  return watchers > 0 ? (cached ??= { enabled: new Map() }) : undefined;
+}
+
+/** The `agentFileTools.*` settings as they are now (see {@link watchSettings}); the caller may not change them. */
 export function readSettings(): Settings {
+  const c = cache();
+  return c ? (c.settings ??= frozen(readSettingsNow())) : readSettingsNow();
+}
+
+/** The copy kept and its lists, frozen: one caller's change cannot reach the next call. */
+function frozen(s: Settings): Settings {
+  for (const v of Object.values(s)) {
+    if (Array.isArray(v)) {
+      Object.freeze(v);
+    }
+  }
+  return Object.freeze(s);
+}
+
+function readSettingsNow(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
   return {
     sensitiveFiles: c.get<string[]>('sensitiveFiles', [...DEFAULT_SETTINGS.sensitiveFiles]),
@@ -44,5 +86,11 @@ export function historyLimits(): { maxEntries: number; maxBytes: number } {
 
 /** Whether the person left the tool on (`agentFileTools.tools.<name>.enabled`, which the manifest's `when` reads too). */
 export function toolEnabled(name: string): boolean {
-  return vscode.workspace.getConfiguration(SECTION).get<boolean>(`tools.${name}.enabled`, true) !== false;
+  const c = cache();
+  let on = c?.enabled.get(name);
+  if (on === undefined) {
+    on = vscode.workspace.getConfiguration(SECTION).get<boolean>(`tools.${name}.enabled`, true) !== false;
+    c?.enabled.set(name, on);
+  }
+  return on;
 }

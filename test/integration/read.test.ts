@@ -45,6 +45,7 @@ describe('fs_read in the VS Code extension host', () => {
     const uri = wsUri('notes/paged-by-setting.txt');
     fs.writeFileSync(uri.fsPath, Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
     const config = vscode.workspace.getConfiguration('agentFileTools');
+    assert.match((await invoke('fs_read', { path: 'notes/paged-by-setting.txt' })).text, /<meta>lines 1-50 of 50, /, 'the settings as they were, read before the change');
     await config.update('read.maxLines', 10, vscode.ConfigurationTarget.Workspace);
     try {
       const { text } = await invoke('fs_read', { path: 'notes/paged-by-setting.txt' });
