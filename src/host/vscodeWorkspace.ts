@@ -16,6 +16,7 @@ import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
+import { isTypeScriptSource, TS_LANGUAGES, typeScriptAgrees } from './typeScriptCheck';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
@@ -45,6 +46,8 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
    * gets no answer to wait for.
    */
   private readonly untabbedLanguages = new Set<string>();
+  /** The languages whose open documents some checker other than TypeScript's has listed a problem in. */
+  private readonly otherCheckedLanguages = new Set<string>();
   private readonly diagnosticsSub: vscode.Disposable;
 
   constructor() {
@@ -63,20 +66,20 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     if (uris.length === 0) {
       return;
     }
-    const unseen = vscode.workspace.textDocuments.filter((d) => !this.untabbedLanguages.has(d.languageId));
-    if (unseen.length === 0) {
-      return;
-    }
-    const byUri = new Map(unseen.map((d) => [d.uri.toString(), d.languageId] as const));
+    const byUri = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d.languageId] as const));
     let tabbed: Set<string> | undefined;
     for (const u of uris) {
       const key = u.toString();
       const lang = byUri.get(key);
-      if (lang !== undefined) {
-        this.checkedLanguages.add(lang);
-        if (!(tabbed ??= tabUris()).has(key)) {
-          this.untabbedLanguages.add(lang);
-        }
+      if (lang === undefined) {
+        continue;
+      }
+      this.checkedLanguages.add(lang);
+      if (!this.untabbedLanguages.has(lang) && !(tabbed ??= tabUris()).has(key)) {
+        this.untabbedLanguages.add(lang);
+      }
+      if (TS_LANGUAGES.has(lang) && !this.otherCheckedLanguages.has(lang) && vscode.languages.getDiagnostics(u).some((d) => !isTypeScriptSource(d.source))) {
+        this.otherCheckedLanguages.add(lang);
       }
     }
   }
@@ -463,15 +466,23 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       const cancelSub = typeof token.onCancellationRequested === 'function' ? token.onCancellationRequested(done) : undefined;
       const overall = setTimeout(done, maxMs);
       wait(Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs));
-      // TypeScript sends no event when a file without errors still has none: its server is
-      // asked directly, and an answer of no errors, where the file lists none, is its report
+      // TypeScript's event comes half a second after a change, and none comes when a file
+      // without errors still has none: its server is asked directly, and an answer that
+      // matches the list is its report. In a language no other checker has listed a problem
+      // in, nothing is left to wait for then.
       for (const [p, u] of uriOf) {
         const k = keyOf.get(p)!;
-        if (keys.has(k) && TS_LANGUAGES.has(open.get(k) ?? '')) {
-          void typeScriptFindsNoErrors(u).then((clean) => {
-            if (clean && !finished && !heard.has(k) && !vscode.languages.getDiagnostics(u).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
+        const lang = open.get(k) ?? '';
+        if (keys.has(k) && TS_LANGUAGES.has(lang)) {
+          void typeScriptAgrees(u).then((agrees) => {
+            if (agrees && !finished && !heard.has(k)) {
               heard.add(k);
-              wait(DIAGNOSTICS_QUIET_MS);
+              const others = [...keys].some((key) => !heard.has(key) || this.otherCheckedLanguages.has(open.get(key) ?? ''));
+              if (others) {
+                wait(DIAGNOSTICS_QUIET_MS);
+              } else {
+                done();
+              }
             }
           });
         }
@@ -499,22 +510,3 @@ const DIAGNOSTICS_QUIET_MS = 300;
 
 /** How long to wait for a first diagnostics event before taking silence as the answer. */
 const DIAGNOSTICS_FIRST_EVENT_MS = 1500;
-
-/** The languages TypeScript's server checks, which it can be asked about directly. */
-const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
-
-/**
- * Whether TypeScript's server, asked through the built-in extension's request command,
- * finds no syntax or type error in the document now (it takes the editor's latest text
- * first); false when it finds one or cannot be asked (no server, the command refused).
- */
-async function typeScriptFindsNoErrors(uri: vscode.Uri): Promise<boolean> {
-  try {
-    const answers = await Promise.all(
-      ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync'].map((request) => vscode.commands.executeCommand<{ body?: unknown } | undefined>('typescript.tsserverRequest', request, { file: uri })),
-    );
-    return answers.every((a) => Array.isArray(a?.body) && !(a.body as { category?: string }[]).some((d) => d.category === 'error'));
-  } catch {
-    return false;
-  }
-}

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+
+/** The languages TypeScript's server checks, which it can be asked about directly. */
+export const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+
+/** The sources TypeScript's extension gives its diagnostics (its server's own, and its plugins'). */
+export function isTypeScriptSource(source: string | undefined): boolean {
+  return source === 'ts' || source === 'ts-plugin';
+}
+
+/** A diagnostic's place and text, as both the server's answer and VS Code's list give them. */
+function keyOf(line: number, column: number, text: string): string {
+  return `${line}:${column}:${text}`;
+}
+
+interface ServerDiagnostic {
+  start?: { line?: number; offset?: number };
+  text?: string;
+  category?: string;
+}
+
+/**
+ * Whether TypeScript's server, asked now through the built-in extension's request command
+ * (it takes the editor's latest text first), finds the errors the Problems list already
+ * shows for the document, no more and no fewer: then the list is current. Its extension
+ * publishes after a delay of its own (about half a second here), and
+ * not at all when a file without errors still has none; the direct answer takes 50-100 ms.
+ * An error the extension shows as a warning (its style checks) counts as shown. False when
+ * the two differ (an event will follow) or the server cannot be asked (no server, the
+ * command refused).
+ */
+export async function typeScriptAgrees(uri: vscode.Uri): Promise<boolean> {
+  let answers: ({ body?: unknown } | undefined)[];
+  try {
+    answers = await Promise.all(
+      ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync'].map((request) => vscode.commands.executeCommand<{ body?: unknown } | undefined>('typescript.tsserverRequest', request, { file: uri })),
+    );
+  } catch {
+    return false;
+  }
+  if (!answers.every((a) => Array.isArray(a?.body))) {
+    return false;
+  }
+  const errors: string[] = [];
+  for (const a of answers) {
+    for (const d of a!.body as ServerDiagnostic[]) {
+      if (d.category === 'error') {
+        if (typeof d.start?.line !== 'number' || typeof d.start.offset !== 'number' || typeof d.text !== 'string') {
+          return false;
+        }
+        errors.push(keyOf(d.start.line, d.start.offset, d.text));
+      }
+    }
+  }
+  const shownErrors: string[] = [];
+  const shownWarnings = new Set<string>();
+  for (const d of vscode.languages.getDiagnostics(uri)) {
+    if (!isTypeScriptSource(d.source)) {
+      continue;
+    }
+    const key = keyOf(d.range.start.line + 1, d.range.start.character + 1, d.message);
+    if (d.severity === vscode.DiagnosticSeverity.Error) {
+      shownErrors.push(key);
+    } else if (d.severity === vscode.DiagnosticSeverity.Warning) {
+      shownWarnings.add(key);
+    }
+  }
+  const asErrors = errors.filter((k) => !shownWarnings.has(k)).sort();
+  shownErrors.sort();
+  return asErrors.length === shownErrors.length && asErrors.every((k, i) => k === shownErrors[i]);
+}
