@@ -75,10 +75,15 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         continue;
       }
       this.checkedLanguages.add(lang);
-      if (!this.untabbedLanguages.has(lang) && !(tabbed ??= tabUris()).has(key)) {
+      if (this.untabbedLanguages.has(lang) && (!TS_LANGUAGES.has(lang) || this.otherCheckedLanguages.has(lang))) {
+        continue;
+      }
+      // an event that clears a file's problems (its tab closed) says nothing of files no tab shows
+      const listed = vscode.languages.getDiagnostics(u);
+      if (listed.length > 0 && !(tabbed ??= tabUris()).has(key)) {
         this.untabbedLanguages.add(lang);
       }
-      if (TS_LANGUAGES.has(lang) && !this.otherCheckedLanguages.has(lang) && vscode.languages.getDiagnostics(u).some((d) => !isTypeScriptSource(d.source))) {
+      if (TS_LANGUAGES.has(lang) && listed.some((d) => !isTypeScriptSource(d.source))) {
         this.otherCheckedLanguages.add(lang);
       }
     }
