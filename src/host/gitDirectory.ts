@@ -22,7 +22,8 @@ export class GitDirectoryProbe implements GitDirectories {
     }
     let v = this.present.get(p);
     if (!v) {
-      v = new Promise<boolean>((resolve) => resolve(this.exists(p))).catch(() => false);
+      // a name that cannot be looked at counts as there (see localEntryExists)
+      v = new Promise<boolean>((resolve) => resolve(this.exists(p))).catch(() => true);
       this.present.set(p, v);
     }
     return v;

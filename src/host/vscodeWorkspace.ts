@@ -399,7 +399,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
    * first event and then for a short quiet spell, or gives up when none comes (no server,
    * or nothing to say), never longer than `maxMs`.
    */
-  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<Map<string, CheckState>> {
+  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal, filesChanged = false): Promise<Map<string, CheckState>> {
     // Language servers only look at documents the editor has open, and none serves plain
     // text: nothing to wait for otherwise (a first event that never comes cost 1.5 s a change).
     const open = new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d.languageId] as const));
@@ -473,21 +473,28 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       wait(Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs));
       // TypeScript's event comes half a second after a change, and none comes when a file
       // without errors still has none: its server is asked directly, and an answer that
-      // matches the list is its report. In a language no other checker has listed a problem
-      // in, nothing is left to wait for then.
-      for (const [p, u] of uriOf) {
+      // matches the list is its report. Once every file is answered so, in languages no other
+      // checker has listed a problem in, nothing is left to wait for. Not after a change that
+      // created, deleted or moved a file: the server learns of those from its file watcher,
+      // later, and may answer from before them.
+      const agreed = new Set<string>();
+      for (const [p, u] of filesChanged ? [] : uriOf) {
         const k = keyOf.get(p)!;
-        const lang = open.get(k) ?? '';
-        if (keys.has(k) && TS_LANGUAGES.has(lang)) {
+        if (keys.has(k) && TS_LANGUAGES.has(open.get(k) ?? '')) {
           void typeScriptAgrees(u).then((agrees) => {
-            if (agrees && !finished && !heard.has(k)) {
-              heard.add(k);
-              const others = [...keys].some((key) => !heard.has(key) || this.otherCheckedLanguages.has(open.get(key) ?? ''));
-              if (others) {
-                wait(DIAGNOSTICS_QUIET_MS);
-              } else {
-                done();
-              }
+            if (!agrees || finished || heard.has(k)) {
+              return;
+            }
+            heard.add(k);
+            agreed.add(k);
+            if (![...keys].every((key) => heard.has(key))) {
+              // another file's report is still to come: its first-event wait stands
+              return;
+            }
+            if ([...keys].every((key) => agreed.has(key) && !this.otherCheckedLanguages.has(open.get(key) ?? ''))) {
+              done();
+            } else {
+              wait(DIAGNOSTICS_QUIET_MS);
             }
           });
         }

@@ -171,9 +171,10 @@ export interface Workspace {
   /**
    * Resolves once the language servers have had their say about files just changed: when
    * their diagnostics stop changing, or after `maxMs`. Says for each path whether a checker
-   * reported on it, and when none did, why, as far as the host can tell.
+   * reported on it, and when none did, why, as far as the host can tell. `filesChanged`:
+   * the change created, deleted or moved a file, which a server learns of later than an edit.
    */
-  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal): Promise<Map<string, CheckState>>;
+  settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal, filesChanged?: boolean): Promise<Map<string, CheckState>>;
 }
 
 /** Whether a checker (a language server's diagnostics) looked at a file after a change; `reason` is a few words on why none did. */

@@ -495,7 +495,12 @@ export async function landChange(
   }
   const live = plan.files.filter((f) => f.action !== 'delete').map((f) => f.target.real);
   const checks = live.length
-    ? await ctx.ws.settleDiagnostics(live, Math.min(ctx.settings.diagnosticsWaitMs, DIAGNOSTICS_MAX_WAIT_MS), ctx.signal)
+    ? await ctx.ws.settleDiagnostics(
+        live,
+        Math.min(ctx.settings.diagnosticsWaitMs, DIAGNOSTICS_MAX_WAIT_MS),
+        ctx.signal,
+        plan.files.some((f) => f.action === 'create' || f.action === 'delete' || f.action === 'move'),
+      )
     : new Map<string, CheckState>();
 
   const files: LandedFile[] = [];
