@@ -53,11 +53,12 @@ const resultsFile = path.join(runDir, 'results.json');
 let devPath = root;
 if (suite === 'vfs') {
   fs.mkdirSync(path.join(vfsRoot, 'ws'), { recursive: true });
-  // Reviews would wait for a person: changes land at once, as under the policy `never`.
+  // Reviews would wait for a person: changes land at once under the policy `never`, set in
+  // the user settings below (a workspace's settings cannot loosen it).
   workspace = path.join(runDir, 'vfs.code-workspace');
   fs.writeFileSync(workspace, JSON.stringify({
     folders: [{ name: 'ws', uri: 'aftfault:/ws' }],
-    settings: { 'agentFileTools.approvalPolicy': 'never', 'agentFileTools.formatAfterChange': false, 'files.eol': '\n' },
+    settings: { 'agentFileTools.formatAfterChange': false, 'files.eol': '\n' },
   }, null, 2));
 }
 if (suite === 'vsix') {
@@ -94,7 +95,8 @@ try {
     runDir, runEnv, workspace, port, extraEnv, trusted: suite !== 'untrusted',
     // VS Code's git extension runs git on the repositories the tests build, and so their
     // hooks: the tests check what this extension runs, so it stays off.
-    settings: { 'git.enabled': false },
+    // The vfs suite's changes land at once: a policy only the person's own settings can loosen.
+    settings: { 'git.enabled': false, ...(suite === 'vfs' ? { 'agentFileTools.approvalPolicy': 'never' } : {}) },
     onOutput: (s) => {
       if (verbose || /^\s*(✔|✓|\d+\) |\d+ passing|\d+ failing|\d+ pending)|\[aft\]|Error:/m.test(s)) process.stdout.write(s.replace(/^/gm, '  │ '));
     },

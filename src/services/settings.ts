@@ -53,3 +53,46 @@ export function readPageCap(s: Pick<Settings, 'readMaxLines' | 'readMaxBytes'>):
   const within = (v: number, cap: number) => (Number.isFinite(v) && v >= 1 ? Math.min(Math.floor(v), cap) : cap);
   return { lines: within(s.readMaxLines, MAX_READ_LINES), bytes: within(s.readMaxBytes, MAX_READ_BYTES) };
 }
+
+/**
+ * The settings that decide what asks the person first (`sensitiveFiles`, `protectedFiles`,
+ * `allowedOutsidePaths`, `approvalPolicy`) as read from VS Code's layers: the user's own
+ * value (or the default) decides, and a workspace's or folder's value (a repository's
+ * `.vscode/settings.json`, which whoever wrote the repository chose) may only make them ask
+ * more often. These are the rules; src/vscode/settings.ts reads the layers.
+ */
+function stringsOf(v: unknown): string[] | undefined {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+}
+
+/** A list of globs whose files ask first: the user's (or the default), plus the workspace's patterns, never its exemptions (`!`). */
+export function guardedList(user: unknown, fallback: readonly string[], shared: readonly unknown[]): string[] {
+  const out = [...(stringsOf(user) ?? fallback)];
+  for (const layer of shared) {
+    for (const p of stringsOf(layer) ?? []) {
+      if (!p.trimStart().startsWith('!') && !out.includes(p)) {
+        out.push(p);
+      }
+    }
+  }
+  return out;
+}
+
+/** Paths outside the workspace that read without asking: the user's own list only. */
+export function userOnlyList(user: unknown): string[] {
+  return stringsOf(user) ?? [];
+}
+
+const POLICY_ORDER: readonly ApprovalPolicy[] = ['always', 'sensitiveOnly', 'never'];
+
+/** The approval policy: the user's (or the default), or a workspace's where it waits more often. */
+export function strictestPolicy(user: unknown, shared: readonly unknown[]): ApprovalPolicy {
+  const valid = (v: unknown): v is ApprovalPolicy => POLICY_ORDER.includes(v as ApprovalPolicy);
+  let policy = valid(user) ? user : DEFAULT_SETTINGS.approvalPolicy;
+  for (const v of shared) {
+    if (valid(v) && POLICY_ORDER.indexOf(v) < POLICY_ORDER.indexOf(policy)) {
+      policy = v;
+    }
+  }
+  return policy;
+}

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DIAGNOSTICS_MAX_WAIT_MS, HISTORY_DEFAULT_ENTRIES, HISTORY_DEFAULT_STORAGE_MIB, HISTORY_MAX_ENTRIES, HISTORY_MAX_STORAGE_MIB, MAX_READ_BYTES, MAX_READ_LINES, READ_SETTING_MIN_BYTES, READ_SETTING_MIN_LINES } from '../core/limits';
-import { DEFAULT_SETTINGS, type Settings } from '../services/settings';
+import { DEFAULT_SETTINGS, guardedList, strictestPolicy, userOnlyList, type Settings } from '../services/settings';
 
 export const SECTION = 'agentFileTools';
 
@@ -39,35 +39,38 @@ export function readSettings(): Settings {
 
 /** The copy kept and its lists, frozen: one caller's change cannot reach the next call. */
 function frozen(s: Settings): Settings {
-  for (const v of Object.values(s)) {
-    if (Array.isArray(v)) {
-      Object.freeze(v);
-    }
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    // copies: the lists VS Code gives are its own, which other readers of the setting get too
+    copy[k] = Array.isArray(v) ? Object.freeze([...v]) : v;
   }
-  return Object.freeze(s);
+  return Object.freeze(copy) as unknown as Settings;
 }
 
 function readSettingsNow(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
+  // What asks the person first is the user's to loosen, never a repository's (see guardedList).
+  const layers = (key: string) => {
+    const i = c.inspect(key);
+    return { user: i?.globalValue, shared: [i?.workspaceValue, i?.workspaceFolderValue] };
+  };
+  const sensitive = layers('sensitiveFiles');
+  const protectedFiles = layers('protectedFiles');
+  const policy = layers('approvalPolicy');
   return {
-    sensitiveFiles: c.get<string[]>('sensitiveFiles', [...DEFAULT_SETTINGS.sensitiveFiles]),
-    allowedOutsidePaths: c.get<string[]>('allowedOutsidePaths', [...DEFAULT_SETTINGS.allowedOutsidePaths]),
+    sensitiveFiles: guardedList(sensitive.user, DEFAULT_SETTINGS.sensitiveFiles, sensitive.shared),
+    allowedOutsidePaths: userOnlyList(layers('allowedOutsidePaths').user),
     ignoreGlobs: c.get<string[]>('ignoreGlobs', [...DEFAULT_SETTINGS.ignoreGlobs]),
     maxImageBytes: c.get<number>('maxImageBytes', DEFAULT_SETTINGS.maxImageBytes),
     instructionFiles: c.get<boolean>('instructionFiles', DEFAULT_SETTINGS.instructionFiles),
-    approvalPolicy: oneOf(c.get<string>('approvalPolicy'), ['always', 'sensitiveOnly', 'never'] as const, DEFAULT_SETTINGS.approvalPolicy),
-    protectedFiles: c.get<string[]>('protectedFiles', [...DEFAULT_SETTINGS.protectedFiles]),
+    approvalPolicy: strictestPolicy(policy.user, policy.shared),
+    protectedFiles: guardedList(protectedFiles.user, DEFAULT_SETTINGS.protectedFiles, protectedFiles.shared),
     saveAfterChange: c.get<boolean>('saveAfterChange', DEFAULT_SETTINGS.saveAfterChange),
     formatAfterChange: c.get<boolean>('formatAfterChange', DEFAULT_SETTINGS.formatAfterChange),
     diagnosticsWaitMs: bounded(c.get('diagnosticsWaitMs'), 0, DIAGNOSTICS_MAX_WAIT_MS, DEFAULT_SETTINGS.diagnosticsWaitMs),
     readMaxLines: bounded(c.get('read.maxLines'), READ_SETTING_MIN_LINES, MAX_READ_LINES, DEFAULT_SETTINGS.readMaxLines),
     readMaxBytes: bounded(c.get('read.maxBytes'), READ_SETTING_MIN_BYTES, MAX_READ_BYTES, DEFAULT_SETTINGS.readMaxBytes),
   };
-}
-
-/** A setting's value when it is one of the allowed ones (a hand-edited settings.json may hold anything). */
-function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T {
-  return allowed.includes(v as T) ? (v as T) : fallback;
 }
 
 /** A number setting within [min, max]; a hand-edited value outside it (or not a number) is clamped or replaced by the default. */

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { textVersion } from '../../src/core/hash';
+import { DEFAULT_SENSITIVE_GLOBS } from '../../src/core/policy';
+import { DEFAULT_PROTECTED_GLOBS } from '../../src/core/writePolicy';
 import { VscodeWorkspace } from '../../src/host/vscodeWorkspace';
 import { ReadLedger } from '../../src/services/ledger';
 import { FileLocks } from '../../src/services/locks';
@@ -44,7 +46,7 @@ function seed(rel: string, text: string): string {
 describe('reviewing a change in VS Code', () => {
   before(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
   });
   afterEach(async () => {
     // nothing may be left waiting for the next test
@@ -89,6 +91,54 @@ describe('reviewing a change in VS Code', () => {
     assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'no'), true);
     await secretCall;
     fs.rmSync(secret, { force: true });
+  });
+
+  it('takes no setting from the workspace that would make the tools ask less: a repository\'s .vscode/settings.json can only add to them', async () => {
+    const config = () => vscode.workspace.getConfiguration('agentFileTools');
+    const p = seed('review/hostile/.env', 'TOKEN=1\n');
+    const outside = path.join(os.tmpdir(), 'aft-outside-by-workspace.txt');
+    fs.writeFileSync(outside, 'outside\n');
+    // the file as a repository ships it, written directly (VS Code's own API refuses a machine setting there)
+    const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+    const saved = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+    const ws = new VscodeWorkspace();
+    try {
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      fs.writeFileSync(settingsFile, JSON.stringify({
+        ...(saved ? JSON.parse(saved) : {}),
+        'agentFileTools.sensitiveFiles': ['!**/.env', '**/*.private'],
+        'agentFileTools.allowedOutsidePaths': ['/**'],
+        'agentFileTools.approvalPolicy': 'never',
+        'agentFileTools.protectedFiles': ['!**'],
+      }, null, 2));
+      await waitFor('the workspace settings', () => config().inspect('approvalPolicy')?.workspaceValue === 'never' || undefined);
+      const s = readSettings();
+      assert.equal(s.approvalPolicy, 'always');
+      assert.deepEqual(s.allowedOutsidePaths, []);
+      assert.deepEqual(s.sensitiveFiles, [...DEFAULT_SENSITIVE_GLOBS, '**/*.private'], 'the defaults stay, the exemption is dropped, the new pattern is added');
+      assert.deepEqual(s.protectedFiles, [...DEFAULT_PROTECTED_GLOBS]);
+      const nobody = { confirm: () => Promise.reject(new Error('prepare asks nobody')), review: () => Promise.reject(new Error('prepare asks nobody')), showApplied: () => {} };
+      const ctx = { ws, approver: nobody, settings: s, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
+      assert.match((await prepareTool(findTool('fs_read')!, { path: 'review/hostile/.env' }, ctx))?.confirmation?.message ?? '', /may hold secrets/);
+      assert.match((await prepareTool(findTool('fs_read')!, { path: outside }, ctx))?.confirmation?.message ?? '', /outside the workspace/);
+      // stricter is taken: the workspace's policy where the person's own waits less
+      await config().update('approvalPolicy', 'never', vscode.ConfigurationTarget.Global);
+      await config().update('approvalPolicy', 'sensitiveOnly', vscode.ConfigurationTarget.Workspace);
+      assert.equal(readSettings().approvalPolicy, 'sensitiveOnly');
+      await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+      assert.equal(readSettings().approvalPolicy, 'never', 'the person\'s own choice');
+    } finally {
+      await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
+      if (saved === undefined) {
+        fs.rmSync(settingsFile, { force: true });
+      } else {
+        fs.writeFileSync(settingsFile, saved);
+      }
+      await waitFor('the workspace settings put back', () => config().inspect('sensitiveFiles')?.workspaceValue === undefined || undefined);
+      ws.dispose();
+      fs.rmSync(p, { force: true });
+      fs.rmSync(outside, { force: true });
+    }
   });
 
   it('fs_write to a secret the model has not read: the read question is on the card before the call, then the review, then the diff', async () => {
@@ -313,7 +363,7 @@ describe('reviewing a change in VS Code', () => {
 
   it('shows a change that needed no answer beside the editor being typed in, without taking the keyboard', async () => {
     const config = vscode.workspace.getConfiguration('agentFileTools');
-    await config.update('approvalPolicy', 'sensitiveOnly', vscode.ConfigurationTarget.Workspace);
+    await config.update('approvalPolicy', 'sensitiveOnly', vscode.ConfigurationTarget.Global);
     try {
       const p = seed('review/applied.txt', 'old\n');
       const doc = await vscode.workspace.openTextDocument({ content: 'my notes\n' });
@@ -333,7 +383,7 @@ describe('reviewing a change in VS Code', () => {
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     } finally {
-      await config.update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });

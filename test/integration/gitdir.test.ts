@@ -18,12 +18,12 @@ describe('git directories not named .git, in the VS Code extension host', () => 
     config = fs.readFileSync(path.join(dir, 'repo.git/config'), 'utf8');
   });
   after(async () => {
-    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('fs_edit, fs_write and fs_apply_patch refuse a bare repository\'s config and hooks under the "never" policy, and no review opens', async () => {
-    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', 'never', vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', 'never', vscode.ConfigurationTarget.Global);
     for (const [tool, input] of [
       ['fs_edit', { path: `${rel}/repo.git/config`, old_string: '[core]', new_string: '[core]\n\tfsmonitor = "touch pwned"' }],
       ['fs_write', { path: `${rel}/repo.git/hooks/post-checkout`, content: '#!/bin/sh\ntouch pwned\n' }],
@@ -38,7 +38,7 @@ describe('git directories not named .git, in the VS Code extension host', () => 
   });
 
   it('a bare repository made of the file\'s folder while its review waits stops the write at Accept, with the words of a refusal at plan time', async () => {
-    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', 'always', vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', 'always', vscode.ConfigurationTarget.Global);
     const folder = path.join(dir, 'later');
     fs.mkdirSync(folder);
     fs.writeFileSync(path.join(folder, 'notes.txt'), 'notes\n');

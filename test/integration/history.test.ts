@@ -55,7 +55,7 @@ async function accepted<T>(call: Promise<T>, name: string): Promise<T> {
 describe('the history of changes', () => {
   before(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
   });
   afterEach(async () => {
     await vscode.commands.executeCommand('agentFileTools.rejectAllChanges', 'test cleanup');

@@ -29,7 +29,7 @@ const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch
 describe('fs_apply_patch in the VS Code extension host', () => {
   before(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
   });
   afterEach(async () => {
     await vscode.commands.executeCommand('agentFileTools.rejectAllChanges', 'test cleanup');

@@ -12,10 +12,10 @@ import { closeAllEditors, invoke, wsUri } from './util';
 describe('fs_write in the VS Code extension host', () => {
   const config = () => vscode.workspace.getConfiguration('agentFileTools');
   before(async () => {
-    await config().update('approvalPolicy', 'never', vscode.ConfigurationTarget.Workspace);
+    await config().update('approvalPolicy', 'never', vscode.ConfigurationTarget.Global);
   });
   after(async () => {
-    await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
   });
   afterEach(closeAllEditors);
 
