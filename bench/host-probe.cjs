@@ -9,7 +9,8 @@
 //                vs `vscode.diff` of the same two texts until that diff is visible;
 //   next page    the page a deep page's continuation names (line 500,000 of a 100 MiB
 //                file, warm) vs the first page of the same file, and vs a page of a
-//                2-line file (the invoke round trip that every call costs);
+//                2-line file (the invoke round trip that every call costs), and vs three
+//                crossings of the window (a tool it refuses at once: VS Code's own share);
 //   accept       from Accept to the tool's result vs VS Code applying the same edit to
 //                the open file and saving it.
 const vscode = require('vscode');
@@ -150,6 +151,7 @@ exports.run = async function run() {
     const firsts = [];
     // a page of a 2-line file: what any call costs, the round trip through the window
     const smalls = [];
+    const crossings = [];
     for (let i = 0; i < RUNS; i++) {
       const cont = /^Continue with: fs_read (.*)$/m.exec(page);
       if (!cont) {
@@ -168,11 +170,21 @@ exports.run = async function run() {
       t = performance.now();
       await invoke('fs_read', { path: 'small.txt' });
       smalls.push(performance.now() - t);
+      // one crossing of the window and back: a tool the window refuses at once (a tool call crosses three times: to prepare it, to run it, with its answer)
+      t = performance.now();
+      await vscode.lm.invokeTool('aft_bench_no_such_tool', { input: {}, toolInvocationToken: undefined }).then(
+        () => {
+          throw new Error('a tool that does not exist was run');
+        },
+        () => undefined,
+      );
+      crossings.push(performance.now() - t);
     }
     result.nextPageMs = round(median(nexts));
     result.nextPageMaxMs = round(Math.max(...nexts));
     result.firstPageMs = round(median(firsts));
     result.smallPageMs = round(median(smalls));
+    result.crossingMs = round(median(crossings));
     fs.rmSync(path.join(root, 'big.log'));
 
     // Review and Accept, alternating with VS Code's own diff and edit of the same texts.
