@@ -13,6 +13,9 @@ function keyOf(line: number, column: number, text: string): string {
   return `${line}:${column}:${text}`;
 }
 
+/** What TypeScript's server said of a file against its list (see {@link typeScriptAgrees}). */
+export type TypeScriptAnswer = 'agrees' | 'differs' | 'unknown';
+
 interface ServerDiagnostic {
   start?: { line?: number; offset?: number };
   text?: string;
@@ -25,28 +28,28 @@ interface ServerDiagnostic {
  * shows for the document, no more and no fewer: then the list is current. Its extension
  * publishes after a delay of its own (about half a second here), and
  * not at all when a file without errors still has none; the direct answer takes 50-100 ms.
- * An error the extension shows as a warning (its style checks) counts as shown. False when
- * the two differ (an event will follow) or the server cannot be asked (no server, the
+ * An error the extension shows as a warning (its style checks) counts as shown.
+ * `differs`: an event will follow; `unknown`: the server cannot be asked (no server, the
  * command refused).
  */
-export async function typeScriptAgrees(uri: vscode.Uri): Promise<boolean> {
+export async function typeScriptAgrees(uri: vscode.Uri): Promise<TypeScriptAnswer> {
   let answers: ({ body?: unknown } | undefined)[];
   try {
     answers = await Promise.all(
       ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync'].map((request) => vscode.commands.executeCommand<{ body?: unknown } | undefined>('typescript.tsserverRequest', request, { file: uri })),
     );
   } catch {
-    return false;
+    return 'unknown';
   }
   if (!answers.every((a) => Array.isArray(a?.body))) {
-    return false;
+    return 'unknown';
   }
   const errors: string[] = [];
   for (const a of answers) {
     for (const d of a!.body as ServerDiagnostic[]) {
       if (d.category === 'error') {
         if (typeof d.start?.line !== 'number' || typeof d.start.offset !== 'number' || typeof d.text !== 'string') {
-          return false;
+          return 'unknown';
         }
         errors.push(keyOf(d.start.line, d.start.offset, d.text));
       }
@@ -67,5 +70,5 @@ export async function typeScriptAgrees(uri: vscode.Uri): Promise<boolean> {
   }
   const asErrors = errors.filter((k) => !shownWarnings.has(k)).sort();
   shownErrors.sort();
-  return asErrors.length === shownErrors.length && asErrors.every((k, i) => k === shownErrors[i]);
+  return asErrors.length === shownErrors.length && asErrors.every((k, i) => k === shownErrors[i]) ? 'agrees' : 'differs';
 }

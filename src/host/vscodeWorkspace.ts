@@ -416,11 +416,18 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     };
     const keys = new Set([...keyOf.values()].filter(waits));
     const heard = new Set<string>();
+    // Files whose TypeScript answer differed from their list: TypeScript's event is still to
+    // come, so a quiet spell after another checker's event does not end the wait before it
+    // (the first-event window still does: a file TypeScript does not publish for).
+    const tsPending = new Map<string, vscode.Uri>();
     const states = () =>
       new Map(
         paths.map((p): [string, CheckState] => {
           const k = keyOf.get(p)!;
           const lang = open.get(k);
+          if (tsPending.has(k)) {
+            return [p, { checked: false, reason: 'TypeScript had not reported on it in time' }];
+          }
           if (heard.has(k)) {
             return [p, { checked: true }];
           }
@@ -456,21 +463,41 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         clearTimeout(overall);
         resolve(states());
       };
+      const started = Date.now();
+      const firstWindow = Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs);
+      const settle = () => {
+        const left = started + firstWindow - Date.now();
+        if (tsPending.size > 0 && left > 0) {
+          timer = setTimeout(settle, left);
+        } else {
+          done();
+        }
+      };
       const wait = (ms: number) => {
         clearTimeout(timer);
-        timer = setTimeout(done, ms);
+        timer = setTimeout(settle, ms);
       };
       const sub = vscode.languages.onDidChangeDiagnostics((e) => {
         const mine = e.uris.map((u) => u.toString()).filter((k) => keys.has(k));
         if (mine.length) {
           mine.forEach((k) => heard.add(k));
           wait(DIAGNOSTICS_QUIET_MS);
+          for (const k of mine) {
+            const u = tsPending.get(k);
+            if (u) {
+              void typeScriptAgrees(u).then((answer) => {
+                if (answer !== 'differs' && !finished && tsPending.delete(k)) {
+                  wait(DIAGNOSTICS_QUIET_MS);
+                }
+              });
+            }
+          }
         }
       });
       const token = signal as Partial<vscode.CancellationToken>;
       const cancelSub = typeof token.onCancellationRequested === 'function' ? token.onCancellationRequested(done) : undefined;
       const overall = setTimeout(done, maxMs);
-      wait(Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs));
+      wait(firstWindow);
       // TypeScript's event comes half a second after a change, and none comes when a file
       // without errors still has none: its server is asked directly, and an answer that
       // matches the list is its report. Once every file is answered so, in languages no other
@@ -481,8 +508,13 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       for (const [p, u] of filesChanged ? [] : uriOf) {
         const k = keyOf.get(p)!;
         if (keys.has(k) && TS_LANGUAGES.has(open.get(k) ?? '')) {
-          void typeScriptAgrees(u).then((agrees) => {
-            if (!agrees || finished || heard.has(k)) {
+          // pending from the question on: a slow answer (a long file) may come after another checker's quiet spell
+          tsPending.set(k, u);
+          void typeScriptAgrees(u).then((answer) => {
+            if (answer !== 'differs') {
+              tsPending.delete(k);
+            }
+            if (answer !== 'agrees' || finished || heard.has(k)) {
               return;
             }
             heard.add(k);

@@ -118,6 +118,42 @@ describe('fs_write in the VS Code extension host', () => {
     fs.rmSync(uri.fsPath);
   });
 
+  it('waits for TypeScript\'s report when its server finds errors the list does not show yet, though another checker spoke first', async function () {
+    this.timeout(60000);
+    const broken = wsUri('edits/broken-again.ts');
+    fs.writeFileSync(broken.fsPath, 'export const n: number = "text";\n');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(broken));
+    const listed = Date.now();
+    while (!vscode.languages.getDiagnostics(broken).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
+      assert.ok(Date.now() - listed < 45000, 'TypeScript never reported the error');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const uri = wsUri('edits/two-checkers.ts');
+    // 12,000 lines: TypeScript's extension waits longer before it checks a longer file (600 ms here)
+    const filler = Array.from({ length: 12000 }, (_, i) => `export const v${i} = ${i};`).join('\n');
+    fs.writeFileSync(uri.fsPath, `export function twice(n: number): number {\n  return n * 2;\n}\n${filler}\n`);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    // a second checker that answers every save of the file at once, with a note
+    const other = vscode.languages.createDiagnosticCollection('aft-test-other');
+    const sub = vscode.workspace.onDidSaveTextDocument((d) => {
+      if (d.uri.toString() === uri.toString()) {
+        setTimeout(() => other.set(uri, [Object.assign(new vscode.Diagnostic(new vscode.Range(0, 0, 0, 6), 'a note', vscode.DiagnosticSeverity.Information), { source: 'other' })]), 30);
+      }
+    });
+    try {
+      await invoke('fs_read', { path: 'edits/two-checkers.ts' });
+      const { text } = await invoke('fs_edit', { path: 'edits/two-checkers.ts', old_string: 'return n * 2;', new_string: 'return "text";' });
+      // the other checker's report and a quiet spell came before TypeScript's: without waiting for
+      // TypeScript (its server asked found the error) the change said "No new errors."
+      assert.match(text, /New errors in edits\/two-checkers\.ts:\nL2:\d+: Type 'string' is not assignable to type 'number'\./, text);
+    } finally {
+      sub.dispose();
+      other.dispose();
+      fs.rmSync(uri.fsPath, { force: true });
+      fs.rmSync(broken.fsPath, { force: true });
+    }
+  });
+
   it('does not wait for errors in a language no checker has reported on in this window, and says so', async () => {
     // An INI file shown in an editor: the language is known, but no extension checks it,
     // so waiting for a first diagnostics event (1.5 s) would only delay the answer.
