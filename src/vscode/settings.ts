@@ -4,6 +4,9 @@ import { DEFAULT_SETTINGS, guardedList, strictestPolicy, userOnlyList, type Sett
 
 export const SECTION = 'agentFileTools';
 
+/** The largest image `maxImageBytes` may allow to be attached (the manifest's maximum). */
+const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+
 /**
  * What `agentFileTools.*` held when last read, while {@link watchSettings} watches for a
  * change: asking VS Code costs about half a millisecond a call (twice a tool call: once to
@@ -61,8 +64,9 @@ function readSettingsNow(): Settings {
     sensitiveFiles: guardedList(sensitive.user, DEFAULT_SETTINGS.sensitiveFiles, sensitive.shared),
     allowedOutsidePaths: userOnlyList(layers('allowedOutsidePaths').user),
     ignoreGlobs: c.get<string[]>('ignoreGlobs', [...DEFAULT_SETTINGS.ignoreGlobs]),
-    maxImageBytes: c.get<number>('maxImageBytes', DEFAULT_SETTINGS.maxImageBytes),
-    instructionFiles: c.get<boolean>('instructionFiles', DEFAULT_SETTINGS.instructionFiles),
+    maxImageBytes: bounded(c.get('maxImageBytes'), 0, MAX_IMAGE_BYTES, DEFAULT_SETTINGS.maxImageBytes),
+    // the person's "off" stands: a repository's own settings cannot add its instruction files to reads
+    instructionFiles: layers('instructionFiles').user === false ? false : c.get<boolean>('instructionFiles', DEFAULT_SETTINGS.instructionFiles) !== false,
     approvalPolicy: strictestPolicy(policy.user, policy.shared),
     protectedFiles: guardedList(protectedFiles.user, DEFAULT_SETTINGS.protectedFiles, protectedFiles.shared),
     saveAfterChange: c.get<boolean>('saveAfterChange', DEFAULT_SETTINGS.saveAfterChange),
@@ -92,7 +96,9 @@ export function toolEnabled(name: string): boolean {
   const c = cache();
   let on = c?.enabled.get(name);
   if (on === undefined) {
-    on = vscode.workspace.getConfiguration(SECTION).get<boolean>(`tools.${name}.enabled`, true) !== false;
+    // off in the person's settings or the workspace's: a repository cannot turn back on a tool the person turned off
+    const i = vscode.workspace.getConfiguration(SECTION).inspect(`tools.${name}.enabled`);
+    on = i?.globalValue !== false && i?.workspaceValue !== false && i?.workspaceFolderValue !== false;
     c?.enabled.set(name, on);
   }
   return on;

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readSettings } from '../../src/vscode/settings';
 import { HistoryJournal, type HistoryEntry } from '../../src/history/journal';
 import { ui, waitFor } from './ui';
 import { invoke, wsUri } from './util';
@@ -295,6 +296,30 @@ describe('settings', () => {
       assert.match((await invoke('fs_grep', { pattern: 'hello', path: 'hello.txt' })).text, /hello/, 'the other tools stay');
     } finally {
       await config.update('tools.fs_glob.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    assert.match((await invoke('fs_glob', { pattern: '*.txt' })).text, /hello\.txt/);
+  });
+
+  it('a workspace cannot turn back on a tool or the instruction files the person turned off', async () => {
+    const config = vscode.workspace.getConfiguration('agentFileTools');
+    const user = vscode.ConfigurationTarget.Global;
+    const workspace = vscode.ConfigurationTarget.Workspace;
+    await config.update('tools.fs_glob.enabled', false, user);
+    await config.update('tools.fs_glob.enabled', true, workspace);
+    await config.update('instructionFiles', false, user);
+    await config.update('instructionFiles', true, workspace);
+    try {
+      assert.match((await invoke('fs_glob', { pattern: '*.txt' })).text, /^fs_glob is turned off/);
+      assert.equal(readSettings().instructionFiles, false);
+      // and a workspace may still turn them off
+      await config.update('tools.fs_glob.enabled', undefined, user);
+      await config.update('tools.fs_glob.enabled', false, workspace);
+      assert.match((await invoke('fs_glob', { pattern: '*.txt' })).text, /^fs_glob is turned off/);
+    } finally {
+      for (const key of ['tools.fs_glob.enabled', 'instructionFiles']) {
+        await config.update(key, undefined, user);
+        await config.update(key, undefined, workspace);
+      }
     }
     assert.match((await invoke('fs_glob', { pattern: '*.txt' })).text, /hello\.txt/);
   });
