@@ -4,6 +4,17 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { closeAllEditors, invoke, wsUri } from './util';
 
+/** Writes a TypeScript file with an error, shows it, and waits until TypeScript lists the error. */
+async function shownWithError(uri: vscode.Uri, text: string): Promise<void> {
+  fs.writeFileSync(uri.fsPath, text);
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+  const listed = Date.now();
+  while (!vscode.languages.getDiagnostics(uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
+    assert.ok(Date.now() - listed < 45000, 'TypeScript never reported the error');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * fs_write applied through the real editor: documents, undo, saving, diagnostics and
  * failures. The approval policy is `never` here, so changes land without the review UI
@@ -68,13 +79,7 @@ describe('fs_write in the VS Code extension host', () => {
     this.timeout(60000);
     // TypeScript reports on this window's files: a file with an error, shown, until its error is listed
     const broken = wsUri('edits/broken.ts');
-    fs.writeFileSync(broken.fsPath, 'export const n: number = "text";\n');
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(broken));
-    const listed = Date.now();
-    while (!vscode.languages.getDiagnostics(broken).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
-      assert.ok(Date.now() - listed < 45000, 'TypeScript never reported the error');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await shownWithError(broken, 'export const n: number = "text";\n');
     const clean = wsUri('edits/clean.ts');
     fs.writeFileSync(clean.fsPath, 'export function twice(n: number): number {\n  return n * 2;\n}\n');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(clean));
@@ -97,13 +102,7 @@ describe('fs_write in the VS Code extension host', () => {
   it('takes TypeScript\'s own answer for a file whose errors stay the same, without waiting for its event', async function () {
     this.timeout(60000);
     const uri = wsUri('edits/still-broken.ts');
-    fs.writeFileSync(uri.fsPath, 'export function half(n: number): number {\n  const h = n / 2;\n}\nexport const label = "half";\n');
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const listed = Date.now();
-    while (!vscode.languages.getDiagnostics(uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
-      assert.ok(Date.now() - listed < 45000, 'TypeScript never reported the error');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await shownWithError(uri, 'export function half(n: number): number {\n  const h = n / 2;\n}\nexport const label = "half";\n');
     await invoke('fs_read', { path: 'edits/still-broken.ts' });
     // a first edit, after which TypeScript's list has settled: the second is the one timed
     assert.match((await invoke('fs_edit', { path: 'edits/still-broken.ts', old_string: '"half"', new_string: '"one half"' })).text, /\nNo new errors\.$/);
@@ -121,13 +120,7 @@ describe('fs_write in the VS Code extension host', () => {
   it('waits for TypeScript\'s report when its server finds errors the list does not show yet, though another checker spoke first', async function () {
     this.timeout(60000);
     const broken = wsUri('edits/broken-again.ts');
-    fs.writeFileSync(broken.fsPath, 'export const n: number = "text";\n');
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(broken));
-    const listed = Date.now();
-    while (!vscode.languages.getDiagnostics(broken).some((d) => d.severity === vscode.DiagnosticSeverity.Error)) {
-      assert.ok(Date.now() - listed < 45000, 'TypeScript never reported the error');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await shownWithError(broken, 'export const n: number = "text";\n');
     const uri = wsUri('edits/two-checkers.ts');
     // 12,000 lines: TypeScript's extension waits longer before it checks a longer file (600 ms here)
     const filler = Array.from({ length: 12000 }, (_, i) => `export const v${i} = ${i};`).join('\n');
