@@ -13,7 +13,7 @@ function keyOf(line: number, column: number, text: string): string {
   return `${line}:${column}:${text}`;
 }
 
-/** What TypeScript's server said of a file against its list (see {@link typeScriptAgrees}). */
+/** What TypeScript's server said of a file against its list (see {@link askTypeScript}). */
 export type TypeScriptAnswer = 'agrees' | 'differs' | 'unknown';
 
 interface ServerDiagnostic {
@@ -23,16 +23,16 @@ interface ServerDiagnostic {
 }
 
 /**
- * Whether TypeScript's server, asked now through the built-in extension's request command
- * (it takes the editor's latest text first), finds the errors the Problems list already
- * shows for the document, no more and no fewer: then the list is current. Its extension
+ * Asks TypeScript's server, through the built-in extension's request command (it takes the
+ * editor's latest text first), whether it finds the errors the Problems list already shows
+ * for the document, no more and no fewer (`agrees`): then the list is current. Its extension
  * publishes after a delay of its own (about half a second here), and
  * not at all when a file without errors still has none; the direct answer takes 50-100 ms.
  * An error the extension shows as a warning (its style checks) counts as shown.
  * `differs`: an event will follow; `unknown`: the server cannot be asked (no server, the
  * command refused).
  */
-export async function typeScriptAgrees(uri: vscode.Uri): Promise<TypeScriptAnswer> {
+export async function askTypeScript(uri: vscode.Uri): Promise<TypeScriptAnswer> {
   let answers: ({ body?: unknown } | undefined)[];
   try {
     answers = await Promise.all(

@@ -16,7 +16,7 @@ import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
 import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
-import { isTypeScriptSource, TS_LANGUAGES, typeScriptAgrees } from './typeScriptCheck';
+import { isTypeScriptSource, TS_LANGUAGES, askTypeScript } from './typeScriptCheck';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
@@ -46,7 +46,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
    * gets no answer to wait for.
    */
   private readonly untabbedLanguages = new Set<string>();
-  /** The languages whose open documents some checker other than TypeScript's has listed a problem in. */
+  /** TypeScript's languages whose open documents some checker other than TypeScript's has listed a problem in. */
   private readonly otherCheckedLanguages = new Set<string>();
   private readonly diagnosticsSub: vscode.Disposable;
 
@@ -485,7 +485,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
           for (const k of mine) {
             const u = tsPending.get(k);
             if (u) {
-              void typeScriptAgrees(u).then((answer) => {
+              void askTypeScript(u).then((answer) => {
                 if (answer !== 'differs' && !finished && tsPending.delete(k)) {
                   wait(DIAGNOSTICS_QUIET_MS);
                 }
@@ -510,7 +510,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         if (keys.has(k) && TS_LANGUAGES.has(open.get(k) ?? '')) {
           // pending from the question on: a slow answer (a long file) may come after another checker's quiet spell
           tsPending.set(k, u);
-          void typeScriptAgrees(u).then((answer) => {
+          void askTypeScript(u).then((answer) => {
             if (answer !== 'differs') {
               tsPending.delete(k);
             }

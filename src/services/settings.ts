@@ -54,13 +54,13 @@ export function readPageCap(s: Pick<Settings, 'readMaxLines' | 'readMaxBytes'>):
   return { lines: within(s.readMaxLines, MAX_READ_LINES), bytes: within(s.readMaxBytes, MAX_READ_BYTES) };
 }
 
-/**
- * The settings that decide what asks the person first (`sensitiveFiles`, `protectedFiles`,
- * `allowedOutsidePaths`, `approvalPolicy`) as read from VS Code's layers: the user's own
- * value (or the default) decides, and a workspace's or folder's value (a repository's
- * `.vscode/settings.json`, which whoever wrote the repository chose) may only make them ask
- * more often. These are the rules; src/vscode/settings.ts reads the layers.
- */
+// The settings that decide what asks the person first (`sensitiveFiles`, `protectedFiles`,
+// `allowedOutsidePaths`, `approvalPolicy`) as read from VS Code's layers: the user's own
+// value (or the default) decides, and a workspace's value (a repository's
+// `.vscode/settings.json`, which whoever wrote the repository chose) may only make them ask
+// more often. These are the rules; src/vscode/settings.ts reads the layers.
+
+/** The strings of a list setting; undefined for what is not a list (a hand-edited value). */
 function stringsOf(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 }

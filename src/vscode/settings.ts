@@ -53,9 +53,10 @@ function frozen(s: Settings): Settings {
 function readSettingsNow(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
   // What asks the person first is the user's to loosen, never a repository's (see guardedList).
+  // Read without a resource, as every setting here: the workspace's layer is its settings.
   const layers = (key: string) => {
     const i = c.inspect(key);
-    return { user: i?.globalValue, shared: [i?.workspaceValue, i?.workspaceFolderValue] };
+    return { user: i?.globalValue, shared: [i?.workspaceValue] };
   };
   const sensitive = layers('sensitiveFiles');
   const protectedFiles = layers('protectedFiles');
@@ -98,7 +99,7 @@ export function toolEnabled(name: string): boolean {
   if (on === undefined) {
     // off in the person's settings or the workspace's: a repository cannot turn back on a tool the person turned off
     const i = vscode.workspace.getConfiguration(SECTION).inspect(`tools.${name}.enabled`);
-    on = i?.globalValue !== false && i?.workspaceValue !== false && i?.workspaceFolderValue !== false;
+    on = i?.globalValue !== false && i?.workspaceValue !== false;
     c?.enabled.set(name, on);
   }
   return on;
