@@ -49,16 +49,45 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   /** TypeScript's languages whose open documents some checker other than TypeScript's has listed a problem in. */
   private readonly otherCheckedLanguages = new Set<string>();
   private readonly diagnosticsSub: vscode.Disposable;
+  /** The documents the tabs show now, and when each document whose last tab closed lately stopped being shown. */
+  private shown = tabUris();
+  private readonly lastShown = new Map<string, number>();
+  private readonly tabsSub: vscode.Disposable;
 
   constructor() {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
+    this.tabsSub = vscode.window.tabGroups.onDidChangeTabs(() => this.noteTabs());
     this.noteCheckedLanguages(vscode.languages.getDiagnostics().map(([uri]) => uri));
     this.diagnosticsSub = vscode.languages.onDidChangeDiagnostics((e) => this.noteCheckedLanguages(e.uris));
   }
 
   dispose(): void {
     this.sub.dispose();
+    this.tabsSub.dispose();
     this.diagnosticsSub.dispose();
+  }
+
+  /** Notes when documents stop being shown: a checker's report on a file may come after its tab closed. */
+  private noteTabs(): void {
+    const now = Date.now();
+    const shown = tabUris();
+    for (const k of this.shown) {
+      if (!shown.has(k)) {
+        this.lastShown.set(k, now);
+      }
+    }
+    for (const [k, t] of this.lastShown) {
+      if (shown.has(k) || now - t > LATE_REPORT_MS) {
+        this.lastShown.delete(k);
+      }
+    }
+    this.shown = shown;
+  }
+
+  /** Whether a tab showed the document a moment ago. */
+  private shownLately(key: string): boolean {
+    const t = this.lastShown.get(key);
+    return t !== undefined && Date.now() - t <= LATE_REPORT_MS;
   }
 
   /** Notes the languages of the open documents among `uris`: a checker claims those languages. */
@@ -78,9 +107,11 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       if (this.untabbedLanguages.has(lang) && (!TS_LANGUAGES.has(lang) || this.otherCheckedLanguages.has(lang))) {
         continue;
       }
-      // an event that clears a file's problems (its tab closed) says nothing of files no tab shows
+      // an event that clears a file's problems (its tab closed) says nothing of files no tab
+      // shows, nor does a report that comes just after its tab closed (it answered the change a
+      // tab showed: TypeScript's comes up to a second after it)
       const listed = vscode.languages.getDiagnostics(u);
-      if (listed.length > 0 && !(tabbed ??= tabUris()).has(key)) {
+      if (listed.length > 0 && !(tabbed ??= tabUris()).has(key) && !this.shownLately(key)) {
         this.untabbedLanguages.add(lang);
       }
       if (TS_LANGUAGES.has(lang) && listed.some((d) => !isTypeScriptSource(d.source))) {
@@ -548,6 +579,9 @@ function tabUris(): Set<string> {
   }
   return out;
 }
+
+/** How long after a document's last tab closed a checker's report on it still answers a change the tab showed. */
+const LATE_REPORT_MS = 5000;
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
 const DIAGNOSTICS_QUIET_MS = 300;

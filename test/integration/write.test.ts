@@ -162,6 +162,36 @@ describe('fs_write in the VS Code extension host', () => {
     fs.rmSync(uri.fsPath);
   });
 
+  it('does not take a report that comes just after a file\'s tab closed for one on files no tab shows', async function () {
+    this.timeout(60000);
+    // TypeScript lists a shown file's error; then its tab closes, and a report on it comes late
+    // (TypeScript's answer to a change comes up to a second after it; a collection stands in
+    // for it here, so that it surely comes after the close)
+    const closed = wsUri('edits/closed-late.ts');
+    await shownWithError(closed, 'export const n: number = "text";\n');
+    await closeAllEditors();
+    const late = vscode.languages.createDiagnosticCollection('aft-test-late');
+    const hidden = wsUri('edits/no-tab.ts');
+    try {
+      late.set(closed, [Object.assign(new vscode.Diagnostic(new vscode.Range(0, 13, 0, 19), "Type 'string' is not assignable to type 'number'.", vscode.DiagnosticSeverity.Error), { source: 'ts' })]);
+      // a file no tab shows, with an error TypeScript's server finds and never lists (it checks what the tabs show)
+      fs.writeFileSync(hidden.fsPath, 'export function half(n: number): number {\n  const h = n / 2;\n}\nexport const label = "half";\n');
+      await vscode.workspace.openTextDocument(hidden);
+      await invoke('fs_read', { path: 'edits/no-tab.ts' });
+      const t0 = Date.now();
+      const { text } = await invoke('fs_edit', { path: 'edits/no-tab.ts', old_string: '"half"', new_string: '"one half"' });
+      const took = Date.now() - t0;
+      // taken for a report on a file no tab shows, the late one made this change wait 1.5 s for a
+      // report that never comes, and say "TypeScript had not reported on it in time"
+      assert.match(text, /\nNot checked for errors: no editor tab shows it, and the typescript checker has reported only on files a tab shows\.$/, text);
+      assert.ok(took < 1000, `took ${took} ms`);
+    } finally {
+      late.dispose();
+      fs.rmSync(closed.fsPath, { force: true });
+      fs.rmSync(hidden.fsPath, { force: true });
+    }
+  });
+
   it('formats the written file with the language formatter when formatAfterChange is on', async () => {
     await config().update('formatAfterChange', true, vscode.ConfigurationTarget.Workspace);
     try {
