@@ -74,9 +74,11 @@ export function installVsix(vsix, extensionsDir, runEnv) {
 /**
  * Starts code-server on 127.0.0.1 (`trusted: false` for a workspace in Restricted Mode).
  * `enable-smoke-test-driver` makes the built web client honour the URL payload's
- * extensionDevelopmentPath and extensionTestsPath.
+ * extensionDevelopmentPath and extensionTestsPath. `compressed: false` turns off the
+ * websocket's deflate between the window and the extension host, as a desktop window talks
+ * to its own.
  */
-export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, trusted = true, onOutput }) {
+export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, trusted = true, onOutput, compressed = true }) {
   const userData = path.join(runDir, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   // trusted: workspace trust is off, every folder is trusted. Otherwise trust is on and
@@ -87,7 +89,7 @@ export async function startCodeServer({ runDir, runEnv, workspace, port, extraEn
   fs.mkdirSync(extensionsDir, { recursive: true });
   const args = [csEntry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
     ...(trusted ? ['--disable-workspace-trust'] : []), '--disable-getting-started-override', '--ignore-last-opened',
-    '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--vscode-option', 'enable-smoke-test-driver', workspace];
+    '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--vscode-option', 'enable-smoke-test-driver', ...(compressed ? [] : ['--vscode-option', 'disable-websocket-compression']), workspace];
   const log = fs.createWriteStream(path.join(runDir, 'code-server.log'));
   const child = spawn(node24, args, {
     env: { ...process.env, ...runEnv, ...extraEnv, PATH: `${path.dirname(node24)}:${process.env.PATH}` },
