@@ -13,7 +13,15 @@ export class GitDirectoryProbe implements GitDirectories {
   /** Paths a change will create, and the folders on their way. */
   private readonly planned = new Set<string>();
 
-  constructor(private readonly exists: (p: string) => boolean | Promise<boolean>) {}
+  /**
+   * `exists`: whether anything is at a path, a link included. `isFile`, where it is cheap:
+   * whether a path is a regular file (not a link, not a folder), which holds no marks; it
+   * spares asking for marks inside a file, each an error the system makes (ENOTDIR).
+   */
+  constructor(
+    private readonly exists: (p: string) => boolean | Promise<boolean>,
+    private readonly isFile?: (p: string) => boolean,
+  ) {}
 
   private has(folder: string, name: string): Promise<boolean> {
     const p = path.join(folder, name);
@@ -56,7 +64,13 @@ export class GitDirectoryProbe implements GitDirectories {
     // repository, or a file allowed outside it, is no less git's data. The segment on the
     // path below each folder counts as present there (it exists, or is about to).
     let child: string | undefined;
-    for (let cur = path.normalize(p); ; ) {
+    let cur = path.normalize(p);
+    if (!this.planned.has(cur) && this.isFile?.(cur) && path.dirname(cur) !== cur) {
+      // a regular file is no git directory: its folder is the first to ask
+      child = path.basename(cur);
+      cur = path.dirname(cur);
+    }
+    for (;;) {
       const on = child;
       const here = on === undefined ? this.isGitDirectory(cur) : isGitDirectoryBy((name: GitMark) => sameName(name, on) || this.has(cur, name));
       if (await here) {
@@ -82,6 +96,15 @@ function sameName(mark: GitMark, name: string): boolean {
  * there" is an answer of no: a path that cannot be looked at (a permission, a loop) counts
  * as there, so a folder that hides its parts is taken for a git directory, never the reverse.
  */
+/** Whether a local path is a regular file, not following a link; false when it cannot be looked at. */
+export function localIsFile(p: string): boolean {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
 export function localEntryExists(p: string): boolean {
   // Asked of a few names in each folder above every path a call touches, most of them
   // absent: one synchronous lstat that returns nothing for an absent name takes

@@ -12,7 +12,7 @@ import { localStatNow } from './localStat';
 import { NODE_PROCESSES } from './process';
 import { realpathLenient } from './realpath';
 import { applyOnDisk } from './nodeApply';
-import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
+import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 
@@ -122,7 +122,7 @@ export class NodeWorkspace implements Workspace {
   }
 
   gitDirectories(): GitDirectories {
-    return new GitDirectoryProbe(localEntryExists);
+    return new GitDirectoryProbe(localEntryExists, localIsFile);
   }
 
   applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {

@@ -15,7 +15,7 @@ import { realpathLenient } from './realpath';
 import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
-import { GitDirectoryProbe, localEntryExists } from './gitDirectory';
+import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
 import { isTypeScriptSource, TS_LANGUAGES, askTypeScript } from './typeScriptCheck';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
@@ -247,7 +247,10 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
 
   /** On disk one lstat per name; in a virtual folder through its provider. */
   gitDirectories(): GitDirectories {
-    return new GitDirectoryProbe(async (p) => (this.uriFor(p).scheme === 'file' ? localEntryExists(p) : (await this.stat(p)) !== undefined));
+    return new GitDirectoryProbe(
+      async (p) => (this.uriFor(p).scheme === 'file' ? localEntryExists(p) : (await this.stat(p)) !== undefined),
+      (p) => this.uriFor(p).scheme === 'file' && localIsFile(p),
+    );
   }
 
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {

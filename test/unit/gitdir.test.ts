@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isGitDirectoryListing, isGitDirectoryNames, outsideGitDirectories } from '../../src/core/gitDirectory';
-import { GitDirectoryProbe, localEntryExists } from '../../src/host/gitDirectory';
+import { GitDirectoryProbe, localEntryExists, localIsFile } from '../../src/host/gitDirectory';
 import type { ApprovalPolicy } from '../../src/core/writePolicy';
 import { acceptAsProposed } from '../../src/services/approval';
 import { call, context, rgOnPath, scriptedApprover, tempTree, withEngine } from './helpers';
@@ -107,6 +107,23 @@ describe('git directories by what they are, not by name', () => {
     assert.equal(await new GitDirectoryProbe(localEntryExists).enclosing(p('half/refs/heads/main')), p('half'));
     assert.equal(await new GitDirectoryProbe(localEntryExists).enclosing(p('half/notes.txt')), undefined);
     fs.rmSync(p('half'), { recursive: true });
+  });
+
+  it('asks for no marks inside a regular file, and still takes a link to a git directory for one', async () => {
+    const asked: string[] = [];
+    const probe = new GitDirectoryProbe((x) => (asked.push(x), localEntryExists(x)), localIsFile);
+    assert.equal(await probe.enclosing(p('src/app.txt')), undefined);
+    assert.deepEqual(asked.filter((x) => x.startsWith(p('src/app.txt') + path.sep)), [], 'no mark looked for inside the file');
+    assert.ok(asked.some((x) => x.startsWith(p('src') + path.sep)), 'its folder is asked');
+    assert.equal(await probe.enclosing(p('repo.git/config')), p('repo.git'));
+    fs.symlinkSync(p('repo.git'), p('src/linked.git'));
+    try {
+      assert.equal(localIsFile(p('src/linked.git')), false);
+      assert.equal(await probe.enclosing(p('src/linked.git')), p('src/linked.git'));
+      assert.equal(await new GitDirectoryProbe(localEntryExists, () => true).enclosing(p('repo.git/HEAD')), p('repo.git'), 'the file\'s folder is still asked');
+    } finally {
+      fs.rmSync(p('src/linked.git'));
+    }
   });
 
   it('keeps the files of a walk that lie outside git directories, asking each folder once', async () => {
