@@ -49,14 +49,24 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   /** TypeScript's languages whose open documents some checker other than TypeScript's has listed a problem in. */
   private readonly otherCheckedLanguages = new Set<string>();
   private readonly diagnosticsSub: vscode.Disposable;
-  /** The documents the tabs show now, and when each document whose last tab closed lately stopped being shown. */
+  /**
+   * The documents the tabs showed at the last tab event, and, for each open document whose
+   * last tab has closed, its version then: until it changes, a checker's report on it
+   * answers a change the tab showed (TypeScript's comes 0.3-1 s after the change, or later on
+   * a busy server), not one to a file no tab shows.
+   */
   private shown = tabUris();
-  private readonly lastShown = new Map<string, number>();
+  private readonly closedAtVersion = new Map<string, number>();
   private readonly tabsSub: vscode.Disposable;
 
   constructor() {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
-    this.tabsSub = vscode.window.tabGroups.onDidChangeTabs(() => this.noteTabs());
+    // a rebuilt tab model (a group added or removed) is told only as a change of the groups
+    this.tabsSub = vscode.Disposable.from(
+      vscode.window.tabGroups.onDidChangeTabs(() => this.noteTabs()),
+      vscode.window.tabGroups.onDidChangeTabGroups(() => this.noteTabs()),
+      vscode.workspace.onDidCloseTextDocument((d) => this.closedAtVersion.delete(d.uri.toString())),
+    );
     this.noteCheckedLanguages(vscode.languages.getDiagnostics().map(([uri]) => uri));
     this.diagnosticsSub = vscode.languages.onDidChangeDiagnostics((e) => this.noteCheckedLanguages(e.uris));
   }
@@ -67,27 +77,23 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     this.diagnosticsSub.dispose();
   }
 
-  /** Notes when documents stop being shown: a checker's report on a file may come after its tab closed. */
+  /** Notes the documents no tab shows any more, at their version then (see `closedAtVersion`). */
   private noteTabs(): void {
-    const now = Date.now();
     const shown = tabUris();
+    let versions: Map<string, number> | undefined;
     for (const k of this.shown) {
       if (!shown.has(k)) {
-        this.lastShown.set(k, now);
+        versions ??= new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d.version] as const));
+        const v = versions.get(k);
+        if (v !== undefined) {
+          this.closedAtVersion.set(k, v);
+        }
       }
     }
-    for (const [k, t] of this.lastShown) {
-      if (shown.has(k) || now - t > LATE_REPORT_MS) {
-        this.lastShown.delete(k);
-      }
+    for (const k of shown) {
+      this.closedAtVersion.delete(k);
     }
     this.shown = shown;
-  }
-
-  /** Whether a tab showed the document a moment ago. */
-  private shownLately(key: string): boolean {
-    const t = this.lastShown.get(key);
-    return t !== undefined && Date.now() - t <= LATE_REPORT_MS;
   }
 
   /** Notes the languages of the open documents among `uris`: a checker claims those languages. */
@@ -95,23 +101,24 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     if (uris.length === 0) {
       return;
     }
-    const byUri = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d.languageId] as const));
+    const byUri = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d] as const));
     let tabbed: Set<string> | undefined;
     for (const u of uris) {
       const key = u.toString();
-      const lang = byUri.get(key);
-      if (lang === undefined) {
+      const doc = byUri.get(key);
+      if (doc === undefined) {
         continue;
       }
+      const lang = doc.languageId;
       this.checkedLanguages.add(lang);
       if (this.untabbedLanguages.has(lang) && (!TS_LANGUAGES.has(lang) || this.otherCheckedLanguages.has(lang))) {
         continue;
       }
       // an event that clears a file's problems (its tab closed) says nothing of files no tab
-      // shows, nor does a report that comes just after its tab closed (it answered the change a
-      // tab showed: TypeScript's comes up to a second after it)
+      // shows, nor does a report on a file unchanged since its tab closed (taken for the
+      // answer to a change the tab showed)
       const listed = vscode.languages.getDiagnostics(u);
-      if (listed.length > 0 && !(tabbed ??= tabUris()).has(key) && !this.shownLately(key)) {
+      if (listed.length > 0 && !(tabbed ??= tabUris()).has(key) && this.closedAtVersion.get(key) !== doc.version) {
         this.untabbedLanguages.add(lang);
       }
       if (TS_LANGUAGES.has(lang) && listed.some((d) => !isTypeScriptSource(d.source))) {
@@ -569,22 +576,27 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 }
 
-/** The documents the editor tabs show (both sides of a diff). */
+/** The documents the editor tabs show (both sides of a diff; a notebook's file and its cells, as TypeScript counts them). */
 function tabUris(): Set<string> {
   const out = new Set<string>();
+  let notebooks: Map<string, vscode.NotebookDocument> | undefined;
   for (const t of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
     if (t.input instanceof vscode.TabInputText) {
       out.add(t.input.uri.toString());
     } else if (t.input instanceof vscode.TabInputTextDiff) {
       out.add(t.input.original.toString());
       out.add(t.input.modified.toString());
+    } else if (t.input instanceof vscode.TabInputNotebook) {
+      const key = t.input.uri.toString();
+      out.add(key);
+      notebooks ??= new Map(vscode.workspace.notebookDocuments.map((d) => [d.uri.toString(), d] as const));
+      for (const c of notebooks.get(key)?.getCells() ?? []) {
+        out.add(c.document.uri.toString());
+      }
     }
   }
   return out;
 }
-
-/** How long after a document's last tab closed a checker's report on it still answers a change the tab showed. */
-const LATE_REPORT_MS = 5000;
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
 const DIAGNOSTICS_QUIET_MS = 300;
