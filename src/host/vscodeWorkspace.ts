@@ -16,7 +16,8 @@ import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
 import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
-import { isTypeScriptSource, TS_LANGUAGES, askTypeScript } from './typeScriptCheck';
+import { askTypeScript, TS_LANGUAGES } from './typeScriptCheck';
+import { CheckerWatch, tabUris } from './vscodeCheckers';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
@@ -38,93 +39,15 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   private ripgrep: { path: string | undefined } | undefined;
   private readonly sub: vscode.Disposable;
   readonly processes = NODE_PROCESSES;
-  /** The languages of the documents some checker has reported on in this window (a set of language ids: a few dozen at most). */
-  private readonly checkedLanguages = new Set<string>();
-  /**
-   * Those whose checker reported on a document no editor tab shows: many check only what
-   * the tabs show (TypeScript's, JSON's), and for those a change to a file no tab shows
-   * gets no answer to wait for.
-   */
-  private readonly untabbedLanguages = new Set<string>();
-  /** TypeScript's languages whose open documents some checker other than TypeScript's has listed a problem in. */
-  private readonly otherCheckedLanguages = new Set<string>();
-  private readonly diagnosticsSub: vscode.Disposable;
-  /**
-   * The documents the tabs showed at the last tab event, and, for each open document whose
-   * last tab has closed, its version then: until it changes, a checker's report on it
-   * answers a change the tab showed (TypeScript's comes 0.3-1 s after the change, or later on
-   * a busy server), not one to a file no tab shows.
-   */
-  private shown = tabUris();
-  private readonly closedAtVersion = new Map<string, number>();
-  private readonly tabsSub: vscode.Disposable;
+  private readonly checkers = new CheckerWatch();
 
   constructor() {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
-    // a rebuilt tab model (a group added or removed) is told only as a change of the groups
-    this.tabsSub = vscode.Disposable.from(
-      vscode.window.tabGroups.onDidChangeTabs(() => this.noteTabs()),
-      vscode.window.tabGroups.onDidChangeTabGroups(() => this.noteTabs()),
-      vscode.workspace.onDidCloseTextDocument((d) => this.closedAtVersion.delete(d.uri.toString())),
-    );
-    this.noteCheckedLanguages(vscode.languages.getDiagnostics().map(([uri]) => uri));
-    this.diagnosticsSub = vscode.languages.onDidChangeDiagnostics((e) => this.noteCheckedLanguages(e.uris));
   }
 
   dispose(): void {
     this.sub.dispose();
-    this.tabsSub.dispose();
-    this.diagnosticsSub.dispose();
-  }
-
-  /** Notes the documents no tab shows any more, at their version then (see `closedAtVersion`). */
-  private noteTabs(): void {
-    const shown = tabUris();
-    let versions: Map<string, number> | undefined;
-    for (const k of this.shown) {
-      if (!shown.has(k)) {
-        versions ??= new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d.version] as const));
-        const v = versions.get(k);
-        if (v !== undefined) {
-          this.closedAtVersion.set(k, v);
-        }
-      }
-    }
-    for (const k of shown) {
-      this.closedAtVersion.delete(k);
-    }
-    this.shown = shown;
-  }
-
-  /** Notes the languages of the open documents among `uris`: a checker claims those languages. */
-  private noteCheckedLanguages(uris: readonly vscode.Uri[]): void {
-    if (uris.length === 0) {
-      return;
-    }
-    const byUri = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d] as const));
-    let tabbed: Set<string> | undefined;
-    for (const u of uris) {
-      const key = u.toString();
-      const doc = byUri.get(key);
-      if (doc === undefined) {
-        continue;
-      }
-      const lang = doc.languageId;
-      this.checkedLanguages.add(lang);
-      if (this.untabbedLanguages.has(lang) && (!TS_LANGUAGES.has(lang) || this.otherCheckedLanguages.has(lang))) {
-        continue;
-      }
-      // an event that clears a file's problems (its tab closed) says nothing of files no tab
-      // shows, nor does a report on a file unchanged since its tab closed (taken for the
-      // answer to a change the tab showed)
-      const listed = vscode.languages.getDiagnostics(u);
-      if (listed.length > 0 && !(tabbed ??= tabUris()).has(key) && this.closedAtVersion.get(key) !== doc.version) {
-        this.untabbedLanguages.add(lang);
-      }
-      if (TS_LANGUAGES.has(lang) && listed.some((d) => !isTypeScriptSource(d.source))) {
-        this.otherCheckedLanguages.add(lang);
-      }
-    }
+    this.checkers.dispose();
   }
 
   roots(): readonly Root[] {
@@ -453,7 +376,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     const tabbed = tabUris();
     const waits = (k: string) => {
       const lang = open.get(k);
-      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkedLanguages.has(lang) && (tabbed.has(k) || this.untabbedLanguages.has(lang))));
+      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkers.checks(lang) && (tabbed.has(k) || this.checkers.checksUntabbed(lang))));
     };
     const keys = new Set([...keyOf.values()].filter(waits));
     const heard = new Set<string>();
@@ -481,7 +404,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
           if (keys.has(k)) {
             return [p, { checked: false, reason: 'no checker reported on it in time' }];
           }
-          if (!this.checkedLanguages.has(lang)) {
+          if (!this.checkers.checks(lang)) {
             return [p, { checked: false, reason: `no checker has reported on ${lang} files in this window` }];
           }
           return [p, { checked: false, reason: `no editor tab shows it, and the ${lang} checker has reported only on files a tab shows` }];
@@ -564,7 +487,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
               // another file's report is still to come: its first-event wait stands
               return;
             }
-            if ([...keys].every((key) => agreed.has(key) && !this.otherCheckedLanguages.has(open.get(key) ?? ''))) {
+            if ([...keys].every((key) => agreed.has(key) && !this.checkers.checksBesideTypeScript(open.get(key) ?? ''))) {
               done();
             } else {
               wait(DIAGNOSTICS_QUIET_MS);
@@ -574,28 +497,6 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       }
     });
   }
-}
-
-/** The documents the editor tabs show (both sides of a diff; a notebook's file and its cells, as TypeScript counts them). */
-function tabUris(): Set<string> {
-  const out = new Set<string>();
-  let notebooks: Map<string, vscode.NotebookDocument> | undefined;
-  for (const t of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
-    if (t.input instanceof vscode.TabInputText) {
-      out.add(t.input.uri.toString());
-    } else if (t.input instanceof vscode.TabInputTextDiff) {
-      out.add(t.input.original.toString());
-      out.add(t.input.modified.toString());
-    } else if (t.input instanceof vscode.TabInputNotebook) {
-      const key = t.input.uri.toString();
-      out.add(key);
-      notebooks ??= new Map(vscode.workspace.notebookDocuments.map((d) => [d.uri.toString(), d] as const));
-      for (const c of notebooks.get(key)?.getCells() ?? []) {
-        out.add(c.document.uri.toString());
-      }
-    }
-  }
-  return out;
 }
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
