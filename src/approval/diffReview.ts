@@ -20,6 +20,11 @@ const WORKING_MS = 3000;
 const TAB_WAIT_MS = 2000;
 /** How long an accepted review stays open at most while its change lands (see ReviewOptions.callEnded). */
 const ACCEPTED_OPEN_MS = 3000;
+/**
+ * How long the controls that list waiting changes may still show an accepted one while it
+ * is written (see ReviewOptions.written).
+ */
+const ACCEPTED_LISTED_MS = 1000;
 /** How long a review of a file waits at most for an answered review of that file to close. */
 const CLOSING_WAIT_MS = ACCEPTED_OPEN_MS + 2000;
 
@@ -51,6 +56,7 @@ export interface PendingReview {
 interface Waiting extends PendingReview {
   settle(r: Review | Error): void;
   callEnded?: PromiseLike<unknown>;
+  written?: PromiseLike<unknown>;
   done: boolean;
   subscriptions: vscode.Disposable[];
 }
@@ -238,6 +244,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
         subscriptions: [],
         settle: (r) => (r instanceof Error ? reject(r) : resolve(r)),
         ...(opts.callEnded ? { callEnded: opts.callEnded } : {}),
+        ...(opts.written ? { written: opts.written } : {}),
       };
       this.waiting.set(id, w);
       this.watchCancellation(w, signal);
@@ -535,9 +542,23 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       s.dispose();
     }
     w.settle(r);
-    this.changed.fire();
+    const accepted = !(r instanceof Error) && r.kind === 'accepted';
+    if (accepted && w.written) {
+      // the window does one thing after another: the view, badge, status bar and context keys
+      // updated now would go before the write (20-40 ms of a 1,000-line file's apply and
+      // save here); a person sees the change land meanwhile
+      const written = w.written;
+      void (async () => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([written, new Promise((r) => (timer = setTimeout(r, ACCEPTED_LISTED_MS)))]);
+        clearTimeout(timer);
+        this.changed.fire();
+      })();
+    } else {
+      this.changed.fire();
+    }
     try {
-      if (w.callEnded && !(r instanceof Error) && r.kind === 'accepted') {
+      if (w.callEnded && accepted) {
         // the change lands first, its review still showing; then the editors close
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([w.callEnded, new Promise((r) => (timer = setTimeout(r, ACCEPTED_OPEN_MS)))]);

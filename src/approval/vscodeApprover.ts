@@ -12,6 +12,11 @@ export interface ReviewOptions {
    * (the window does one after the other).
    */
   callEnded?: PromiseLike<unknown>;
+  /**
+   * Settles when an accepted change has been written, or the call has answered: the
+   * controls that list waiting changes are updated then, not while the window writes it.
+   */
+  written?: PromiseLike<unknown>;
 }
 
 /** Shows a proposed change to the person and waits for their answer. */
@@ -60,11 +65,15 @@ export class VscodeApprover {
    */
   forCall(tool: string, input: unknown, focus = false): CallApprover {
     let endCall!: () => void;
+    let markWritten!: () => void;
     const callEnded = new Promise<void>((resolve) => (endCall = resolve));
+    const written = new Promise<void>((resolve) => (markWritten = resolve));
+    void callEnded.then(markWritten);
     return {
       confirm: (q, signal) => this.confirm(tool, input, q, signal),
-      review: (p, signal) => this.reviews.review(p, signal, { focus, callEnded }),
+      review: (p, signal) => this.reviews.review(p, signal, { focus, callEnded, written }),
       showApplied: (p) => this.reviews.showApplied(p),
+      written: markWritten,
       endCall,
     };
   }

@@ -23,6 +23,11 @@ export interface Approver {
    * person sees it, without taking focus from what they are doing. Returns at once.
    */
   showApplied(change: ChangeProposal): void;
+  /**
+   * Told once an accepted change has been written (before its errors are waited for), so
+   * that what the review's answer updates on screen does not compete with the write.
+   */
+  written?(): void;
 }
 
 /** Why a call needs a yes: a path outside the workspace folders, a file that may hold secrets. */

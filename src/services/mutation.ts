@@ -482,6 +482,9 @@ export async function landChange(
     }
     throw new ToolError('io', `The change could not be applied, and nothing was written: ${inWorkspaceTerms(ctx, e instanceof Error ? e.message : String(e))}.`);
   }
+  if (ask) {
+    ctx.approver.written?.();
+  }
   if (!ask && ctx.settings.approvalPolicy === 'sensitiveOnly') {
     ctx.approver.showApplied(proposal);
   }

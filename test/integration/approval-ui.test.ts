@@ -92,6 +92,56 @@ describe('the review UI in the host', () => {
     assert.deepEqual(r.kind === 'accepted' && [r.texts.get(wsUri('crlf.txt').fsPath), r.edited], [newText, []]);
   });
 
+  it('updates the list of waiting changes once an accepted change is written, not while the window writes it', async () => {
+    let markWritten!: () => void;
+    let endCall!: () => void;
+    const written = new Promise<void>((r) => (markWritten = r));
+    const callEnded = new Promise<void>((r) => (endCall = r));
+    const asked = review.review(modify('hello.txt', 'a\n', 'b\n'), cts.token, { callEnded, written });
+    const [p] = await waiting();
+    await waitFor('the diff tab', () => reviewTabs()[0]);
+    let changes = 0;
+    const sub = review.onDidChange(() => changes++);
+    try {
+      const accepting = review.accept(p.id);
+      assert.equal((await asked).kind, 'accepted');
+      assert.deepEqual(review.pending(), [], 'no longer waiting');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(changes, 0, 'the view, badge and status bar were updated before the change was written');
+      markWritten();
+      await waitFor('the list updated', () => changes > 0 || undefined, 2000);
+      endCall();
+      await accepting;
+    } finally {
+      sub.dispose();
+      markWritten();
+      endCall();
+    }
+  });
+
+  it('updates the list of waiting changes a second after Accept at most when the write is not told', async () => {
+    let endCall!: () => void;
+    const callEnded = new Promise<void>((r) => (endCall = r));
+    const asked = review.review(modify('hello.txt', 'a\n', 'b\n'), cts.token, { callEnded, written: new Promise<void>(() => {}) });
+    const [p] = await waiting();
+    await waitFor('the diff tab', () => reviewTabs()[0]);
+    let changes = 0;
+    const sub = review.onDidChange(() => changes++);
+    try {
+      const t0 = Date.now();
+      const accepting = review.accept(p.id);
+      await asked;
+      await waitFor('the list updated', () => changes > 0 || undefined, 3000);
+      const took = Date.now() - t0;
+      assert.ok(took >= 900 && took < 2000, `updated after ${took} ms`);
+      endCall();
+      await accepting;
+    } finally {
+      sub.dispose();
+      endCall();
+    }
+  });
+
   it('returns a rejection with the reason given, and closes the diff', async () => {
     const asked = review.review(modify('hello.txt', 'a\n', 'b\n'), cts.token);
     const [p] = await waiting();

@@ -199,6 +199,24 @@ describe('fs_edit', () => {
     assert.match(fs.readFileSync(p('src/math.js'), 'utf8'), /return a \+ b; \/\/ second/);
   });
 
+  it('tells the approver once an accepted change is written, and not for one that failed to land', async () => {
+    const s = scriptedApprover();
+    const told: string[] = [];
+    const ctx = await context(tree.root, {}, { ...s.approver, written: () => told.push(fs.readFileSync(p('src/math.js'), 'utf8')) });
+    const r = await call(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'return a + b;', new_string: 'return b + a;' });
+    assert.equal(r.isError, false, r.text);
+    assert.deepEqual(told, [body.replace('a + b;', 'b + a;')], 'told once, with the change on disk');
+    // changed behind the review: refused as stale, nothing written, nothing told
+    const stale = scriptedApprover((prop) => {
+      fs.writeFileSync(p('src/math.js'), body);
+      return { kind: 'accepted', texts: new Map([[prop.files[0].path, prop.files[0].newText!]]), edited: [] };
+    });
+    const ctx2 = await context(tree.root, {}, { ...stale.approver, written: () => told.push('again') });
+    const r2 = await call(ctx2, 'fs_edit', { path: 'src/math.js', old_string: 'return b + a;', new_string: 'return a * b;' });
+    assert.equal(r2.isError, true, r2.text);
+    assert.equal(told.length, 1);
+  });
+
   it('edits an unsaved buffer in place, keeping the user\u2019s unsaved lines', async () => {
     const ctx = await context(tree.root);
     ctx.ws.docs.set(p('src/math.js'), { text: body + '// unsaved note\n', isDirty: true, encoding: 'utf-8', eol: 'LF', version: 2 });
