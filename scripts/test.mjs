@@ -50,9 +50,9 @@ if (!built) {
   process.exit(1);
 }
 
-const unit = await run('unit tests', 'npx', ['mocha', '--config', '.mocharc.json', 'out/test/unit/**/*.test.js'], { capture: true });
-// mocha's summary lines, not a test title that has a number before "failing" in it
-const count = (word) => Number(new RegExp(`^ *(\\d+) ${word}( \\(.*\\))?$`, 'm').exec(unit.out)?.[1] ?? 0);
+const unit = await run('unit tests', 'npx', ['mocha', '--config', '.mocharc.json', '--no-color', 'out/test/unit/**/*.test.js'], { capture: true });
+// mocha's summary lines (the last of each), not a test title with a number before "failing" in it
+const count = (word) => Number([...unit.out.matchAll(new RegExp(`^ *(\\d+) ${word}( \\(.*\\))?$`, 'gm'))].at(-1)?.[1] ?? 0);
 totals.passed += count('passing');
 totals.failed += count('failing');
 if (count('pending')) problems.push('unit tests: pending tests are not allowed');

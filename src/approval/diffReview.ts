@@ -547,13 +547,13 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
       // the window does one thing after another: the view, badge, status bar and context keys
       // updated now would go before the write (20-40 ms of a 1,000-line file's apply and
       // save here); a person sees the change land meanwhile
-      const written = w.written;
-      void (async () => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([written, new Promise((r) => (timer = setTimeout(r, ACCEPTED_LISTED_MS)))]);
-        clearTimeout(timer);
-        this.changed.fire();
-      })();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      void Promise.race([w.written, new Promise((r) => (timer = setTimeout(r, ACCEPTED_LISTED_MS)))])
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(timer);
+          this.changed.fire();
+        });
     } else {
       this.changed.fire();
     }
