@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js, and the input schemas: dist/cli-schemas.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js).
+// Bundles the extension (dist/extension.js, which loads dist/extension-main.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js, and the input schemas: dist/cli-schemas.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
@@ -102,7 +102,9 @@ const common = {
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart, treeSitterApart] },
+  // the entry is small: it loads the extension itself through V8's cached data (src/extension.ts), and code so compiled has no import()
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/extensionMain.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [...common.plugins, pdfjsApart, treeSitterApart], supported: { 'dynamic-import': false } },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliToolsApart],
     // a runner is loaded with require: import() of a CommonJS file would first scan the whole bundle for its exports
     supported: { 'dynamic-import': false } },

@@ -27,22 +27,29 @@ type NodeModuleStatics = typeof Module & {
   wrap(source: string): string;
 };
 
-/** The cache folder, made if missing; undefined unless it is a real folder of this user that no one else may open. */
+/** The CLI's cache folder, made if missing; undefined unless it is a real folder of this user that no one else may open. */
 export function cacheFolder(): string | undefined {
+  const uid = process.getuid?.();
+  return uid === undefined ? undefined : ownFolder(path.join(nodeOs().tmpdir(), `agent-file-tools-compile-cache-${uid}`));
+}
+
+/**
+ * `dir`, made if missing (its missing parents too, each only this user may open); undefined
+ * unless it is a real folder (not a link) of this user that no one else may open, or where
+ * there is no owner to check (Windows).
+ */
+export function ownFolder(dir: string): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) {
     return undefined;
   }
-  const dir = path.join(nodeOs().tmpdir(), `agent-file-tools-compile-cache-${uid}`);
   try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-      return undefined;
-    }
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
   }
-  const st = fs.lstatSync(dir);
-  return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? dir : undefined;
 }
 
 /**
@@ -68,10 +75,31 @@ export function loadBundle(file: string, parent: NodeModule): unknown {
   } else if (dir && !statics._cache[file]) {
     const loaded = loadCompiledHere(file, parent, dir);
     if (loaded) {
-      return loaded.exports;
+      // the data is filed when the call has compiled the functions it ran
+      if (loaded.keep) {
+        process.once('exit', loaded.keep);
+      }
+      return loaded.module.exports;
     }
   }
   return createRequire(parent.filename)(file);
+}
+
+/**
+ * For a process that lives on (the extension host): loads the CommonJS bundle `file` from V8's
+ * cached data kept in `dir` (a folder `ownFolder` gave), never through Node's own cache, which
+ * would take in every module loaded after it in that process (other extensions' too).
+ * `keep` files fresh data, with every function compiled by then; it is there only when the
+ * data was missing or refused. Without `dir`, or for a bundle that may use import(), the
+ * bundle is required as usual.
+ */
+export function loadBundleInHost(file: string, parent: NodeModule, dir: string | undefined): { exports: unknown; keep?: () => void } {
+  const statics = Module as NodeModuleStatics;
+  const loaded = dir && !statics._cache[file] ? loadCompiledHere(file, parent, dir) : undefined;
+  if (loaded) {
+    return { exports: loaded.module.exports, ...(loaded.keep ? { keep: loaded.keep } : {}) };
+  }
+  return { exports: createRequire(parent.filename)(file) };
 }
 
 /** A bundle file's identity to the nanosecond: what its cached data is filed under, and what must not change while it is read. */
@@ -146,7 +174,7 @@ function readCachedData(target: string): Buffer | undefined {
  * changed moments ago. Undefined for a bundle that may use import() (any `import(` in its
  * text), or one that changed while it was read: require loads that one.
  */
-function loadCompiledHere(file: string, parent: NodeModule, dir: string): NodeModule | undefined {
+function loadCompiledHere(file: string, parent: NodeModule, dir: string): { module: NodeModule; keep?: () => void } | undefined {
   const read = readSettled(file);
   if (!read || mayImport(read.source)) {
     return undefined;
@@ -171,9 +199,9 @@ function loadCompiledHere(file: string, parent: NodeModule, dir: string): NodeMo
   m.loaded = true;
   const settled = BigInt(Date.now()) * 1_000_000n - (st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) >= SETTLED_NS;
   if ((cachedData === undefined || script.cachedDataRejected) && settled) {
-    process.once('exit', () => writeCachedData(dir, name, () => script.createCachedData()));
+    return { module: m, keep: () => writeCachedData(dir, name, () => script.createCachedData()) };
   }
-  return m;
+  return { module: m };
 }
 
 /**

@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
-import { cacheFolder, loadBundle, mayImport } from '../../src/host/compileCache';
+import { cacheFolder, loadBundle, loadBundleInHost, mayImport, ownFolder } from '../../src/host/compileCache';
 import { tempTree } from './helpers';
 
 // The CLI's tool bundles through V8's code cache (Node's own from 22.1, ours on 20), in a folder of our own.
@@ -165,5 +165,86 @@ process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
     } finally {
       fs.chmodSync(dir, 0o700);
     }
+  });
+});
+
+// The extension's own code, loaded by its small entry in the extension host (src/extension.ts).
+describe('the extension loaded through cached data in a process that lives on', () => {
+  let tree: { root: string; cleanup(): void };
+  beforeEach(() => {
+    tree = tempTree({ 'extension-main.js': 'exports.answer = 40 + 2;\n' });
+  });
+  afterEach(() => tree.cleanup());
+
+  /**
+   * Loads the bundle with loadBundleInHost in a process of its own, as the extension host
+   * would, where Node's process-wide cache may not be turned on; then files the data when
+   * it may. Prints the answer and whether data was to be filed.
+   */
+  const loadInHost = (dir: string | undefined): { answer: string; kept: boolean } => {
+    const script = `const m = require('node:module');
+m.enableCompileCache = () => { throw new Error('the process-wide cache was turned on'); };
+const { loadBundleInHost } = require(${JSON.stringify(require.resolve('../../src/host/compileCache'))});
+const r = loadBundleInHost(${JSON.stringify(path.join(tree.root, 'extension-main.js'))}, module, ${JSON.stringify(dir)});
+if (r.keep) r.keep();
+process.stdout.write(r.exports.answer + ' ' + (r.keep ? 'kept' : 'used'));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    const [answer, how] = r.stdout.split(' ');
+    return { answer, kept: how === 'kept' };
+  };
+  const settle = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
+
+  it('files the data when told, then runs from it; a changed bundle never runs old code; without a folder it is required as usual', function () {
+    this.timeout(20000);
+    const dir = ownFolder(path.join(tree.root, 'storage', 'code-cache'));
+    if (process.getuid === undefined) {
+      assert.equal(dir, undefined);
+      assert.deepEqual(loadInHost(dir), { answer: '42', kept: false });
+      return;
+    }
+    assert.ok(dir);
+    assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+    // written moments ago: it may change again within its timestamps' resolution, so nothing is filed
+    assert.deepEqual(loadInHost(dir), { answer: '42', kept: false });
+    assert.deepEqual(fs.readdirSync(dir), []);
+    settle();
+    assert.deepEqual(loadInHost(dir), { answer: '42', kept: true });
+    const files = fs.readdirSync(dir);
+    assert.equal(files.length, 1);
+    assert.match(files[0], /^extension-main\..*\.v8cache$/);
+    assert.equal(fs.statSync(path.join(dir, files[0])).mode & 0o777, 0o600);
+    // the next process runs from the data: nothing to file
+    assert.deepEqual(loadInHost(dir), { answer: '42', kept: false });
+    assert.deepEqual(fs.readdirSync(dir), files);
+    // the same length, other code (an update): the new code runs, and its data replaces the old
+    fs.writeFileSync(path.join(tree.root, 'extension-main.js'), 'exports.answer = 40 + 3;\n');
+    settle();
+    assert.deepEqual(loadInHost(dir), { answer: '43', kept: true });
+    assert.equal(fs.readdirSync(dir).length, 1);
+    assert.notDeepEqual(fs.readdirSync(dir), files);
+    // no folder (a remote or virtual storage, or one that is not ours): required as usual
+    assert.deepEqual(loadInHost(undefined), { answer: '43', kept: false });
+    assert.deepEqual(loadBundleInHost(path.join(tree.root, 'extension-main.js'), module, undefined), { exports: { answer: 43 } });
+  });
+
+  it('keeps data only in a folder of its own: not one others may open, not a link', () => {
+    if (process.getuid === undefined) {
+      assert.equal(ownFolder(path.join(tree.root, 'any')), undefined);
+      return;
+    }
+    const open = path.join(tree.root, 'open');
+    fs.mkdirSync(open, { mode: 0o755 });
+    fs.chmodSync(open, 0o755);
+    assert.equal(ownFolder(open), undefined);
+    const mine = path.join(tree.root, 'a', 'b');
+    assert.equal(ownFolder(mine), mine);
+    assert.equal(fs.statSync(path.join(tree.root, 'a')).mode & 0o777, 0o700);
+    fs.symlinkSync(mine, path.join(tree.root, 'link'));
+    assert.equal(ownFolder(path.join(tree.root, 'link')), undefined);
+    // a file where the folder should be
+    fs.writeFileSync(path.join(tree.root, 'file'), '');
+    assert.equal(ownFolder(path.join(tree.root, 'file')), undefined);
   });
 });

@@ -71,7 +71,7 @@ describe('the packaged .vsix', function () {
 
   it('holds the bundles (extension, task thread, parse thread, PDF reader), manifest, docs, licence and media', () => {
     // vsce stores README and CHANGELOG in lower case and LICENSE as LICENSE.txt
-    for (const want of ['extension/dist/extension.js', 'extension/dist/taskworker.js', 'extension/dist/treesitterworker.js', 'extension/dist/pdfjs.js', 'extension/dist/pdfjs-worker.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {
+    for (const want of ['extension/dist/extension.js', 'extension/dist/extension-main.js', 'extension/dist/taskworker.js', 'extension/dist/treesitterworker.js', 'extension/dist/pdfjs.js', 'extension/dist/pdfjs-worker.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {
       assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
     }
   });

@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import { DiffReview } from './approval/diffReview';
+import { registerReviewControls } from './approval/reviewControls';
+import { VscodeApprover } from './approval/vscodeApprover';
+import { registerCommands } from './commands';
+import { HistoryJournal } from './history/journal';
+import { registerHistory } from './history/view';
+import { VscodeWorkspace } from './host/vscodeWorkspace';
+import { CommandCalls, contextFactory, registerTools } from './vscode/lmTools';
+import { historyLimits, watchSettings } from './vscode/settings';
+
+/** Registers the tools, commands, views and log. Nothing else runs at activation. */
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Agent File Tools', { log: true });
+  context.subscriptions.push(watchSettings());
+  const ws = new VscodeWorkspace();
+  const uriFor = (p: string) => ws.uriFor(p);
+  const review = new DiffReview({ uriFor, log });
+  const approver = new VscodeApprover(review);
+  // The history lives in this workspace's storage (none without a folder: then in memory).
+  const journal = new HistoryJournal(context.storageUri && vscode.Uri.joinPath(context.storageUri, 'history'), historyLimits, log);
+  const calls = new CommandCalls();
+  const toolContext = contextFactory(ws, approver, log, journal, calls);
+  context.subscriptions.push(
+    log,
+    ws,
+    review,
+    journal,
+    ...registerReviewControls(review),
+    ...registerTools(toolContext, approver),
+    ...registerCommands(log, calls, () => (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string; inputSchema?: object }[] } }).contributes?.languageModelTools ?? []),
+    ...registerHistory({ journal, context: toolContext, uriFor }),
+  );
+}
+
+export function deactivate(): void {}
