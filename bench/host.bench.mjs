@@ -13,17 +13,33 @@
 // Targets: review and Accept at most 300 ms each, the first call at most 500 ms, a next page at most 20 ms.
 //   npm run bench -- host        (needs the test host: VSCODE_HOST_DIR, scripts/setup-host.sh)
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromePath, csEntry, freePort, makeRunDir, node24, startCodeServer, workbenchUrl } from '../scripts/host.mjs';
 
 const TIMEOUT_MS = 300_000;
 
-/** One window: starts code-server and the workbench, runs the probe, returns its figures. */
-async function inWindow(root, ext, compressed) {
+/** Where the extension keeps its compiled code in a window's user data (src/extension.ts). */
+const CODE_CACHE = 'user-data/User/globalStorage/agent-file-tools.agent-file-tools/code-cache';
+
+/** Copies the files of one folder into another, made (only its owner may open it) if missing. */
+function copyFiles(from, to) {
+  fs.mkdirSync(to, { recursive: true, mode: 0o700 });
+  for (const f of fs.existsSync(from) ? fs.readdirSync(from) : []) fs.copyFileSync(path.join(from, f), path.join(to, f));
+}
+
+/**
+ * One window: starts code-server and the workbench, runs the probe, returns its figures.
+ * `codeCache` carries the extension's compiled code from one window to the next, as one
+ * user's windows share it: the first window compiles, the next loads what it kept.
+ */
+async function inWindow(root, ext, compressed, codeCache) {
   const { dir: runDir, env: runEnv } = makeRunDir('bench-host');
   const workspace = path.join(runDir, 'ws');
   fs.mkdirSync(workspace);
+  const cached = fs.existsSync(codeCache) && fs.readdirSync(codeCache).length > 0;
+  copyFiles(codeCache, path.join(runDir, CODE_CACHE));
   const resultsFile = path.join(runDir, 'results.json');
   const port = await freePort();
   let server;
@@ -41,6 +57,8 @@ async function inWindow(root, ext, compressed) {
     r = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : undefined;
     if (!r || r.error || code !== 0) throw new Error(`the host probe failed (exit ${code}): ${r?.error ?? 'no results'}; logs in ${runDir}`);
     if (r.activeBefore !== false) throw new Error('the extension was active before the first call: the first-call figure would not include activation');
+    r.cachedCode = cached;
+    copyFiles(path.join(runDir, CODE_CACHE), codeCache);
     // each Accept: when the command returned, when the file held the new text, when the result came
     console.log(`  .${ext}: Accept, ms after it: ${r.trace.map((x) => `command ${x.command}, on disk ${x.onDisk}, result ${x.result}`).join('; ')}`);
   } finally {
@@ -62,10 +80,19 @@ export default async function run({ root, record }) {
     if (!fs.existsSync(p)) throw new Error(`missing ${p}: the host bench needs the test host (scripts/setup-host.sh, VSCODE_HOST_DIR) and a build`);
   }
   // A TypeScript file, whose language server's errors the result waits for, and a plain text file, which has none.
-  const ts = await inWindow(root, 'ts', false);
-  const txt = await inWindow(root, 'txt', true);
-  const first = [ts, txt].sort((a, b) => a.firstCallMs - b.firstCallMs);
-  record({ name: "host: first tool call after the window opens (fs_read of a small file, activation included) vs an empty command's first round trip", ours: first[1].firstCallMs, baseline: first[1].noopMs, unit: 'ms', note: `the slower of 2 windows (the other ${first[0].firstCallMs} vs ${first[0].noopMs} ms); the second call took ${ts.secondCallMs} ms, a warm empty command ${ts.noopWarmMs} ms; target at most 500 ms` });
+  const codeCache = fs.mkdtempSync(path.join(os.tmpdir(), 'aft-bench-code-cache-'));
+  let ts;
+  let txt;
+  try {
+    ts = await inWindow(root, 'ts', false, codeCache);
+    txt = await inWindow(root, 'txt', true, codeCache);
+  } finally {
+    fs.rmSync(codeCache, { recursive: true, force: true });
+  }
+  if (ts.cachedCode || !txt.cachedCode) throw new Error('the first window was to compile the extension and keep its code, the second to load it');
+  for (const [r, when] of [[ts, 'the first window after an install or update: no compiled code kept'], [txt, 'a later window: the code the first one compiled, kept']]) {
+    record({ name: `host: first tool call after the window opens (fs_read of a small file, activation included; ${when}) vs an empty command's first round trip`, ours: r.firstCallMs, baseline: r.noopMs, unit: 'ms', note: `the second call took ${r.secondCallMs} ms, a warm empty command ${r.noopWarmMs} ms; target at most 500 ms` });
+  }
   for (const [r, transport] of [[ts, 'uncompressed, as desktop VS Code'], [txt, 'a deflated websocket, as a browser window']]) {
     const page = `host: fs_read next page (warm) after a page at line 500,000 of a 100 MiB file (${transport})`;
     record({ name: `${page} vs the first page of the same file`, ours: r.nextPageMs, baseline: r.firstPageMs, unit: 'ms', note: `median of ${r.runs}, alternating; slowest ${r.nextPageMaxMs} ms; the cold seek to line 500,000 took ${r.seekMs} ms; target at most 20 ms` });
