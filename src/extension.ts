@@ -18,8 +18,9 @@ const KEEP_AFTER_MS = 20_000;
 let main: Main | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
+  // a local folder: `file:` in a server's host, `vscode-userdata:` (the same path) in desktop VS Code's
   const storage = context.globalStorageUri;
-  const dir = storage.scheme === 'file' ? ownFolder(path.join(storage.fsPath, 'code-cache')) : undefined;
+  const dir = storage.scheme === 'file' || storage.scheme === 'vscode-userdata' ? ownFolder(path.join(storage.fsPath, 'code-cache')) : undefined;
   const loaded = loadBundleInHost(path.join(__dirname, 'extension-main.js'), module, dir);
   main = loaded.exports as Main;
   main.activate(context);

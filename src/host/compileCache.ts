@@ -25,6 +25,7 @@ type NodeModuleStatics = typeof Module & {
   _cache: Record<string, NodeModule | undefined>;
   _nodeModulePaths(dir: string): string[];
   wrap(source: string): string;
+  wrapper: readonly [string, string];
 };
 
 /** The CLI's cache folder, made if missing; undefined unless it is a real folder of this user that no one else may open. */
@@ -95,7 +96,7 @@ export function loadBundle(file: string, parent: NodeModule): unknown {
  */
 export function loadBundleInHost(file: string, parent: NodeModule, dir: string | undefined): { exports: unknown; keep?: () => void } {
   const statics = Module as NodeModuleStatics;
-  const loaded = dir && !statics._cache[file] ? loadCompiledHere(file, parent, dir) : undefined;
+  const loaded = dir && !statics._cache[file] ? loadCompiledHere(file, parent, dir, true) : undefined;
   if (loaded) {
     return { exports: loaded.module.exports, ...(loaded.keep ? { keep: loaded.keep } : {}) };
   }
@@ -108,6 +109,9 @@ type Identity = Pick<fs.BigIntStats, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctime
 function sameIdentity(a: Identity, b: Identity): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 }
+
+/** A data file written aside longer ago than this was left by a write cut short. */
+const ABANDONED_MS = 60_000;
 
 /** A file changed less than this long ago may change again within its timestamps' resolution: its data is not kept. */
 const SETTLED_NS = 2_000_000_000n;
@@ -174,7 +178,7 @@ function readCachedData(target: string): Buffer | undefined {
  * changed moments ago. Undefined for a bundle that may use import() (any `import(` in its
  * text), or one that changed while it was read: require loads that one.
  */
-function loadCompiledHere(file: string, parent: NodeModule, dir: string): { module: NodeModule; keep?: () => void } | undefined {
+function loadCompiledHere(file: string, parent: NodeModule, dir: string, ownStorage = false): { module: NodeModule; keep?: () => void } | undefined {
   const read = readSettled(file);
   if (!read || mayImport(read.source)) {
     return undefined;
@@ -185,7 +189,8 @@ function loadCompiledHere(file: string, parent: NodeModule, dir: string): { modu
   const statics = Module as NodeModuleStatics;
   const name = cacheName(file, st);
   const cachedData = readCachedData(path.join(dir, name));
-  const script = new vm.Script(statics.wrap(source), { filename: file, cachedData });
+  // the wrapper is on the first line: its columns are the bundle's own in stack traces
+  const script = new vm.Script(statics.wrap(source), { filename: file, cachedData, columnOffset: -statics.wrapper[0].length });
   const m = new Module(file, parent);
   m.filename = file;
   m.paths = statics._nodeModulePaths(path.dirname(file));
@@ -199,7 +204,7 @@ function loadCompiledHere(file: string, parent: NodeModule, dir: string): { modu
   m.loaded = true;
   const settled = BigInt(Date.now()) * 1_000_000n - (st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) >= SETTLED_NS;
   if ((cachedData === undefined || script.cachedDataRejected) && settled) {
-    return { module: m, keep: () => writeCachedData(dir, name, () => script.createCachedData()) };
+    return { module: m, keep: () => writeCachedData(dir, name, () => script.createCachedData(), ownStorage) };
   }
   return { module: m };
 }
@@ -221,17 +226,21 @@ export function mayImport(source: string): boolean {
   return false;
 }
 
-/** Files the data whole (written aside, then renamed over), and drops the bundle's older data. */
-function writeCachedData(dir: string, name: string, data: () => Buffer): void {
+/**
+ * Files the data whole (written aside, then renamed over), and drops the bundle's older data:
+ * this copy's, or, in a folder of the extension's own storage (`ownStorage`), every other
+ * data there (an update installs a new copy elsewhere) and what a write cut short left.
+ */
+function writeCachedData(dir: string, name: string, data: () => Buffer, ownStorage = false): void {
   const target = path.join(dir, name);
   const aside = `${target}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(aside, data(), { mode: 0o600, flag: 'wx' });
     fs.renameSync(aside, target);
     // this copy's older data of the bundle; another copy's is its own
-    const bundle = name.split('.').slice(0, 2).join('.') + '.';
+    const bundle = name.split('.').slice(0, ownStorage ? 1 : 2).join('.') + '.';
     for (const f of fs.readdirSync(dir)) {
-      if (f.startsWith(bundle) && f !== name && f.endsWith('.v8cache')) {
+      if (f.startsWith(bundle) && f !== name && (f.endsWith('.v8cache') || (ownStorage && f.endsWith('.tmp') && Date.now() - fs.lstatSync(path.join(dir, f)).mtimeMs > ABANDONED_MS))) {
         fs.rmSync(path.join(dir, f), { force: true });
       }
     }

@@ -206,27 +206,57 @@ process.stdout.write(r.exports.answer + ' ' + (r.keep ? 'kept' : 'used'));`;
     }
     assert.ok(dir);
     assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
-    // written moments ago: it may change again within its timestamps' resolution, so nothing is filed
+    const bundle = path.join(tree.root, 'extension-main.js');
+    // changed moments ago (its time is a minute ahead): it may change again within its timestamps' resolution, so nothing is filed
+    const now = Date.now() / 1000;
+    fs.utimesSync(bundle, now, now + 60);
     assert.deepEqual(loadInHost(dir), { answer: '42', kept: false });
     assert.deepEqual(fs.readdirSync(dir), []);
+    fs.utimesSync(bundle, now - 60, now - 60);
+    // an older version's data (another copy's folder), a write cut short long ago, and one still going
+    const older = path.join(dir, 'extension-main.0ld.v20.0.0-x64.1-2-3-4-5.v8cache');
+    const cutShort = `${older}.123.tmp`;
+    const going = path.join(dir, 'extension-main.0ld.v20.0.0-x64.1-2-3-4-6.v8cache.124.tmp');
+    for (const f of [older, cutShort, going]) {
+      fs.writeFileSync(f, 'data', { mode: 0o600 });
+    }
+    fs.utimesSync(cutShort, now - 120, now - 120);
     settle();
     assert.deepEqual(loadInHost(dir), { answer: '42', kept: true });
+    assert.ok(fs.existsSync(going), 'a write still going is left alone');
+    fs.rmSync(going);
     const files = fs.readdirSync(dir);
-    assert.equal(files.length, 1);
+    assert.equal(files.length, 1, files.join(', '));
     assert.match(files[0], /^extension-main\..*\.v8cache$/);
     assert.equal(fs.statSync(path.join(dir, files[0])).mode & 0o777, 0o600);
     // the next process runs from the data: nothing to file
     assert.deepEqual(loadInHost(dir), { answer: '42', kept: false });
     assert.deepEqual(fs.readdirSync(dir), files);
     // the same length, other code (an update): the new code runs, and its data replaces the old
-    fs.writeFileSync(path.join(tree.root, 'extension-main.js'), 'exports.answer = 40 + 3;\n');
+    fs.writeFileSync(bundle, 'exports.answer = 40 + 3;\n');
     settle();
     assert.deepEqual(loadInHost(dir), { answer: '43', kept: true });
     assert.equal(fs.readdirSync(dir).length, 1);
     assert.notDeepEqual(fs.readdirSync(dir), files);
     // no folder (a remote or virtual storage, or one that is not ours): required as usual
     assert.deepEqual(loadInHost(undefined), { answer: '43', kept: false });
-    assert.deepEqual(loadBundleInHost(path.join(tree.root, 'extension-main.js'), module, undefined), { exports: { answer: 43 } });
+    assert.deepEqual(loadBundleInHost(bundle, module, undefined), { exports: { answer: 43 } });
+  });
+
+  it("gives stack traces the bundle's own lines and columns", () => {
+    const source = "exports.f = () => { throw new Error('from the bundle'); };\n";
+    fs.writeFileSync(path.join(tree.root, 'extension-main.js'), source);
+    const dir = ownFolder(path.join(tree.root, 'code-cache')) ?? path.join(tree.root, 'code-cache');
+    fs.mkdirSync(dir, { recursive: true });
+    const { exports } = loadBundleInHost(path.join(tree.root, 'extension-main.js'), module, dir);
+    try {
+      assert.throws(() => (exports as { f(): void }).f(), (e: Error) => {
+        assert.ok(e.stack?.includes(`extension-main.js:1:${source.indexOf('new Error') + 1}`), e.stack);
+        return true;
+      });
+    } finally {
+      delete requireCache[path.join(tree.root, 'extension-main.js')];
+    }
   });
 
   it('keeps data only in a folder of its own: not one others may open, not a link', () => {

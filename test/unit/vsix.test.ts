@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { mayImport } from '../../src/host/compileCache';
 import { TOOL_NAMES } from '../../src/tools/names';
 
 const root = path.resolve(__dirname, '../../..');
@@ -74,6 +75,10 @@ describe('the packaged .vsix', function () {
     for (const want of ['extension/dist/extension.js', 'extension/dist/extension-main.js', 'extension/dist/taskworker.js', 'extension/dist/treesitterworker.js', 'extension/dist/pdfjs.js', 'extension/dist/pdfjs-worker.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {
       assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
     }
+  });
+
+  it("holds the extension's code as a bundle its entry can load from V8's cached data: nothing in it may call import()", () => {
+    assert.equal(mayImport(zipFile(buf, entries, 'extension/dist/extension-main.js').toString('utf8')), false);
   });
 
   it('holds the CLI: its entry, a bundle per tool beside it, and the schemas and file-type, which they load on demand', () => {
