@@ -5,6 +5,7 @@ import { VscodeApprover } from './approval/vscodeApprover';
 import { registerCommands } from './commands';
 import { HistoryJournal } from './history/journal';
 import { registerHistory } from './history/view';
+import { editorFolders } from './core/writePolicy';
 import { VscodeWorkspace } from './host/vscodeWorkspace';
 import { CommandCalls, contextFactory, registerTools } from './vscode/lmTools';
 import { historyLimits, watchSettings } from './vscode/settings';
@@ -13,7 +14,15 @@ import { historyLimits, watchSettings } from './vscode/settings';
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Agent File Tools', { log: true });
   context.subscriptions.push(watchSettings());
-  const ws = new VscodeWorkspace();
+  // the editor's own folders, whose files run or steer it: a change inside one always asks
+  const storage = context.globalStorageUri;
+  const ws = new VscodeWorkspace(
+    editorFolders({
+      globalStorage: storage.scheme === 'file' || storage.scheme === 'vscode-userdata' ? storage.fsPath : undefined,
+      extensionPath: context.extensionUri.scheme === 'file' ? context.extensionUri.fsPath : undefined,
+      installed: context.extensionMode === vscode.ExtensionMode.Production,
+    }),
+  );
   const uriFor = (p: string) => ws.uriFor(p);
   const review = new DiffReview({ uriFor, log });
   const approver = new VscodeApprover(review);

@@ -1,5 +1,6 @@
-import { globSet, inGitDirectory, isGitInternal, isSensitive, type GlobSet } from './policy';
-import type { Located } from './paths';
+import * as nodePath from 'node:path';
+import { CASE_FOLDING_PLATFORM, globSet, inGitDirectory, isGitInternal, isSensitive, type GlobSet } from './policy';
+import { isWithin, type Located } from './paths';
 
 /**
  * Files whose change can make something run code or steer an agent: a change to one of
@@ -302,12 +303,40 @@ export interface ChangePolicyInput {
   policy: ApprovalPolicy;
   sensitive: GlobSet;
   protectedFiles: GlobSet;
+  /** The editor's own folders (see {@link editorFolders}), real paths: a change inside one always asks. @default none */
+  editorFolders?: readonly string[];
+}
+
+/**
+ * The folders of the editor itself that a workspace may hold (one opened on the home folder
+ * does): the user's settings folder, two above the extension's global storage
+ * (`<user data>/User/globalStorage/<extension>`: settings, tasks, keybindings, prompts and
+ * MCP configuration, every extension's stored data, this extension's compiled code), and,
+ * for an installed extension, the folder of installed extensions (their code runs in the
+ * next window). A development copy's own folder is the project being worked on, so it is
+ * left out.
+ */
+export function editorFolders(o: { globalStorage?: string; extensionPath?: string; installed: boolean }): string[] {
+  const out: string[] = [];
+  if (o.globalStorage) {
+    out.push(nodePath.dirname(nodePath.dirname(nodePath.normalize(o.globalStorage))));
+  }
+  if (o.installed && o.extensionPath) {
+    out.push(nodePath.dirname(nodePath.normalize(o.extensionPath)));
+  }
+  return out;
+}
+
+/** Is `real` inside one of `folders`? Without regard to case where the usual file systems fold it. */
+function inEditorFolder(real: string, folders: readonly string[] | undefined): boolean {
+  const fold = CASE_FOLDING_PLATFORM ? (x: string) => x.toLowerCase() : (x: string) => x;
+  return (folders ?? []).some((f) => isWithin(fold(f), fold(real)));
 }
 
 /**
  * Whether a change to one path may land, must be shown first, or may land as the policy
- * says. `.git` internals and git directories under other names are never written; paths outside the workspace, secrets and
- * protected files always ask, whatever the policy.
+ * says. `.git` internals and git directories under other names are never written; paths outside the workspace, secrets,
+ * protected files and the editor's own folders always ask, whatever the policy.
  */
 export function decideChange(i: ChangePolicyInput): ChangeDecision {
   if (isGitInternal(i.real)) {
@@ -325,7 +354,7 @@ export function decideChange(i: ChangePolicyInput): ChangeDecision {
     return { kind: 'ask', why: [outside && 'it is outside the workspace folders', secret && 'it may hold secrets'].filter(Boolean).join(' and '), reasons };
   }
   const rel = i.located.relative ?? '';
-  if (rel && i.protectedFiles.test(rel)) {
+  if ((rel && i.protectedFiles.test(rel)) || inEditorFolder(i.real, i.editorFolders)) {
     return { kind: 'ask', why: PROTECTED_WHY, reasons: ['protected'] };
   }
   return i.policy === 'always' ? { kind: 'ask', why: undefined, reasons: [] } : { kind: 'apply' };

@@ -41,8 +41,22 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   readonly processes = NODE_PROCESSES;
   private readonly checkers = new CheckerWatch();
 
-  constructor() {
+  /** Real paths of the editor's own folders (see `editorFolders` in core/writePolicy.ts). */
+  private readonly ownFolders: readonly string[];
+
+  constructor(editorFolders: readonly string[] = []) {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
+    this.ownFolders = editorFolders.map((f) => {
+      try {
+        return realpathSync.native(f);
+      } catch {
+        return nodePath.normalize(f);
+      }
+    });
+  }
+
+  editorFolders(): readonly string[] {
+    return this.ownFolders;
   }
 
   dispose(): void {

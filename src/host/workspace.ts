@@ -99,6 +99,8 @@ export interface Workspace {
   isTrusted(): boolean;
   /** Resolves symlinks and ".."; for a missing path, of its deepest existing ancestor. */
   realpath(path: string): Promise<string>;
+  /** The editor's own folders, real paths, where a change always asks (see `editorFolders` in core/writePolicy.ts); none in the CLI. */
+  editorFolders?(): readonly string[];
   /** Follows symlinks; undefined when nothing is there. */
   stat(path: string): Promise<FileStat | undefined>;
   /** Modification times of many files at once (0 for one that is gone), checking `signal` between batches. */

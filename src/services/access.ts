@@ -151,6 +151,7 @@ export class Access {
       policy: ctx.settings.approvalPolicy,
       sensitive: sensitiveGlobs(ctx.settings),
       protectedFiles: protectedGlobs(ctx.settings),
+      editorFolders: ctx.ws.editorFolders?.(),
     });
   }
 

@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { globSet } from '../../src/core/policy';
 import { loneSurrogate } from '../../src/core/text/encoding';
-import { decideChange, DEFAULT_PROTECTED_GLOBS, missingGrants, type ApprovalPolicy } from '../../src/core/writePolicy';
+import { decideChange, DEFAULT_PROTECTED_GLOBS, editorFolders, missingGrants, type ApprovalPolicy } from '../../src/core/writePolicy';
+import { cliApprover } from '../../src/services/cliApprover';
 import { call, context, tempTree } from './helpers';
 
 describe('changes refuse text no file can hold', () => {
@@ -68,21 +69,66 @@ describe('what must always ask', () => {
     '.aider.conf.yml', '.kiro/steering/x.md', '.github/workflows/copilot-setup-steps.yml', 'vite.config.ts', '.eslintrc.cjs', 'go.mod',
     'requirements-dev.txt', 'gradlew', '.mvn/wrapper/maven-wrapper.properties', 'rust-toolchain.toml', 'CLAUDE.local.md', '.yarn/plugins/p.cjs',
   ];
-  for (const rel of RUN_OR_STEER) {
-    it(`${rel} always asks, whatever the policy`, () => {
-      for (const policy of ['never', 'sensitiveOnly'] as ApprovalPolicy[]) {
-        const d = decide(rel, policy);
-        assert.equal(d.kind, 'ask', `${rel} under ${policy}`);
-        assert.deepEqual(d.kind === 'ask' && d.reasons, ['protected']);
-      }
-    });
-  }
+  /** One test a path: under the most permissive policies, a change to it still asks, as protected. */
+  const alwaysAsks = (rels: readonly string[], how: (rel: string, policy: ApprovalPolicy) => ReturnType<typeof decideChange>) => {
+    for (const rel of rels) {
+      it(`${rel} always asks, whatever the policy`, () => {
+        for (const policy of ['never', 'sensitiveOnly'] as ApprovalPolicy[]) {
+          const d = how(rel, policy);
+          assert.equal(d.kind, 'ask', `${rel} under ${policy}`);
+          assert.deepEqual(d.kind === 'ask' && d.reasons, ['protected']);
+        }
+      });
+    }
+  };
+  alwaysAsks(RUN_OR_STEER, decide);
 
   it('source, docs and files that only name a version land under the policy', () => {
     for (const rel of ['src/app.ts', 'README.md', 'docs/guide.md', '.nvmrc', '.python-version', 'src/config.ts', 'Makefile.txt.bak', 'lib/build/out.txt']) {
       assert.equal(decide(rel).kind, 'apply', rel);
     }
     assert.deepEqual(decide('src/app.ts', 'always'), { kind: 'ask', why: undefined, reasons: [] });
+  });
+
+  describe("the editor's own folders, in a workspace that holds them (one opened on the home folder)", () => {
+    const folders = editorFolders({
+      globalStorage: '/w/.config/Code/User/globalStorage/agent-file-tools.agent-file-tools',
+      extensionPath: '/w/.vscode/extensions/agent-file-tools.agent-file-tools-0.1.0',
+      installed: true,
+    });
+    const inHome = (rel: string, policy: ApprovalPolicy = 'never') =>
+      decideChange({ located: { root: { name: 'w', path: '/w' }, relative: rel, display: rel }, real: `/w/${rel}`, policy, sensitive: globSet(['**/.env'], true), protectedFiles: protectedSet, editorFolders: folders });
+
+    it('are the user settings folder and, for an installed copy, the installed extensions', () => {
+      assert.deepEqual(folders, ['/w/.config/Code/User', '/w/.vscode/extensions']);
+      // a development copy's folder is the project being worked on
+      assert.deepEqual(editorFolders({ globalStorage: '/d/User/globalStorage/x.y', extensionPath: '/src/ext', installed: false }), ['/d/User']);
+      assert.deepEqual(editorFolders({ installed: true }), []);
+    });
+
+    alwaysAsks(['.config/Code/User/settings.json', '.config/Code/User/tasks.json', '.config/Code/User/prompts/a.prompt.md', '.config/Code/User/globalStorage/agent-file-tools.agent-file-tools/code-cache/x.v8cache', '.vscode/extensions/other.ext-1.0.0/out/extension.js', '.vscode/extensions/extensions.json'], inHome);
+
+    it('a folder beside them, or one whose name only begins the same, lands under the policy', () => {
+      for (const rel of ['.config/Code/UserData/a.json', '.config/other/settings.json', '.vscode/extensions-old/a.js', 'src/User/settings.json']) {
+        assert.equal(inHome(rel).kind, 'apply', rel);
+      }
+    });
+
+    it('a tool call asks for it too: the CLI flags a change there as protected', async () => {
+      const tree = tempTree({ '.config/Code/User/settings.json': '{}\n', 'notes.txt': 'a\n' });
+      try {
+        const ctx = await context(tree.root, { approvalPolicy: 'never' }, cliApprover({ yes: true, allowProtected: false, allowOutside: false }));
+        ctx.ws.editorFolders = () => [path.join(fs.realpathSync(tree.root), '.config/Code/User')];
+        const r = await call(ctx, 'fs_edit', { path: '.config/Code/User/settings.json', old_string: '{}', new_string: '{ "task.allowAutomaticTasks": "on" }' });
+        assert.match(r.text, /is protected \(a change to it can make something run code or steer an agent\)/);
+        assert.equal(fs.readFileSync(path.join(tree.root, '.config/Code/User/settings.json'), 'utf8'), '{}\n');
+        const other = await call(ctx, 'fs_edit', { path: 'notes.txt', old_string: 'a', new_string: 'b' });
+        assert.equal(other.isError, false, other.text);
+        assert.equal(fs.readFileSync(path.join(tree.root, 'notes.txt'), 'utf8'), 'b\n');
+      } finally {
+        tree.cleanup();
+      }
+    });
   });
 
   it('--yes grants ordinary changes only; protected and sensitive ones need --allow-protected, outside ones --allow-outside', () => {
