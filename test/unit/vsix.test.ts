@@ -81,6 +81,13 @@ describe('the packaged .vsix', function () {
     assert.equal(mayImport(zipFile(buf, entries, 'extension/dist/extension-main.js').toString('utf8')), false);
   });
 
+  it("holds the extension's code with one copy of the vscode API's names: each copy costs the window's first call a millisecond or more", () => {
+    const code = zipFile(buf, entries, 'extension/dist/extension-main.js').toString('utf8');
+    const requires = [...code.matchAll(/\brequire\(\s*["']vscode["']\s*\)/g)].length;
+    assert.ok(requires >= 1 && requires <= 2, `vscode is required ${requires} times`);
+    assert.doesNotMatch(code, /\(\s*require\(\s*["']vscode["']\s*\)\s*\)/, 'no module wraps the vscode API in a copy of its own');
+  });
+
   it('holds the CLI: its entry, a bundle per tool beside it, and the schemas and file-type, which they load on demand', () => {
     for (const want of ['extension/dist/cli.js', ...TOOL_NAMES.map((n) => `extension/dist/cli-${n}.js`), 'extension/dist/cli-schemas.js', 'extension/dist/file-type.js']) {
       assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
