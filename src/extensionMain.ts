@@ -19,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const ws = new VscodeWorkspace(
     editorFolders({
       globalStorage: storage.scheme === 'file' || storage.scheme === 'vscode-userdata' ? storage.fsPath : undefined,
+      appRoot: vscode.env.appRoot || undefined,
       extensionPath: context.extensionUri.scheme === 'file' ? context.extensionUri.fsPath : undefined,
       installed: context.extensionMode === vscode.ExtensionMode.Production,
     }),

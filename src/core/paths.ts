@@ -15,7 +15,9 @@ export function isAbsoluteInput(input: string): boolean {
 /** Is `child` the same as or below `parent`? Both absolute and normalised. */
 export function isWithin(parent: string, child: string): boolean {
   const rel = p.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !p.isAbsolute(rel));
+  // `..x` is a name inside `parent`; only `..` itself, or `..` followed by a separator, leaves it
+  const up = rel === '..' || rel.startsWith(`..${p.sep}`) || rel.startsWith('../');
+  return rel === '' || (!up && !p.isAbsolute(rel));
 }
 
 /**

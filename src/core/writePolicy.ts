@@ -309,17 +309,23 @@ export interface ChangePolicyInput {
 
 /**
  * The folders of the editor itself that a workspace may hold (one opened on the home folder
- * does): the user's settings folder, two above the extension's global storage
- * (`<user data>/User/globalStorage/<extension>`: settings, tasks, keybindings, prompts and
- * MCP configuration, every extension's stored data, this extension's compiled code), and,
+ * does): the user data folder, found from the extension's global storage
+ * (`<user data>/User/globalStorage/<extension>`: settings, tasks, keybindings, prompts and MCP
+ * configuration, a remote machine's settings, every extension's stored data, this
+ * extension's compiled code, backups of unsaved files); VS Code's own code (`appRoot`); and,
  * for an installed extension, the folder of installed extensions (their code runs in the
  * next window). A development copy's own folder is the project being worked on, so it is
- * left out.
+ * left out, and a storage path not laid out as above gives no folder.
  */
-export function editorFolders(o: { globalStorage?: string; extensionPath?: string; installed: boolean }): string[] {
+export function editorFolders(o: { globalStorage?: string; appRoot?: string; extensionPath?: string; installed: boolean }): string[] {
   const out: string[] = [];
-  if (o.globalStorage) {
-    out.push(nodePath.dirname(nodePath.dirname(nodePath.normalize(o.globalStorage))));
+  const storage = o.globalStorage ? nodePath.dirname(nodePath.normalize(o.globalStorage)) : undefined;
+  if (storage && nodePath.basename(storage) === 'globalStorage') {
+    const user = nodePath.dirname(storage);
+    out.push(nodePath.basename(user) === 'User' ? nodePath.dirname(user) : user);
+  }
+  if (o.appRoot) {
+    out.push(nodePath.normalize(o.appRoot));
   }
   if (o.installed && o.extensionPath) {
     out.push(nodePath.dirname(nodePath.normalize(o.extensionPath)));

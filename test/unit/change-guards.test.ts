@@ -3,6 +3,7 @@ import { textVersion } from '../../src/core/hash';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isWithin } from '../../src/core/paths';
 import { globSet } from '../../src/core/policy';
 import { loneSurrogate } from '../../src/core/text/encoding';
 import { decideChange, DEFAULT_PROTECTED_GLOBS, editorFolders, missingGrants, type ApprovalPolicy } from '../../src/core/writePolicy';
@@ -93,23 +94,33 @@ describe('what must always ask', () => {
   describe("the editor's own folders, in a workspace that holds them (one opened on the home folder)", () => {
     const folders = editorFolders({
       globalStorage: '/w/.config/Code/User/globalStorage/agent-file-tools.agent-file-tools',
+      appRoot: '/w/.local/share/code/resources/app',
       extensionPath: '/w/.vscode/extensions/agent-file-tools.agent-file-tools-0.1.0',
       installed: true,
     });
     const inHome = (rel: string, policy: ApprovalPolicy = 'never') =>
       decideChange({ located: { root: { name: 'w', path: '/w' }, relative: rel, display: rel }, real: `/w/${rel}`, policy, sensitive: globSet(['**/.env'], true), protectedFiles: protectedSet, editorFolders: folders });
 
-    it('are the user settings folder and, for an installed copy, the installed extensions', () => {
-      assert.deepEqual(folders, ['/w/.config/Code/User', '/w/.vscode/extensions']);
+    it("are the user data folder, VS Code's own code and, for an installed copy, the installed extensions", () => {
+      assert.deepEqual(folders, ['/w/.config/Code', '/w/.local/share/code/resources/app', '/w/.vscode/extensions']);
       // a development copy's folder is the project being worked on
-      assert.deepEqual(editorFolders({ globalStorage: '/d/User/globalStorage/x.y', extensionPath: '/src/ext', installed: false }), ['/d/User']);
+      assert.deepEqual(editorFolders({ globalStorage: '/d/User/globalStorage/x.y', extensionPath: '/src/ext', installed: false }), ['/d']);
+      // a storage path laid out otherwise names no folder
+      assert.deepEqual(editorFolders({ globalStorage: '/d/storage/x.y', installed: false }), []);
       assert.deepEqual(editorFolders({ installed: true }), []);
     });
 
-    alwaysAsks(['.config/Code/User/settings.json', '.config/Code/User/tasks.json', '.config/Code/User/prompts/a.prompt.md', '.config/Code/User/globalStorage/agent-file-tools.agent-file-tools/code-cache/x.v8cache', '.vscode/extensions/other.ext-1.0.0/out/extension.js', '.vscode/extensions/extensions.json'], inHome);
+    alwaysAsks(['.config/Code/User/settings.json', '.config/Code/User/tasks.json', '.config/Code/User/prompts/a.prompt.md', '.config/Code/User/globalStorage/agent-file-tools.agent-file-tools/code-cache/x.v8cache', '.vscode/extensions/other.ext-1.0.0/out/extension.js', '.vscode/extensions/extensions.json', '.vscode/extensions/..x/out/extension.js', '.config/Code/Machine/settings.json', '.config/Code/Backups/1/file/a', '.local/share/code/resources/app/out/main.js'], inHome);
+
+    it('a name that begins with two dots is inside its folder; only .. itself leads out', () => {
+      assert.equal(isWithin('/w/.vscode/extensions', '/w/.vscode/extensions/..x/a.js'), true);
+      assert.equal(isWithin('/w/.vscode/extensions', '/w/.vscode/extensions/..'), false);
+      assert.equal(isWithin('/w/.vscode/extensions', '/w/.vscode/other/a.js'), false);
+      assert.equal(isWithin('/w', '/w'), true);
+    });
 
     it('a folder beside them, or one whose name only begins the same, lands under the policy', () => {
-      for (const rel of ['.config/Code/UserData/a.json', '.config/other/settings.json', '.vscode/extensions-old/a.js', 'src/User/settings.json']) {
+      for (const rel of ['.config/CodeData/a.json', '.config/other/settings.json', '.vscode/extensions-old/a.js', 'src/User/settings.json', '.local/share/code/resources/application.json']) {
         assert.equal(inHome(rel).kind, 'apply', rel);
       }
     });
