@@ -107,8 +107,9 @@ function texts() {
  * Resolves once the window has finished opening, as far as a tool call can tell: ten times in
  * a row, a 50 ms timer of the extension host fired within 4 ms of its time and a crossing of
  * the window (a tool it refuses at once) came back within 10 ms; or after 20 s. Gives how long
- * it waited. A person's first request comes after the window has opened; measured while it
- * still opens, the first call would time the workbench's own start as much as ours.
+ * it waited, and whether the window did settle. A person's first request comes after the
+ * window has opened; measured while it still opens, the first call would time the
+ * workbench's own start as much as ours.
  */
 async function windowSettled() {
   const t0 = performance.now();
@@ -121,7 +122,7 @@ async function windowSettled() {
     await vscode.lm.invokeTool('aft_bench_no_such_tool', { input: {}, toolInvocationToken: undefined }).then(() => undefined, () => undefined);
     calm = late < 4 && performance.now() - t < 10 ? calm + 1 : 0;
   }
-  return performance.now() - t0;
+  return { ms: performance.now() - t0, calm: calm >= 10 };
 }
 
 async function invoke(name, input) {
@@ -136,7 +137,8 @@ exports.run = async function run() {
   const result = { runs: RUNS, ext: EXT, activeBefore: ext ? ext.isActive : undefined };
   try {
     // First call, once the window has opened: an empty command's round trip first (the baseline), then the first fs_read.
-    result.settleMs = round(await windowSettled());
+    const settled = await windowSettled();
+    Object.assign(result, { settleMs: round(settled.ms), settled: settled.calm });
     const noop = vscode.commands.registerCommand('aftBench.noop', () => undefined);
     let t = performance.now();
     await vscode.commands.executeCommand('aftBench.noop');

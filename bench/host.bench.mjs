@@ -45,7 +45,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  * millisecond), the window's crossings not included. The next pages are the calls with an
  * offset past the seek's; the first pages are those without one.
  */
-function inHostPages(runDir) {
+function inHostPages(runDir, runs) {
   const logs = [];
   const walk = (d) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -63,6 +63,7 @@ function inHostPages(runDir) {
     }
   }
   if (!next.length || !first.length) throw new Error(`the extension's log in ${runDir} names no big.log pages`);
+  if (next.length !== runs || first.length !== runs) throw new Error(`the extension's log in ${runDir} names ${next.length} next and ${first.length} first pages, not ${runs} of each`);
   return { inHostNextMs: median(next), inHostNextMaxMs: Math.max(...next), inHostFirstMs: median(first), inHostPages: next.length };
 }
 
@@ -99,7 +100,8 @@ async function inWindow(root, ext, compressed, codeCache) {
     const kept = dataFiles(path.join(runDir, CODE_CACHE));
     if (cached ? kept !== copiedIn : !kept) throw new Error(cached ? `the window did not load the code kept (${kept} vs ${copiedIn})` : 'the window kept no compiled code');
     copyFiles(path.join(runDir, CODE_CACHE), codeCache);
-    Object.assign(r, inHostPages(runDir));
+    Object.assign(r, inHostPages(runDir, r.runs));
+    if (!r.settled) throw new Error(`the window was still busy 20 s after the bench began (${r.settleMs} ms); the first call would time its start`);
     // each Accept: when the command returned, when the file held the new text, when the result came
     console.log(`  .${ext}: Accept, ms after it: ${r.trace.map((x) => `command ${x.command}, on disk ${x.onDisk}, result ${x.result}`).join('; ')}`);
   } finally {
