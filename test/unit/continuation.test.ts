@@ -52,7 +52,10 @@ function workspace(paths: readonly string[], content: (p: string, i: number) => 
   return tempTree(files);
 }
 
-describe('following continuations visits everything exactly once', () => {
+describe('following continuations visits everything exactly once', function () {
+  // each property runs 20 to 25 random trees, each followed page by page: hundreds of calls
+  // (the JavaScript search's took 11 to 18 s here); the default 20 s is one behaviour's bound
+  this.timeout(120_000);
   it('fs_read: every line of the file, then End of file', async () => {
     const arbLine = fc.oneof({ weight: 6, arbitrary: fc.string({ maxLength: 30 }) }, { weight: 1, arbitrary: fc.string({ minLength: 1990, maxLength: 2300 }) }).map((s) => s.replace(/[\r\n]/g, ''));
     await fc.assert(
