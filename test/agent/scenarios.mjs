@@ -152,7 +152,7 @@ function logOutcome(r, tool, input) {
   const head = `${tool} ${json.length > 200 ? `${json.slice(0, 197)}...` : json} -> `;
   const line = r.logLines.find((l) => l.includes(head));
   assert.ok(line, `the log has "${head}…"; it has:\n${r.log}`);
-  const m = /^(\S+ \S+) \[info\] .* -> (.*) \((\d+) ms\)$/.exec(line);
+  const m = /^(\S+ \S+) \[info\] .* -> (.*) \(([\d.]+) ms\)$/.exec(line);
   // the log's clock is the machine's local time, as is the suite's
   const ended = new Date(m[1].replace(' ', 'T')).getTime();
   return { outcome: m[2], ms: Number(m[3]), started: ended - Number(m[3]) };
