@@ -16,7 +16,7 @@ export function isAbsoluteInput(input: string): boolean {
 export function isWithin(parent: string, child: string): boolean {
   const rel = p.relative(parent, child);
   // `..x` is a name inside `parent`; only `..` itself, or `..` followed by a separator, leaves it
-  const up = rel === '..' || rel.startsWith(`..${p.sep}`) || rel.startsWith('../');
+  const up = rel === '..' || rel.startsWith(`..${p.sep}`);
   return rel === '' || (!up && !p.isAbsolute(rel));
 }
 

@@ -8,7 +8,7 @@ import { globSet } from '../../src/core/policy';
 import { loneSurrogate } from '../../src/core/text/encoding';
 import { decideChange, DEFAULT_PROTECTED_GLOBS, editorFolders, missingGrants, type ApprovalPolicy } from '../../src/core/writePolicy';
 import { cliApprover } from '../../src/services/cliApprover';
-import { call, context, tempTree } from './helpers';
+import { call, context, prepare, tempTree } from './helpers';
 
 describe('changes refuse text no file can hold', () => {
   let tree: ReturnType<typeof tempTree>;
@@ -117,6 +117,17 @@ describe('what must always ask', () => {
       assert.equal(isWithin('/w/.vscode/extensions', '/w/.vscode/extensions/..'), false);
       assert.equal(isWithin('/w/.vscode/extensions', '/w/.vscode/other/a.js'), false);
       assert.equal(isWithin('/w', '/w'), true);
+    });
+
+    it('a file in a folder named ..notes is read as a file of the workspace, without the outside question', async () => {
+      const tree = tempTree({ '..notes/a.md': 'note\n' });
+      try {
+        const ctx = await context(tree.root);
+        assert.equal((await prepare(ctx, 'fs_read', { path: '..notes/a.md' }))?.confirmation, undefined);
+        assert.match((await call(ctx, 'fs_read', { path: '..notes/a.md' })).text, /L1: note/);
+      } finally {
+        tree.cleanup();
+      }
     });
 
     it('a folder beside them, or one whose name only begins the same, lands under the policy', () => {
