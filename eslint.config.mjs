@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import noImportCycle from './eslint-rules/no-import-cycle.mjs';
 
 const HOST_ONLY = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process', 'os', 'node:os'].map((name) => ({
   name,
@@ -36,6 +37,12 @@ export default tseslint.config(
         { selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']", message: "Use `import * as z from 'zod'` so the bundle keeps only what is used." },
       ],
     },
+  },
+  {
+    // No circle of imports between the files of src/ (eslint-rules/no-import-cycle.mjs).
+    files: ['src/**/*.ts'],
+    plugins: { local: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'local/no-import-cycle': ['error', { root: 'src' }] },
   },
   {
     // Files and processes are reached only through the host seam (src/host), so every tool

@@ -121,7 +121,7 @@ async function applyWith(disk: Disk, changes: readonly FileChange[], opts: Apply
   await opts.beforeWrite?.();
   const journal: Undo[] = [];
   const readOnly: string[] = [];
-  const syncs = new SyncQueue(APPLY_FSYNCS_IN_FLIGHT);
+  const syncs = new SyncQueue(APPLY_FSYNCS_IN_FLIGHT, described);
   try {
     const staged = new Map<FileChange, Staged>();
     const touched = new Touched();
@@ -155,7 +155,7 @@ async function applyWith(disk: Disk, changes: readonly FileChange[], opts: Apply
   // Once every file is renamed the change has landed, and a reader sees it whole: a sync
   // of the folders that fails is not a reason to take it back (that would be no more
   // durable), and their files' bytes were synced before the first rename.
-  const folderSyncs = new SyncQueue(APPLY_FSYNCS_IN_FLIGHT);
+  const folderSyncs = new SyncQueue(APPLY_FSYNCS_IN_FLIGHT, described);
   for (const dir of foldersNamedIn(changes, journal)) {
     await disk.syncFolder(dir, folderSyncs).catch(() => undefined);
   }

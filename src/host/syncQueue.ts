@@ -1,24 +1,32 @@
-import { described, type ApplyHandle } from './applyDisk';
+/** What the queue orders: anything that syncs and then closes. */
+export interface Syncable {
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /**
- * Syncs of open files to the disk, at most `limit` in flight, each descriptor closed once
- * its sync has settled. A failure is kept rather than thrown where it is noticed, so that
- * it names its own file; throwIfFailed and drain throw it, and drain closes every
- * descriptor first, so nothing is held open while the change is taken back.
+ * Syncs, at most `limit` in flight, each one closed once its sync has settled. The queue
+ * knows nothing of what it syncs: `describe` turns a failure and the words given with its
+ * item (`writing a.ts`) into the error to throw. A failure is kept rather than thrown where
+ * it is noticed, so that it names its own item; throwIfFailed and drain throw it, and drain
+ * closes every item first, so nothing is held open while the change is taken back.
  */
 export class SyncQueue {
-  private readonly pending: { fh: ApplyHandle; done: Promise<void>; doing: string }[] = [];
+  private readonly pending: { item: Syncable; done: Promise<void>; doing: string }[] = [];
   private failure: Error | undefined;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly describe: (e: unknown, doing: string) => Error,
+  ) {}
 
-  /** Starts syncing `fh`, which the queue now owns, once fewer than `limit` are in flight. Never throws. */
-  async add(fh: ApplyHandle, doing: string): Promise<void> {
+  /** Starts syncing `item`, which the queue now owns, once fewer than `limit` are in flight. Never throws. */
+  async add(item: Syncable, doing: string): Promise<void> {
     while (this.pending.length >= this.limit) {
       await this.retire(this.pending.shift()!);
     }
-    const done = (async () => fh.sync())().catch((e: unknown) => this.fail(e, doing));
-    this.pending.push({ fh, done, doing });
+    const done = (async () => item.sync())().catch((e: unknown) => this.fail(e, doing));
+    this.pending.push({ item, done, doing });
   }
 
   throwIfFailed(): void {
@@ -27,7 +35,7 @@ export class SyncQueue {
     }
   }
 
-  /** Waits for every sync and closes every descriptor, then throws the first failure. */
+  /** Waits for every sync and closes every item, then throws the first failure. */
   async drain(): Promise<void> {
     while (this.pending.length) {
       await this.retire(this.pending.shift()!);
@@ -36,13 +44,13 @@ export class SyncQueue {
   }
 
   private fail(e: unknown, doing: string): void {
-    this.failure ??= described(e, doing);
+    this.failure ??= this.describe(e, doing);
   }
 
-  private async retire(x: { fh: ApplyHandle; done: Promise<void>; doing: string }): Promise<void> {
+  private async retire(x: { item: Syncable; done: Promise<void>; doing: string }): Promise<void> {
     await x.done;
     try {
-      await x.fh.close();
+      await x.item.close();
     } catch (e) {
       this.fail(e, x.doing);
     }

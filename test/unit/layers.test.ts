@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 
 const root = path.resolve(__dirname, '../../..');
@@ -63,6 +64,18 @@ describe('layers: what each part of src/ may import', function () {
   }
 });
 
+/** The lint rule that keeps the files of src/ free of import circles (eslint-rules/no-import-cycle.mjs). */
+interface CycleRule {
+  importGraph(dir: string): Map<string, Set<string>>;
+  circles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][];
+}
+
+/** The rule's module, loaded once (it is ESM; the tests are CommonJS). */
+let loaded: Promise<CycleRule> | undefined;
+function cycleRule(): Promise<CycleRule> {
+  return (loaded ??= import(pathToFileURL(path.join(root, 'eslint-rules/no-import-cycle.mjs')).href) as Promise<CycleRule>);
+}
+
 /** Where a file of src/core sits: its folder (`list/`), or the file itself for one at the top (`policy`). */
 function coreUnit(file: string): string {
   const rel = path.relative(path.join(root, 'src/core'), file).split(path.sep);
@@ -79,49 +92,6 @@ function tsFiles(dir: string): string[] {
     const p = path.join(dir, e.name);
     return e.isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
   });
-}
-
-/** The loops among `edges` (strongly connected groups of more than one unit), by Tarjan's algorithm. */
-function loops(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[][] = [];
-  const visit = (v: string): void => {
-    index.set(v, next);
-    low.set(v, next);
-    next++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-    }
-    if (low.get(v) === index.get(v)) {
-      const group: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        group.push(w);
-      } while (w !== v);
-      if (group.length > 1) {
-        out.push(group.sort());
-      }
-    }
-  };
-  for (const v of edges.keys()) {
-    if (!index.has(v)) {
-      visit(v);
-    }
-  }
-  return out;
 }
 
 /** The import graph of src/core between its folders and top-level files, with one import behind each edge. */
@@ -147,6 +117,11 @@ function coreGraph(): { edges: Map<string, Set<string>>; why: Map<string, string
 }
 
 describe('layers: no loop between the folders of src/core', () => {
+  let loops: CycleRule['circles'];
+  before(async () => {
+    loops = (await cycleRule()).circles;
+  });
+
   it('the import graph between core folders (and top-level files) has no loop', () => {
     const { edges, why } = coreGraph();
     assert.ok(edges.size > 10, 'the graph was read');
@@ -167,6 +142,48 @@ describe('layers: no loop between the folders of src/core', () => {
 
   it('reads type-only and re-export imports as edges', () => {
     assert.deepEqual(relativeImports("import type { A } from './list/walk';\nexport { b } from '../paths';\nimport {\n  c,\n} from './c';\nimport x from 'diff';"), ['./list/walk', '../paths', './c']);
+  });
+});
+
+describe('layers: no circle of imports between the files of src/', function () {
+  this.timeout(60_000);
+  let rule: CycleRule;
+  let eslint: ESLint;
+  before(async () => {
+    rule = await cycleRule();
+    eslint = new ESLint({ cwd: root });
+  });
+
+  const cycleErrors = async (rel: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, rel) });
+    return result.messages.filter((m) => m.ruleId === 'local/no-import-cycle').map((m) => m.message);
+  };
+
+  it('no file of src/ reaches itself through its imports (type-only imports count)', () => {
+    const src = path.join(root, 'src');
+    const graph = rule.importGraph(src);
+    assert.ok(graph.size > 150, `the graph was read: ${graph.size} files`);
+    assert.ok(graph.get(path.join(src, 'host/nodeApply.ts'))?.has(path.join(src, 'host/syncQueue.ts')), 'edges are resolved to files');
+    assert.deepEqual(rule.circles(graph).map((g) => g.map((f) => path.relative(src, f))), []);
+  });
+
+  it('lint names the circle an import would close, from the file as linted', async () => {
+    const errors = await cycleErrors('src/core/errors.ts', "import { described } from '../host/applyDisk';\nexport const used = [described];\n");
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.match(errors[0], /^src\/core\/errors\.ts imports src\/host\/applyDisk\.ts, which leads back to it \(src\/core\/errors\.ts -> src\/host\/applyDisk\.ts -> src\/core\/errors\.ts\)/);
+    assert.deepEqual(await cycleErrors('src/host/probe.ts', "import { SyncQueue } from './syncQueue';\nexport const used = [SyncQueue];\n"), []);
+  });
+
+  it('the circle finder sees a circle through three files and a file importing itself, and none in a chain', () => {
+    const graph = new Map([
+      ['a.ts', new Set(['b.ts'])],
+      ['b.ts', new Set(['c.ts'])],
+      ['c.ts', new Set(['a.ts'])],
+      ['d.ts', new Set(['a.ts', 'd.ts'])],
+      ['e.ts', new Set(['d.ts'])],
+    ]);
+    assert.deepEqual(rule.circles(graph), [['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
+    assert.deepEqual(rule.circles(new Map([['a.ts', new Set(['b.ts'])], ['b.ts', new Set(['c.ts'])]])), []);
   });
 });
 
