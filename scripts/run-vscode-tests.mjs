@@ -18,8 +18,7 @@
 // Exit code 0 only when every test passed. Screenshots go to test-output/screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromePath, csEntry, freePort, hostVersion, installVsix, makeRunDir, node24, root, startCodeServer, workbenchUrl } from './host.mjs';
+import { chromePath, csEntry, freePort, hostVersion, installVsix, launchChromium, makeRunDir, node24, root, startCodeServer, workbenchUrl } from './host.mjs';
 
 const t0 = Date.now();
 const log = (...a) => console.log(`[vscode-tests +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
@@ -104,7 +103,7 @@ try {
   log('code-server up on', server.base);
   const url = await workbenchUrl(server.base, workspace, { devPath, testsPath });
 
-  browser = await chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('pageerror', (e) => verbose && console.log('  [pageerror]', e.message));
   // The extension host's console reaches the page's console: show mocha's report and our own lines.

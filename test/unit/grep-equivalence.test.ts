@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { findRipgrep, RIPGREP_ENV } from '../../src/core/search/ripgrep';
 import { NODE_PROCESSES } from '../../src/host/process';
@@ -14,6 +15,9 @@ import { call, context, tempTree, withEngine } from './helpers';
  * folders hold rules, and the editor's and settings' excludes.
  */
 
+/** The VS Code test host's folder (scripts/host-paths.mjs), read before the tests. */
+let hostDir: string | undefined;
+
 /** Every ripgrep here: the one on PATH (required) and the VS Code test host's when it is installed. */
 function ripgreps(): string[] {
   const found = findRipgrep(undefined, { ...NODE_PROCESSES, env: { ...process.env, [RIPGREP_ENV]: '' } });
@@ -21,8 +25,8 @@ function ripgreps(): string[] {
     throw new Error('ripgrep (rg) must be on PATH for these tests: install it (Debian: apt-get install ripgrep)');
   }
   const out = [found.path];
-  const hostRg = path.resolve(__dirname, '../../../.vscode-test-host/cs/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg');
-  if (process.platform === 'linux' && process.arch === 'x64' && fs.existsSync(hostRg)) {
+  const hostRg = hostDir && path.join(hostDir, 'cs/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg');
+  if (process.platform === 'linux' && process.arch === 'x64' && hostRg && fs.existsSync(hostRg)) {
     out.push(hostRg);
   }
   return out;
@@ -165,6 +169,10 @@ async function compareOn(root: string, list: Call[], engines: string[], tweak?: 
 
 describe('fs_grep and fs_glob: ripgrep and the JavaScript search agree', function () {
   this.timeout(180_000);
+  before(async () => {
+    const paths = (await import(pathToFileURL(path.resolve(__dirname, '../../../scripts/host-paths.mjs')).href)) as { hostDirectory(): string };
+    hostDir = paths.hostDirectory();
+  });
 
   it('on generated trees, every mode and option, with each ripgrep found here', async () => {
     const engines = ripgreps();
