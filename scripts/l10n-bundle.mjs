@@ -1,5 +1,7 @@
-// Writes l10n/bundle.l10n.json: every vscode.l10n.t('...') message in src/, keyed by itself
-// (the English text), which translators copy to bundle.l10n.<locale>.json.
+// Writes l10n/bundle.l10n.json: every vscode.l10n.t('...') message in src/, and every
+// phrase('...') of src/core (words for the person the VS Code side translates, see
+// src/core/phrase.ts), keyed by itself (the English text), which translators copy to
+// bundle.l10n.<locale>.json.
 //   node scripts/l10n-bundle.mjs          write the bundle
 //   node scripts/l10n-bundle.mjs --check  exit 1 when the bundle is not what src/ uses
 // test/unit/l10n.test.ts checks the same, so the bundle cannot go stale.
@@ -8,7 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CALL = /\bl10n\.t\(\s*'((?:[^'\\\n]|\\.)*)'/g;
+const CALL = /(?:\bl10n\.t|(?<![\w.`])phrase)\(\s*'((?:[^'\\\n]|\\.)*)'/g;
 const ESCAPES = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
 
 function sources(dir) {

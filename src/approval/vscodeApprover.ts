@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { CancelSignal } from '../core/cancel';
+import { english } from '../core/phrase';
 import { type Approver, type ChangeProposal, type Confirmation, type ConfirmAnswer, type Review } from '../services/approval';
+import { shown } from '../vscode/phrase';
 
 /** How a review is shown. */
 export interface ReviewOptions {
@@ -87,11 +89,11 @@ export class VscodeApprover {
       return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: 'The call was cancelled; nothing was read.' }] } };
     }
     const allow = vscode.l10n.t('Allow');
-    const detail = q.message.replace(/`/g, '');
-    const answer = await vscode.window.showWarningMessage(q.title, { modal: true, detail }, allow);
+    const answer = await vscode.window.showWarningMessage(shown(q.title), { modal: true, detail: shown(q.message).replace(/`/g, '') }, allow);
     if (answer === allow) {
       return { allowed: true };
     }
-    return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `The user declined: ${detail} Do not retry this call unless the user asks for it.` }] } };
+    // the model reads English, whatever language the person sees
+    return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `The user declined: ${english(q.message).replace(/`/g, '')} Do not retry this call unless the user asks for it.` }] } };
   }
 }

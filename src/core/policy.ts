@@ -1,5 +1,7 @@
 import { compileGlob, compileGlobs } from './glob/matcher';
 import { isGitName, type Located } from './paths';
+import type { Phrase } from './phrase';
+import { QUESTIONS, type QuestionVerb, type QuestionWords } from './questions';
 
 // Kept importable from here, where the other rules about git's folders live.
 export { isGitName };
@@ -184,7 +186,7 @@ export type ReadDecision =
   | { kind: 'allow' }
   /** Never allowed, whatever the answer would be: `message` says why. */
   | { kind: 'deny'; message: string }
-  | { kind: 'confirm'; reasons: ReadReason[]; title: string; message: string };
+  | { kind: 'confirm'; reasons: ReadReason[]; title: Phrase; message: Phrase };
 
 export interface ReadPolicyInput {
   located: Located;
@@ -199,8 +201,8 @@ export interface ReadPolicyInput {
   allowOutside: GlobSet;
   sensitive: GlobSet;
   toolName: string;
-  /** "read", "list", "search" */
-  verb: string;
+  /** What the tool does with the path: "read", "list", "search", "edit", ... */
+  verb: QuestionVerb;
 }
 
 /**
@@ -304,17 +306,14 @@ export function isSensitive(sensitive: GlobSet, relative: string | undefined, re
 
 const PRESENT: Record<string, string> = { read: 'reads', list: 'lists', search: 'searches' };
 
-/**
- * The question for a path outside the workspace folders: `verb` says what the tool does
- * with it, `titleVerb` (one plain word: the title names no tool and no path) the same.
- */
-export function outsideQuestion(toolName: string, verb: string, real: string, titleVerb: string = verb): ReadDecision & { kind: 'confirm' } {
-  return {
-    kind: 'confirm',
-    reasons: ['outside'],
-    title: `Allow Agent File Tools to ${titleVerb} outside the workspace?`,
-    message: `${code(toolName)} wants to ${verb} ${code(real)}, which is outside the workspace folders.`,
-  };
+/** A question in `words` about `path` for `toolName` (src/core/questions.ts). */
+function question(reasons: ReadReason[], words: QuestionWords, toolName: string, path: string): ReadDecision & { kind: 'confirm' } {
+  return { kind: 'confirm', reasons, title: words.title, message: words.message(code(toolName), code(path)) };
+}
+
+/** The question for a path outside the workspace folders, in `words` (by default, those of `verb`). */
+export function outsideQuestion(toolName: string, verb: QuestionVerb, real: string, words: QuestionWords = QUESTIONS[verb].outside): ReadDecision & { kind: 'confirm' } {
+  return question(['outside'], words, toolName, real);
 }
 
 /**
@@ -327,7 +326,8 @@ export function outsideQuestion(toolName: string, verb: string, real: string, ti
  * Chat shows the title as Markdown in its confirmation card and as plain text in the
  * Sessions list, and a call from outside a chat shows it in a modal dialog: titles name no
  * tool and no path, so no underscore or asterisk can be taken for emphasis. Messages are
- * Markdown, with names and paths in code spans.
+ * Markdown, with names and paths in code spans. Both are phrases (questions.ts), shown in the
+ * person's language.
  */
 export function decideRead(i: ReadPolicyInput): ReadDecision {
   const gitRel = (l: Located) => l.relative ?? l.display;
@@ -356,22 +356,11 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
   if (reasons.length === 0) {
     return { kind: 'allow' };
   }
-  const secret = `may hold secrets (it matches the ${code('agentFileTools.sensitiveFiles')} setting)`;
   if (reasons.length === 2) {
-    return {
-      kind: 'confirm',
-      reasons,
-      title: `Allow Agent File Tools to ${i.verb} a sensitive file outside the workspace?`,
-      message: `${code(i.toolName)} wants to ${i.verb} ${code(i.real)}, which is outside the workspace folders and ${secret}.`,
-    };
+    return question(reasons, QUESTIONS[i.verb].both, i.toolName, i.real);
   }
   if (reasons[0] === 'outside') {
     return outsideQuestion(i.toolName, i.verb, i.real);
   }
-  return {
-    kind: 'confirm',
-    reasons,
-    title: `Allow Agent File Tools to ${i.verb} a sensitive file?`,
-    message: `${code(i.toolName)} wants to ${i.verb} ${code(i.located.display)}, which ${secret}.`,
-  };
+  return question(reasons, QUESTIONS[i.verb].sensitive, i.toolName, i.located.display);
 }

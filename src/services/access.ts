@@ -2,6 +2,7 @@ import { ToolError } from '../core/errors';
 import { MAX_COMPILED_GLOB_SETS } from '../core/limits';
 import { locate } from '../core/paths';
 import { CASE_FOLDING_PLATFORM, compileSensitiveFiles, decideRead, globSet, type GlobSet, type ReadDecision, type SensitiveFileTest } from '../core/policy';
+import type { QuestionVerb } from '../core/questions';
 import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { ApprovalDenied, type Confirmation } from './approval';
 import { loadFileText, type FileText } from './fileText';
@@ -59,7 +60,7 @@ function inEditor(doc: OpenDocument | undefined): boolean {
 }
 
 /** The read rule for one resolved path. */
-export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb: string): ReadDecision {
+export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb: QuestionVerb): ReadDecision {
   return decideRead({
     located: t.located,
     real: t.real,
@@ -104,7 +105,7 @@ async function askAbout(ctx: ToolContext, decision: ReadDecision): Promise<void>
  * caught here. Throws a ToolError for a path that is never allowed, and ApprovalDenied
  * when the answer is no.
  */
-export async function authorize(ctx: ToolContext, t: Target, toolName: string, verb: string): Promise<void> {
+export async function authorize(ctx: ToolContext, t: Target, toolName: string, verb: QuestionVerb): Promise<void> {
   await askAbout(ctx, readDecision(ctx, t, toolName, verb));
 }
 
@@ -140,7 +141,7 @@ export class Access {
   private constructor(
     private readonly ctx: ToolContext,
     readonly target: Target,
-    verb: string,
+    verb: QuestionVerb,
     toolName: string,
   ) {
     this.read = readDecision(ctx, target, toolName, verb);
@@ -156,12 +157,12 @@ export class Access {
   }
 
   /** Resolves `path` as given to the tool and decides on it; `verb` words the question (`edit`, `write`, `change`). */
-  static async resolve(ctx: ToolContext, path: string, toolName: string, verb: string): Promise<Access> {
+  static async resolve(ctx: ToolContext, path: string, toolName: string, verb: QuestionVerb): Promise<Access> {
     return new Access(ctx, await resolveTarget(ctx, path), verb, toolName);
   }
 
   /** Decides on a target already resolved (the paths of one patch are resolved together). */
-  static of(ctx: ToolContext, target: Target, toolName: string, verb: string): Access {
+  static of(ctx: ToolContext, target: Target, toolName: string, verb: QuestionVerb): Access {
     return new Access(ctx, target, verb, toolName);
   }
 

@@ -1,4 +1,5 @@
 import type { CancelSignal } from '../core/cancel';
+import type { Phrase } from '../core/phrase';
 import type { ReadReason } from '../core/policy';
 import type { ChangeReason } from '../core/writePolicy';
 import type { ToolResult } from './result';
@@ -36,10 +37,10 @@ export type ConfirmReason = ReadReason;
 export interface Confirmation {
   /** Every reason that applies: an outside secret needs both answered. */
   reasons: readonly ConfirmReason[];
-  /** One line, plain text: it is shown as Markdown in chat cards and as plain text in dialogs. */
-  title: string;
-  /** What will be read and why it asks, in Markdown. */
-  message: string;
+  /** One line, plain text: it is shown as Markdown in chat cards and as plain text in dialogs; in the person's language. */
+  title: Phrase;
+  /** What will be read and why it asks, in Markdown; in the person's language. */
+  message: Phrase;
 }
 
 export type ConfirmAnswer = { allowed: true } | { allowed: false; result: ToolResult };

@@ -1,4 +1,5 @@
 import { unifiedDiff } from '../core/diff';
+import { english } from '../core/phrase';
 import { ToolError } from '../core/errors';
 import { MAX_PREVIEW_DIFF_BYTES } from '../core/limits';
 import { missingGrants, reasonWords, type ChangeReason } from '../core/writePolicy';
@@ -46,10 +47,10 @@ export function cliApprover(flags: CliFlags): Approver {
   return {
     async confirm(q: Confirmation) {
       if (q.reasons.includes('outside') && !flags.allowOutside) {
-        return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `${q.message} It needs the user's approval; run again with --allow-outside to permit paths outside --root.` }] } };
+        return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `${english(q.message)} It needs the user's approval; run again with --allow-outside to permit paths outside --root.` }] } };
       }
       if (q.reasons.includes('sensitive') && !flags.yes) {
-        return { allowed: false, result: { isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${q.message} It needs the user's approval; run again with --yes to allow it.` }] } };
+        return { allowed: false, result: { isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${english(q.message)} It needs the user's approval; run again with --yes to allow it.` }] } };
       }
       return { allowed: true };
     },

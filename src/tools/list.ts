@@ -11,6 +11,7 @@ import { findRepository, type Repository } from '../core/list/gitIndex';
 import { fileSystemSource, gitSource, trackedUnder } from '../core/list/sources';
 import { locate } from '../core/paths';
 import { outsideQuestion } from '../core/policy';
+import { GIT_INDEX_OUTSIDE } from '../core/questions';
 import { ApprovalDenied } from '../services/approval';
 import { listPage, type TrackedPaths } from '../core/list/walk';
 import { openScope } from '../core/search/scope';
@@ -66,7 +67,7 @@ function continuation(input: ListInput, cursor: string): string {
 async function repositoryOf(ctx: ToolContext, folder: string): Promise<Repository | undefined> {
   const repo = await findRepository(ctx.ws, folder);
   if (repo?.linked && !locate(repo.gitDir, ctx.ws.roots()).root) {
-    const q = outsideQuestion('fs_list', 'read the git index in', repo.gitDir, 'read');
+    const q = outsideQuestion('fs_list', 'read', repo.gitDir, GIT_INDEX_OUTSIDE);
     const answer = await ctx.approver.confirm({ reasons: q.reasons, title: q.title, message: q.message }, ctx.signal);
     if (!answer.allowed) {
       throw new ApprovalDenied(answer.result);

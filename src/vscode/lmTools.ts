@@ -9,6 +9,7 @@ import { TOOLS } from '../tools/registry';
 import { invokeTool, prepareTool } from '../services/run';
 import type { ChangeJournal, ChangeOrigin } from '../services/journal';
 import type { Logger, ToolContext, ToolSpec } from '../services/types';
+import { shown } from './phrase';
 import { toLmResult } from './result';
 import { readSettings, toolEnabled } from './settings';
 
@@ -43,7 +44,7 @@ class LmTool implements vscode.LanguageModelTool<unknown> {
     }
     return {
       invocationMessage: prep.invocationMessage,
-      confirmationMessages: prep.confirmation ? { title: prep.confirmation.title, message: new vscode.MarkdownString(prep.confirmation.message) } : undefined,
+      confirmationMessages: prep.confirmation ? { title: shown(prep.confirmation.title), message: new vscode.MarkdownString(shown(prep.confirmation.message)) } : undefined,
     };
   }
 

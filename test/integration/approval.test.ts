@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { textVersion } from '../../src/core/hash';
+import { english } from '../../src/core/phrase';
 import { DEFAULT_SENSITIVE_GLOBS } from '../../src/core/policy';
 import { DEFAULT_PROTECTED_GLOBS } from '../../src/core/writePolicy';
 import { VscodeWorkspace } from '../../src/host/vscodeWorkspace';
@@ -119,8 +120,8 @@ describe('reviewing a change in VS Code', () => {
       assert.deepEqual(s.protectedFiles, [...DEFAULT_PROTECTED_GLOBS]);
       const nobody = { confirm: () => Promise.reject(new Error('prepare asks nobody')), review: () => Promise.reject(new Error('prepare asks nobody')), showApplied: () => {} };
       const ctx = { ws, approver: nobody, settings: s, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
-      assert.match((await prepareTool(findTool('fs_read')!, { path: 'review/hostile/.env' }, ctx))?.confirmation?.message ?? '', /may hold secrets/);
-      assert.match((await prepareTool(findTool('fs_read')!, { path: outside }, ctx))?.confirmation?.message ?? '', /outside the workspace/);
+      assert.match(english((await prepareTool(findTool('fs_read')!, { path: 'review/hostile/.env' }, ctx))!.confirmation!.message), /may hold secrets/);
+      assert.match(english((await prepareTool(findTool('fs_read')!, { path: outside }, ctx))!.confirmation!.message), /outside the workspace/);
       // stricter is taken: the workspace's policy where the person's own waits less
       await config().update('approvalPolicy', 'never', vscode.ConfigurationTarget.Global);
       await config().update('approvalPolicy', 'sensitiveOnly', vscode.ConfigurationTarget.Workspace);
@@ -153,8 +154,8 @@ describe('reviewing a change in VS Code', () => {
       };
       const ctx = { ws, approver: nobody, settings: readSettings(), signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
       const prep = await prepareTool(findTool('fs_write')!, { path: 'review/.env', content: '' }, ctx);
-      assert.equal(prep?.confirmation?.title, 'Allow Agent File Tools to write a sensitive file?');
-      assert.match(prep?.confirmation?.message ?? '', /^`fs_write` wants to write `review\/\.env`, which may hold secrets/);
+      assert.equal(english(prep!.confirmation!.title), 'Allow Agent File Tools to write a sensitive file?');
+      assert.match(english(prep!.confirmation!.message), /^`fs_write` wants to write `review\/\.env`, which may hold secrets/);
       assert.equal((await prepareTool(findTool('fs_write')!, { path: 'review/new/.env', content: '' }, ctx))?.confirmation, undefined, 'a secret not there yet holds nothing to ask about');
       // The whole call: outside a chat VS Code shows the card as a dialog, which its test host
       // answers yes; the call's own question must be the card's, or the call would wait on a dialog of its own.
@@ -289,7 +290,7 @@ describe('reviewing a change in VS Code', () => {
       const ctx = { ws, approver: { confirm: () => Promise.reject(new Error('no')), review: () => Promise.reject(new Error('no')), showApplied: () => {} }, settings: readSettings(), signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
       const prep = await prepareTool(findTool('fs_read')!, { path: file }, ctx);
-      assert.match(prep?.confirmation?.title ?? '', /outside/i, 'a document only loaded is not the person having it open');
+      assert.match(english(prep!.confirmation!.title), /outside/i, 'a document only loaded is not the person having it open');
       await vscode.window.showTextDocument(doc);
       assert.equal((await prepareTool(findTool('fs_read')!, { path: file }, ctx))?.confirmation, undefined, 'shown in a tab, it is open in the editor');
     } finally {

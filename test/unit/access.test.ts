@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as matcher from '../../src/core/glob/matcher';
 import { textVersion } from '../../src/core/hash';
+import { english } from '../../src/core/phrase';
 import { MAX_EDIT_FILE_BYTES } from '../../src/core/limits';
 import * as policy from '../../src/core/policy';
 import * as writePolicy from '../../src/core/writePolicy';
@@ -267,14 +268,14 @@ describe('a change is neither a window nor an oracle on what reading would ask a
     const r = await call(ctx, 'fs_edit', { path: '.env', old_string: 'sk-live-123456', new_string: 'sk-live-999' });
     assert.equal(r.isError, false, r.text);
     assert.equal(asked.length, 1);
-    assert.equal(asked[0].title, 'Allow Agent File Tools to edit a sensitive file?');
+    assert.equal(english(asked[0].title), 'Allow Agent File Tools to edit a sensitive file?');
     assert.match(r.text, /<diff>\n[^]*-API_KEY=sk-live-123456/);
   });
 
   it('the chat card asks fs_write\'s question before the call, and the call then asks nothing new', async () => {
     const ctx = await context(tree.root);
     const prep = await prepare(ctx, 'fs_write', { path: '.env', content: '' });
-    assert.equal(prep?.confirmation?.title, 'Allow Agent File Tools to write a sensitive file?');
+    assert.equal(english(prep!.confirmation!.title), 'Allow Agent File Tools to write a sensitive file?');
     assert.equal(prep?.invocationMessage, 'Writing .env, after your review in the diff');
     // a new secret in the workspace holds nothing yet: the review alone asks
     assert.equal((await prepare(ctx, 'fs_write', { path: 'new/.env', content: 'K=v\n' }))?.confirmation, undefined);

@@ -4,11 +4,12 @@ import * as path from 'node:path';
 import { exitCodeOf, type Approver, type ChangeProposal, type Confirmation } from '../../src/services/approval';
 import { cliApprover } from '../../src/services/cliApprover';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { phrase } from '../../src/core/phrase';
 import { call, context, prepare, tempTree } from './helpers';
 
-const outside: Confirmation = { reasons: ['outside'], title: 't', message: 'm.' };
-const secret: Confirmation = { reasons: ['sensitive'], title: 't', message: 'm.' };
-const both: Confirmation = { reasons: ['outside', 'sensitive'], title: 't', message: 'm.' };
+const outside: Confirmation = { reasons: ['outside'], title: phrase('t'), message: phrase('m.') };
+const secret: Confirmation = { reasons: ['sensitive'], title: phrase('t'), message: phrase('m.') };
+const both: Confirmation = { reasons: ['outside', 'sensitive'], title: phrase('t'), message: phrase('m.') };
 const proposal: ChangeProposal = {
   tool: 'fs_edit',
   summary: 'edit a.txt',

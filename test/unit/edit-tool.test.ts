@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encodeText, type Encoding } from '../../src/core/text/encoding';
+import { english } from '../../src/core/phrase';
 import type { Approver, Confirmation, Review } from '../../src/services/approval';
 import { cliApprover } from '../../src/services/cliApprover';
 import { call, context, prepare, scriptedApprover, tempTree } from './helpers';
@@ -83,7 +84,7 @@ describe('fs_edit', () => {
     const fresh = await context(tree.root, {}, counting);
     await call(fresh, 'fs_edit', { path: '.env', old_string: 'sk-test', new_string: 'sk-prod' });
     assert.equal(asked.length, 2);
-    assert.equal(asked[1].title, 'Allow Agent File Tools to edit a sensitive file?');
+    assert.equal(english(asked[1].title), 'Allow Agent File Tools to edit a sensitive file?');
   });
 
   it('puts that question on the chat card before the call, and only while the model has not read the file', async () => {
@@ -91,7 +92,7 @@ describe('fs_edit', () => {
     const ctx = await context(tree.root);
     const input = { path: '.env', old_string: 'sk-live', new_string: 'sk-test' };
     const before = await prepare(ctx, 'fs_edit', input);
-    assert.equal(before?.confirmation?.title, 'Allow Agent File Tools to edit a sensitive file?');
+    assert.equal(english(before!.confirmation!.title), 'Allow Agent File Tools to edit a sensitive file?');
     assert.equal((await prepare(ctx, 'fs_edit', { path: 'src/math.js', old_string: 'a', new_string: 'b' }))?.confirmation, undefined);
     await call(ctx, 'fs_read', { path: '.env' });
     assert.equal((await prepare(ctx, 'fs_edit', input))?.confirmation, undefined);
