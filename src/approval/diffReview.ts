@@ -5,7 +5,7 @@ import { errorResult } from '../services/result';
 import type { Logger } from '../services/types';
 import type { ReviewOptions, ReviewUi } from './vscodeApprover';
 import { ProposalFileSystem } from './proposalFileSystem';
-import { acceptedText, changesTitle, diffTitle, type ReviewedFile } from './proposalText';
+import { acceptedText, changesTitle, diffTitle, proposalEditable, type ReviewedFile } from './proposalText';
 
 export const PROPOSAL_SCHEME = 'agent-file-tools-proposal';
 /** What a change that landed without a question replaced, shown beside the file as it is now. */
@@ -270,8 +270,7 @@ export class DiffReview implements ReviewUi, vscode.Disposable {
     const current = doc(f.action === 'move' && f.from ? f.from.path : f.path, 'current');
     const proposed = doc(f.path, 'proposed');
     this.files.set(current, f.oldText ?? '', true);
-    // a notebook's proposal is shown as cells, whose edits no text of the change could take back: it is read-only
-    this.files.set(proposed, f.newText ?? '', f.newText === undefined || /\.ipynb$/i.test(f.path));
+    this.files.set(proposed, f.newText ?? '', !proposalEditable(f));
     let replacesExisting: boolean | undefined;
     if (f.action === 'move') {
       replacesExisting = await vscode.workspace.fs.stat(real).then(

@@ -75,7 +75,11 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
     }
     const e = this.entry(uri);
     if (e.readonly) {
-      throw vscode.FileSystemError.NoPermissions('This side of the review shows the file as it was; edit the proposal side.');
+      throw vscode.FileSystemError.NoPermissions(
+        uri.query.endsWith('-proposed')
+          ? vscode.l10n.t('This proposal can only be accepted or rejected: a notebook is reviewed as cells, which cannot be edited here.')
+          : vscode.l10n.t('This side of the review shows the file as it was; edit the proposal side.'),
+      );
     }
     e.data = content;
     e.mtime = Math.max(Date.now(), e.mtime + 1);

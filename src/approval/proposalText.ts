@@ -101,6 +101,17 @@ export function acceptedText(proposed: string, held: string): { text: string; ed
   return { text: proposed.startsWith('\uFEFF') && !held.startsWith('\uFEFF') ? `\uFEFF${held}` : held, edited: true };
 }
 
+/**
+ * Whether the person can edit a proposal in its review before accepting it: a text file's,
+ * yes (their edits are what lands, and the result shows them to the model); a notebook's is
+ * shown as cells, whose edits no text of the change could take back, so it is read-only there
+ * (accept or reject); a delete has nothing to edit. The change tools' descriptions say the same
+ * (test/unit/proposalText.test.ts holds them together).
+ */
+export function proposalEditable(f: Pick<ProposedFile, 'path' | 'newText'>): boolean {
+  return f.newText !== undefined && !/\.ipynb$/i.test(f.path);
+}
+
 /** A reason typed by the person, or none: blank means none. */
 export function cleanReason(reason: string | undefined): string | undefined {
   const r = reason?.trim();

@@ -122,6 +122,31 @@ describe('notebooks edited by cell in VS Code', () => {
     assert.notEqual(fs.readFileSync(uri.fsPath, 'utf8'), NOTEBOOK);
   });
 
+  it("a notebook's review is read-only and a text file's takes edits, as the change tools' descriptions tell the model", async () => {
+    for (const name of ['fs_edit', 'fs_write', 'fs_apply_patch']) {
+      assert.match(vscode.lm.tools.find((t) => t.name === name)!.description, /edit \(not notebooks\) or reject/, name);
+    }
+    seed('nbedit/readonly.ipynb');
+    await invoke('fs_read', { path: 'nbedit/readonly.ipynb' });
+    const cell = invoke('fs_edit', { path: 'nbedit/readonly.ipynb', cell: 2, old_string: 'rows = [1, 2, 3]', new_string: 'rows = []' });
+    const nbTab = await reviewTab();
+    assert.ok(nbTab.input instanceof vscode.TabInputNotebookDiff);
+    const proposed = nbTab.input.modified;
+    assert.equal((await vscode.workspace.fs.stat(proposed)).permissions, vscode.FilePermission.Readonly);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(proposed, new TextEncoder().encode('{}'))), 'the proposal cannot be written');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'test'), true);
+    assert.match((await cell).text, /The user rejected this change/);
+    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+    fs.writeFileSync(wsUri('nbedit/plain.txt').fsPath, 'rows\n');
+    await invoke('fs_read', { path: 'nbedit/plain.txt' });
+    const text = invoke('fs_edit', { path: 'nbedit/plain.txt', old_string: 'rows', new_string: 'columns' });
+    const textTab = await reviewTab();
+    assert.ok(textTab.input instanceof vscode.TabInputTextDiff);
+    assert.notEqual((await vscode.workspace.fs.stat(textTab.input.modified)).permissions, vscode.FilePermission.Readonly, 'a text proposal takes the person\'s edits');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', undefined, 'test'), true);
+    assert.match((await text).text, /The user rejected this change/);
+  });
+
   it('inserts and deletes cells through the notebook, and Reject changes nothing', async () => {
     const uri = seed('nbedit/cells.ipynb');
     await invoke('fs_read', { path: 'nbedit/cells.ipynb' });

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { acceptedText, actionLabel, baseName, changesTitle, cleanReason, countActions, diffTitle, proposalLabel, shortAction, waitingText, type ReviewedFile } from '../../src/approval/proposalText';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { acceptedText, actionLabel, baseName, changesTitle, cleanReason, countActions, diffTitle, proposalEditable, proposalLabel, shortAction, waitingText, type ReviewedFile } from '../../src/approval/proposalText';
 
 const file = (over: Partial<ReviewedFile>): ReviewedFile => ({ path: '/w/src/a.ts', display: 'src/a.ts', action: 'modify', oldText: 'a\n', newText: 'b\n', ...over });
 
@@ -65,5 +67,23 @@ describe('the text an accepted proposal applies', () => {
     assert.equal(cleanReason('  use the helper instead \n'), 'use the helper instead');
     assert.equal(cleanReason('   '), undefined);
     assert.equal(cleanReason(undefined), undefined);
+  });
+});
+
+describe('what the review lets the person do, as the change tools describe it', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; modelDescription: string }[] } };
+  const description = (name: string) => manifest.contributes.languageModelTools.find((t) => t.name === name)!.modelDescription;
+
+  it('a text proposal takes the person\'s edits and a notebook\'s does not, and fs_edit, fs_write and fs_apply_patch each say so', () => {
+    assert.equal(proposalEditable({ path: '/w/src/a.ts', newText: 'b\n' }), true);
+    assert.equal(proposalEditable({ path: '/w/nb/analysis.ipynb', newText: '{}' }), false);
+    assert.equal(proposalEditable({ path: '/w/nb/Analysis.IPYNB', newText: '{}' }), false);
+    assert.equal(proposalEditable({ path: '/w/src/a.ts', newText: undefined }), false, 'a delete has nothing to edit');
+    for (const name of ['fs_edit', 'fs_write', 'fs_apply_patch']) {
+      const review = description(name).split('\n').find((l) => l.startsWith('- The user may review'));
+      assert.ok(review, `${name} describes the review`);
+      // the person may edit a text proposal; a notebook's is named as the exception
+      assert.match(review, /\baccept, edit \(not notebooks\) or reject\b|\breview, edit \(not notebooks\) or reject\b/, `${name}: ${review}`);
+    }
   });
 });
