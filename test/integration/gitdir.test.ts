@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isMultiDiffTab } from '../../src/approval/diffReview';
 import { waitFor } from './ui';
 import { invoke } from './util';
 
@@ -49,6 +50,28 @@ describe('git directories not named .git, in the VS Code extension host', () => 
     const { text } = await call;
     assert.match(text, /^gitdir-bare\/later\/notes\.txt is inside the git folder gitdir-bare\/later \(a repository under another name than \.git\): git's own files are never written by these tools\./, text);
     assert.equal(fs.readFileSync(path.join(folder, 'notes.txt'), 'utf8'), 'notes\n');
+  });
+
+  it('HEAD, objects and refs appearing in a folder above two files while their multi-diff review waits stop the patch at Accept: nothing is written, the other file neither', async () => {
+    await vscode.workspace.getConfiguration('agentFileTools').update('approvalPolicy', 'always', vscode.ConfigurationTarget.Global);
+    const deep = path.join(dir, 'deep');
+    fs.mkdirSync(path.join(deep, 'inner'), { recursive: true });
+    fs.writeFileSync(path.join(deep, 'inner/keep.txt'), 'keep\n');
+    fs.writeFileSync(path.join(dir, 'plain.txt'), 'plain\n');
+    const call = invoke('fs_apply_patch', {
+      patch: `*** Begin Patch\n*** Update File: ${rel}/plain.txt\n@@\n-plain\n+changed\n*** Update File: ${rel}/deep/inner/keep.txt\n@@\n-keep\n+hooked\n*** Add File: ${rel}/deep/inner/new.txt\n+new\n*** End Patch`,
+    });
+    await waitFor('the multi-diff review', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find(isMultiDiffTab));
+    // the folder above becomes a repository while the person reads the change
+    fs.mkdirSync(path.join(deep, 'objects'));
+    fs.mkdirSync(path.join(deep, 'refs'));
+    fs.writeFileSync(path.join(deep, 'HEAD'), 'ref: refs/heads/main\n');
+    assert.equal(await vscode.commands.executeCommand('agentFileTools.acceptChange'), true);
+    const { text } = await call;
+    assert.match(text, /^gitdir-bare\/deep\/inner\/keep\.txt is inside the git folder gitdir-bare\/deep \(a repository under another name than \.git\): git's own files are never written by these tools\./, text);
+    assert.equal(fs.readFileSync(path.join(deep, 'inner/keep.txt'), 'utf8'), 'keep\n');
+    assert.equal(fs.existsSync(path.join(deep, 'inner/new.txt')), false);
+    assert.equal(fs.readFileSync(path.join(dir, 'plain.txt'), 'utf8'), 'plain\n', 'all or nothing: the file outside git\'s data is not written either');
   });
 
   it('fs_list shows it collapsed and fs_grep finds nothing in it', async () => {
