@@ -13,13 +13,21 @@
 // browser window. The next page is measured in both, and the two side by side; the review
 // and Accept figures of the .ts file come from the uncompressed window.
 // Targets: review and Accept at most 300 ms each, the first call at most 500 ms, a next page at most 20 ms.
+// A busy machine gives slow figures, not a failure: each step may wait minutes (the window to
+// settle, a review to show), and a window that does not finish names the step that did not answer.
+// The bench fails only when what it measures goes wrong (a change that did not land, a page that
+// does not start where its continuation said).
 //   npm run bench -- host        (needs the test host: VSCODE_HOST_DIR, scripts/setup-host.sh)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromePath, csEntry, freePort, launchChromium, makeRunDir, node24, startCodeServer, workbenchUrl } from '../scripts/host.mjs';
 
-const TIMEOUT_MS = 300_000;
+/**
+ * How long one window may take in all: generous, as a bench on a busy machine reports slow
+ * figures rather than failing; past it, the error names the step that did not answer.
+ */
+const TIMEOUT_MS = 1_200_000;
 
 /** Where the extension keeps its compiled code in a window's user data (src/extension.ts). */
 const CODE_CACHE = 'user-data/User/globalStorage/agent-file-tools.agent-file-tools/code-cache';
@@ -84,23 +92,32 @@ async function inWindow(root, ext, compressed, codeCache) {
   let browser;
   let timer;
   let r;
+  // the step under way: the bench's own until the probe in the extension host names its steps (AFT_RESULTS_FILE.step)
+  let ours = 'starting code-server';
+  const stepNow = () => (fs.existsSync(`${resultsFile}.step`) ? fs.readFileSync(`${resultsFile}.step`, 'utf8') : ours);
+  const t0 = Date.now();
   try {
+    const timedOut = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the host bench's .${ext} window did not finish in ${TIMEOUT_MS / 60_000} minutes; the step that did not answer: ${stepNow()}; logs in ${runDir}`)), TIMEOUT_MS);
+    });
+    timedOut.catch(() => {});
     server = await startCodeServer({ runDir, runEnv, workspace, port, extraEnv: { AFT_RESULTS_FILE: resultsFile, AFT_BENCH_EXT: ext }, settings: { 'git.enabled': false }, compressed });
+    ours = 'opening the workbench in chromium (the extension host had not started the probe)';
     const url = await workbenchUrl(server.base, workspace, { devPath: root, testsPath: path.join(root, 'bench/host-probe.cjs') });
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', resolve));
-    await page.goto(url);
-    const code = await Promise.race([exited, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the host bench timed out')), TIMEOUT_MS)))]);
+    await Promise.race([page.goto(url, { timeout: TIMEOUT_MS }), timedOut]);
+    const code = await Promise.race([exited, timedOut]);
     r = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : undefined;
-    if (!r || r.error || code !== 0) throw new Error(`the host probe failed (exit ${code}): ${r?.error ?? 'no results'}; logs in ${runDir}`);
+    if (!r || r.error || code !== 0) throw new Error(`the host probe failed (exit ${code})${r?.step ? ` in the step: ${r.step}` : ''}: ${r?.error ?? 'no results'}; logs in ${runDir}`);
+    r.windowSeconds = Math.round((Date.now() - t0) / 1000);
     if (r.activeBefore !== false) throw new Error('the extension was active before the first call: the first-call figure would not include activation');
     // the first window files its code; the second loads it, and files none (V8 would have refused the data otherwise)
     const kept = dataFiles(path.join(runDir, CODE_CACHE));
     if (cached ? kept !== copiedIn : !kept) throw new Error(cached ? `the window did not load the code kept (${kept} vs ${copiedIn})` : 'the window kept no compiled code');
     copyFiles(path.join(runDir, CODE_CACHE), codeCache);
     Object.assign(r, inHostPages(runDir, r.runs));
-    if (!r.settled) throw new Error(`the window was still busy 20 s after the bench began (${r.settleMs} ms); the first call would time its start`);
     // each Accept: when the command returned, when the file held the new text, when the result came
     console.log(`  .${ext}: Accept, ms after it: ${r.trace.map((x) => `command ${x.command}, on disk ${x.onDisk}, result ${x.result}`).join('; ')}`);
   } finally {
@@ -132,7 +149,8 @@ export default async function run({ root, record }) {
     fs.rmSync(codeCache, { recursive: true, force: true });
   }
   for (const [r, when] of [[ts, 'the first window after an install or update: no compiled code kept'], [txt, 'a later window: the code the first one compiled, kept']]) {
-    record({ name: `host: first tool call after the window opens (fs_read of a small file, activation included; ${when}) vs an empty command's first round trip`, ours: r.firstCallMs, baseline: r.noopMs, unit: 'ms', note: `made ${r.settleMs} ms after the host began the bench, once the window had opened (ten times in a row a 50 ms timer on time and a crossing of the window within 10 ms); the second call took ${r.secondCallMs} ms, a warm empty command ${r.noopWarmMs} ms; the window's transport: ${r === ts ? 'uncompressed' : 'deflated'}; target at most 500 ms` });
+    const settled = r.settled ? 'once the window had opened (ten times in a row a 50 ms timer on time and a crossing of the window within 10 ms)' : 'though the window had not settled by then (a busy machine: the figure may include the window\'s own start)';
+    record({ name: `host: first tool call after the window opens (fs_read of a small file, activation included; ${when}) vs an empty command's first round trip`, ours: r.firstCallMs, baseline: r.noopMs, unit: 'ms', note: `made ${r.settleMs} ms after the host began the bench, ${settled}; the window took ${r.windowSeconds} s in all; the second call took ${r.secondCallMs} ms, a warm empty command ${r.noopWarmMs} ms; the window's transport: ${r === ts ? 'uncompressed' : 'deflated'}; target at most 500 ms` });
   }
   for (const [r, transport] of [[ts, 'uncompressed, as desktop VS Code'], [txt, 'a deflated websocket, as a browser window']]) {
     const page = `host: fs_read next page (warm) after a page at line 500,000 of a 100 MiB file (${transport})`;
