@@ -94,6 +94,8 @@ if ! host_ok "$HOST_DIR"; then
       echo "setup-host: another install of the host into $HOST_DIR is under way; waiting for it"
       flock 9
     fi
+    # holding the lock, no other install is under way: what one cut short left behind goes
+    rm -rf "$HOST_DIR".partial-* "$HOST_DIR".old-*
   fi
   if ! host_ok "$HOST_DIR"; then
     stage="$HOST_DIR.partial-$$"
