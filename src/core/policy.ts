@@ -124,14 +124,11 @@ export interface GlobSet {
   test(path: string): boolean;
 }
 
-/** Whether the usual file systems of this platform fold case (macOS, Windows). */
-export const CASE_FOLDING_PLATFORM = process.platform === 'win32' || process.platform === 'darwin';
-
 /**
  * Compiles include globs and "!" exceptions into one matcher over "/" paths.
- * @param nocase match letters regardless of case. @default CASE_FOLDING_PLATFORM
+ * @param nocase match letters regardless of case: where the volume folds case (see core/names.ts), or always for the safe side.
  */
-export function globSet(globs: readonly string[], nocase: boolean = CASE_FOLDING_PLATFORM): GlobSet {
+export function globSet(globs: readonly string[], nocase: boolean): GlobSet {
   const inc = globs.filter((g) => !g.startsWith('!'));
   const exc = globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
   const isInc = inc.length ? compileGlobs(inc, { nocase }) : () => false;
@@ -196,6 +193,8 @@ export interface ReadPolicyInput {
   gitDir?: Located;
   /** A file open in an editor is one the user already looks at: it is not asked about for being outside. */
   openInEditor: boolean;
+  /** A name Windows does not keep as written (see core/nameRules.ts): refused when `always` (the workspace is on Windows). */
+  badName?: { message: string; always: boolean };
   allowOutside: GlobSet;
   sensitive: GlobSet;
   toolName: string;
@@ -344,6 +343,9 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
       kind: 'deny',
       message: `${i.located.display} ${inGitDirectory(i.located, i.gitDir)}: ${i.toolName} never ${PRESENT[i.verb] ?? i.verb} git's own data (objects, config, hooks), which can carry credentials and is not the project's source.`,
     };
+  }
+  if (i.badName?.always) {
+    return { kind: 'deny', message: i.badName.message };
   }
   const posixReal = i.real.split('\\').join('/');
   const reasons: ReadReason[] = [];

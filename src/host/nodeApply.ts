@@ -288,6 +288,10 @@ async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Be
       return;
     }
     case 'rename': {
+      if (c.respell) {
+        await respell(disk, c.from, c.to, journal);
+        return;
+      }
       const before = snaps.get(c.to);
       const there = await disk.exists(c.to);
       if (there && !c.overwrite) {
@@ -316,5 +320,24 @@ async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Be
       }
       return;
     }
+  }
+}
+
+/**
+ * Gives one file another spelling of its name (`App.ts` to `app.ts`) on a volume that
+ * folds names: through a temporary name beside it, as such a volume may take a rename of
+ * a file onto itself as nothing to do (Linux over a folding FUSE volume, Wine), and a
+ * name it finds under `to` is the file itself. Each rename is recorded, so a failure puts
+ * the old name back.
+ */
+async function respell(disk: Disk, from: string, to: string, journal: Undo[]): Promise<void> {
+  const tmp = besideName(to, 'tmp');
+  try {
+    await disk.rename(from, tmp);
+    journal.push({ kind: 'renamed', from, to: tmp });
+    await disk.rename(tmp, to);
+    journal.push({ kind: 'renamed', from: tmp, to });
+  } catch (e) {
+    throw described(e, `renaming ${from} to ${to}`);
   }
 }

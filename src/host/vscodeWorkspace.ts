@@ -3,6 +3,9 @@ import * as nodePath from 'node:path';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Root } from '../core/paths';
+import { EXACT_NAMES, type NameComparison } from '../core/names';
+import { findNotebookDocument, findTextDocument } from './vscodeDocuments';
+import { Volumes } from './volume';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
@@ -11,7 +14,7 @@ import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames 
 import { openLocalFile } from './localFile';
 import { localStat } from './localStat';
 import { NODE_PROCESSES } from './process';
-import { realpathLenient } from './realpath';
+import { realpathLenient, realpathNative } from './realpath';
 import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
@@ -40,6 +43,8 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   private readonly sub: vscode.Disposable;
   readonly processes = NODE_PROCESSES;
   private readonly checkers = new CheckerWatch();
+  /** Each folder's volume, asked once how it compares names. */
+  private readonly volumes = new Volumes();
 
   /** Real paths of the editor's own folders (see `editorFolders` in core/writePolicy.ts). */
   private readonly ownFolders: readonly string[];
@@ -66,7 +71,10 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
 
   roots(): readonly Root[] {
     if (!this.cachedRoots) {
-      this.cachedRoots = (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: this.rootPath(f.uri) }));
+      this.cachedRoots = (vscode.workspace.workspaceFolders ?? []).map((f) => {
+        const path = this.rootPath(f.uri);
+        return { name: f.name, path, names: f.uri.scheme === 'file' ? this.volumes.folder(path) : EXACT_NAMES };
+      });
     }
     return this.cachedRoots;
   }
@@ -76,10 +84,14 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       return uri.path;
     }
     try {
-      return realpathSync.native(uri.fsPath);
+      return realpathNative(uri.fsPath);
     } catch {
       return uri.fsPath;
     }
+  }
+
+  names(p: string): NameComparison {
+    return this.uriFor(p).scheme === 'file' ? this.volumes.of(p, this.roots()) : EXACT_NAMES;
   }
 
   isTrusted(): boolean {
@@ -96,12 +108,12 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     return vscode.Uri.file(path);
   }
 
-  realpath(p: string): Promise<string> {
+  async realpath(p: string): Promise<string> {
     const uri = this.uriFor(p);
     if (uri.scheme !== 'file') {
-      return Promise.resolve(p);
+      return p;
     }
-    return realpathLenient(p, (x) => fs.realpath(x));
+    return this.volumes.spellOnDisk(await realpathLenient(p, (x) => fs.realpath(x)), this.roots());
   }
 
   async stat(p: string): Promise<FileStat | undefined> {
@@ -211,8 +223,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   openDocument(p: string): OpenDocument | undefined {
-    const key = this.uriFor(p).toString();
-    const doc = vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
+    const doc = findTextDocument(this.uriFor(p), this.names(p));
     if (!doc) {
       return undefined;
     }
@@ -222,15 +233,14 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       encoding: encodingFromEditorId(doc.encoding),
       eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
       version: doc.version,
-      shown: tabUris().has(key),
+      shown: tabUris().has(doc.uri.toString()),
     };
   }
 
   readonly notebooksAsCells = true;
 
   openNotebook(p: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
-    const key = this.uriFor(p).toString();
-    const nb = vscode.workspace.notebookDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
+    const nb = findNotebookDocument(this.uriFor(p), this.names(p));
     if (!nb) {
       return undefined;
     }
@@ -314,7 +324,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {
-    return applyInEditor(changes, opts, (p) => this.uriFor(p));
+    return applyInEditor(changes, opts, (p) => this.uriFor(p), (p) => this.names(p));
   }
 
   newFileEol(path: string): 'LF' | 'CRLF' {

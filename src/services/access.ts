@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors';
 import { MAX_COMPILED_GLOB_SETS } from '../core/limits';
 import { locate } from '../core/paths';
-import { CASE_FOLDING_PLATFORM, compileSensitiveFiles, decideRead, globSet, type GlobSet, type ReadDecision, type SensitiveFileTest } from '../core/policy';
+import { compileSensitiveFiles, decideRead, globSet, type GlobSet, type ReadDecision, type SensitiveFileTest } from '../core/policy';
 import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { ApprovalDenied, type Confirmation } from './approval';
 import { loadFileText, type FileText } from './fileText';
@@ -42,7 +42,8 @@ export function globsOf(globs: readonly string[], nocase: boolean): GlobSet {
 /** The `sensitiveFiles` setting, compiled once. */
 export const sensitiveGlobs = (s: Settings): GlobSet => globsOf(s.sensitiveFiles, true);
 const protectedGlobs = (s: Settings) => globsOf(s.protectedFiles, true);
-const allowedOutside = (s: Settings) => globsOf(s.allowedOutsidePaths, CASE_FOLDING_PLATFORM);
+/** The allow-list of outside paths, matched as the volume of the path compares names: it lets reads through, so never more loosely. */
+const allowedOutside = (s: Settings, foldsCase: boolean) => globsOf(s.allowedOutsidePaths, foldsCase);
 
 /** The sensitive-file test for the many files one search returns (compiled once; its memory is the search's). */
 export function sensitiveFileTest(settings: Settings): SensitiveFileTest {
@@ -66,7 +67,8 @@ export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb
     given: t.abs !== t.real ? locate(t.abs, ctx.ws.roots()) : undefined,
     gitDir: t.gitDir !== undefined ? locate(t.gitDir, ctx.ws.roots()) : undefined,
     openInEditor: inEditor(openDocumentFor(ctx, t)),
-    allowOutside: allowedOutside(ctx.settings),
+    ...(t.badName ? { badName: t.badName } : {}),
+    allowOutside: allowedOutside(ctx.settings, !t.located.root && ctx.ws.names(t.real).foldsCase),
     sensitive: sensitiveGlobs(ctx.settings),
     toolName,
     verb,
@@ -152,6 +154,8 @@ export class Access {
       sensitive: sensitiveGlobs(ctx.settings),
       protectedFiles: protectedGlobs(ctx.settings),
       editorFolders: ctx.ws.editorFolders?.(),
+      names: ctx.ws.names(target.real),
+      ...(target.badName ? { badName: target.badName.message } : {}),
     });
   }
 

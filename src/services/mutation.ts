@@ -5,6 +5,7 @@ import { textVersion } from '../core/hash';
 import { inOrder } from '../core/inOrder';
 import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, PATH_CHECKS_IN_FLIGHT, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
+import { nameKey } from '../core/names';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
 import type { CellChange } from '../core/notebook/cells';
@@ -31,6 +32,8 @@ export interface PlannedFile {
   after: string | undefined;
   /** For a move onto an existing file: the text it replaces there. */
   replaces?: FileText;
+  /** For a move: `target` is another spelling of `from` (its case, its normalisation) on a volume that folds names, one file renamed. */
+  respell?: boolean;
   /** For a new file: its encoding (a file a revert brings back keeps its BOM); UTF-8 when absent. */
   encoding?: Encoding;
   /**
@@ -156,7 +159,7 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
     if (there?.text !== f.replaces.text) {
       throw new ToolError('stale', `${f.target.located.display} changed while the change waited for approval. Nothing was written. Read it again, then redo the change.`);
     }
-  } else if (f.action === 'move' && (await ctx.ws.stat(f.target.real)) !== undefined) {
+  } else if (f.action === 'move' && !f.respell && (await ctx.ws.stat(f.target.real)) !== undefined) {
     // a move onto a path that was free: a file made there meanwhile is someone else's
     throw new ToolError('stale', `${f.target.located.display} was created by someone else while the change waited for approval. Nothing was written. Read it, then decide whether to change it.`);
   }
@@ -205,7 +208,9 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
  */
 async function checkResolved(ctx: ToolContext, plan: ChangePlan): Promise<void> {
   await inOrder(plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]), PATH_CHECKS_IN_FLIGHT, async (t) => {
-    if ((await ctx.ws.realpath(t.abs)) !== t.real) {
+    const now = await ctx.ws.realpath(t.abs);
+    // (a rename to another spelling of a file names that file: one entry, as the volume compares names)
+    if (now !== t.real && nameKey(ctx.ws.names(now), now) !== nameKey(ctx.ws.names(t.real), t.real)) {
       throw new ToolError(
         'changed',
         `${t.located.display} changed while the change waited (it, or a folder on its path, became a link or stopped being one), so nothing was written. Read it again, then redo the change.`,
@@ -277,6 +282,11 @@ function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
     case 'delete':
       return [{ kind: 'delete', path: f.target.real }];
     case 'move':
+      if (f.respell) {
+        // one file: its text changed where it is, then its name (a new file there would be the file itself)
+        const edit = f.before && text !== undefined && text !== f.before.text ? [editChange(f.from!.real, f.before.text, text)] : [];
+        return [...edit, { kind: 'rename', from: f.from!.real, to: f.target.real, overwrite: false, respell: true }];
+      }
       return [
         { kind: 'create', path: f.target.real, bytes: newFile(text ?? ''), overwrite: true },
         { kind: 'delete', path: f.from!.real },
@@ -371,11 +381,16 @@ function journalFile(of: (t: Target) => Access, f: PlannedFile, text: string | u
   };
 }
 
-/** Each path's {@link Access} by its real path: the decisions the call made are the ones the landing keeps. */
-function accessOf(access: readonly Access[]): (t: Target) => Access {
-  const byReal = new Map(access.map((a) => [a.target.real, a] as const));
+/**
+ * Each path's {@link Access} by its real path, as the volume compares names (a rename to
+ * another spelling of a file is decided as that file): the decisions the call made are
+ * the ones the landing keeps.
+ */
+function accessOf(ctx: ToolContext, access: readonly Access[]): (t: Target) => Access {
+  const key = (real: string) => nameKey(ctx.ws.names(real), real);
+  const byReal = new Map(access.map((a) => [key(a.target.real), a] as const));
   return (t) => {
-    const a = byReal.get(t.real);
+    const a = byReal.get(key(t.real));
     if (!a) {
       // a path nobody decided on is never written
       throw new Error(`no access decided for ${t.located.display}`);
@@ -418,7 +433,7 @@ export async function landChange(
   access: readonly Access[],
   opts: { otherProblems?: boolean; diffs?: boolean; /** Reviewed whatever the policy (a revert is checked before it lands). */ review?: boolean } = {},
 ): Promise<Landed> {
-  const of = accessOf(access);
+  const of = accessOf(ctx, access);
   const decided = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map(of);
   decided.forEach((a) => a.refuseForbidden());
   refuseBehindNotebooks(ctx, plan);

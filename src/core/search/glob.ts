@@ -1,4 +1,5 @@
 import { compileGlob } from '../glob/matcher';
+import { EXACT_NAMES, isAscii, type NameComparison } from '../names';
 import { expandBraces } from '../glob/braces';
 import { escapeGlobLiteral, isPortableGlob } from '../ignore/globs';
 
@@ -16,9 +17,27 @@ export function normalizeGlob(pattern: string): string {
   return p;
 }
 
-/** The final word on whether a path (relative to the searched folder) matches, dotfiles included (see glob/matcher.ts). */
-export function globMatcher(normalized: string): (rel: string) => boolean {
-  return compileGlob(normalized);
+/**
+ * Whether a glob with accented letters must be matched on the names' composed form: where
+ * the volume folds normalisation, `café.txt` typed composed names the file macOS wrote
+ * decomposed. ripgrep matches bytes, so such a glob is matched here alone.
+ */
+function byNormalForm(normalized: string, names: NameComparison): boolean {
+  return !isAscii(normalized) && names.foldsNormalization;
+}
+
+/**
+ * The final word on whether a path (relative to the searched folder) matches, dotfiles
+ * included (see glob/matcher.ts), as the volume compares names: where it folds case
+ * `**\/app.TS` matches `Src/App.ts`, as a Windows or macOS user expects, and where it
+ * folds normalisation either form of an accented name matches.
+ */
+export function globMatcher(normalized: string, names: NameComparison = EXACT_NAMES): (rel: string) => boolean {
+  if (byNormalForm(normalized, names)) {
+    const test = compileGlob(normalized.normalize('NFC'), { nocase: names.foldsCase });
+    return (rel) => test(isAscii(rel) ? rel : rel.normalize('NFC'));
+  }
+  return compileGlob(normalized, { nocase: names.foldsCase });
 }
 
 /**
@@ -28,9 +47,10 @@ export function globMatcher(normalized: string): (rel: string) => boolean {
  * files it keeps, which is what makes it fast; the files it so brings back from ignore
  * rules are checked again afterwards (see {@link PathChecker}).
  */
-export function ripgrepKeeps(normalized: string, baseRel: string): string[] | undefined {
+export function ripgrepKeeps(normalized: string, baseRel: string, names: NameComparison = EXACT_NAMES): string[] | undefined {
   const alts = expandBraces(normalized);
-  if (!alts.every(isPortableGlob)) {
+  // (case is ripgrep's to fold too: the scope's policy passes --glob-case-insensitive)
+  if (byNormalForm(normalized, names) || !alts.every(isPortableGlob)) {
     return undefined;
   }
   const prefix = baseRel ? `${escapeGlobLiteral(baseRel)}/` : '';
