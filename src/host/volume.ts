@@ -155,6 +155,8 @@ type Folder = { path: string; names?: NameComparison };
 /** A folder's names as its listing gave them, by key, kept while the folder's modification time stays. */
 interface Listing {
   mtimeMs: number;
+  /** The comparison `byKey` was made with. */
+  cmp: NameComparison;
   names: Set<string>;
   byKey: Map<string, string[]>;
 }
@@ -284,7 +286,7 @@ export class Volumes {
       return undefined;
     }
     const kept = this.listings.get(dir);
-    if (kept && kept.mtimeMs === mtimeMs) {
+    if (kept && kept.mtimeMs === mtimeMs && kept.cmp === names) {
       this.listings.delete(dir);
       this.listings.set(dir, kept);
       return kept;
@@ -305,7 +307,7 @@ export class Volumes {
         byKey.set(k, [n]);
       }
     }
-    const listing = { mtimeMs, names: new Set(all), byKey };
+    const listing = { mtimeMs, cmp: names, names: new Set(all), byKey };
     this.listings.set(dir, listing);
     if (this.listings.size > LISTINGS_KEPT) {
       this.listings.delete(this.listings.keys().next().value as string);

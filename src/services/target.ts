@@ -66,7 +66,7 @@ export async function resolveTarget(ctx: ToolContext, input: string): Promise<Ta
   const real = await ctx.ws.realpath(abs);
   const located = locate(real, roots);
   const gitDir = await gitDirectoriesOf(ctx).enclosing(real);
-  const badName = await nameCheck(ctx, abs, real, located.display);
+  const badName = (await nameCheck(ctx, abs, real, located.display)) ?? trailingSpace(input, abs, located.display);
   return { abs, real, located, ...(gitDir !== undefined ? { gitDir } : {}), ...(badName ? { badName } : {}) };
 }
 
@@ -85,6 +85,20 @@ async function spelledPath(ctx: ToolContext, input: string): Promise<string> {
     }
   }
   return resolveInputPath(input, roots);
+}
+
+/**
+ * A path given with spaces after its last name (`c.txt `) names a file whose name ends in
+ * a space, which Windows drops: refused as such (elsewhere by a change only), rather than
+ * taken for the name without them.
+ */
+function trailingSpace(input: string, abs: string, display: string): Target['badName'] {
+  const spaces = / +$/.exec(input.trimStart());
+  if (!spaces) {
+    return undefined;
+  }
+  const p = windowsNameProblem(`${HOST_PATH.basename(abs)}${spaces[0]}`);
+  return p ? { message: nameProblemMessage(`${display}${spaces[0]}`, p, WINDOWS_PATHS), always: WINDOWS_PATHS } : undefined;
 }
 
 /**
