@@ -14,6 +14,7 @@ import { realpathLenient, realpathNative } from './realpath';
 import { applyOnDisk } from './nodeApply';
 import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
 import { Volumes } from './volume';
+import { neighboursEol } from './lineEndings';
 import type { NameComparison } from '../core/names';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
@@ -138,8 +139,10 @@ export class NodeWorkspace implements Workspace {
     return applyOnDisk(changes, opts);
   }
 
-  newFileEol(): 'LF' | 'CRLF' {
-    return 'LF';
+  /** The line ending most files near it use (see neighboursEol), else LF. */
+  newFileEol(p: string): 'LF' | 'CRLF' {
+    const root = this.rootList.find((r) => p.startsWith(r.path));
+    return neighboursEol(p, root?.path) ?? 'LF';
   }
 
   async format(): Promise<boolean> {

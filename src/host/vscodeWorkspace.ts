@@ -1,11 +1,12 @@
-import { createReadStream, existsSync, realpathSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Root } from '../core/paths';
 import { EXACT_NAMES, type NameComparison } from '../core/names';
 import { findNotebookDocument, findTextDocument } from './vscodeDocuments';
-import { Volumes } from './volume';
+import { Volumes, WINDOWS_PATHS } from './volume';
+import { neighboursEol } from './lineEndings';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
@@ -53,7 +54,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
     this.ownFolders = editorFolders.map((f) => {
       try {
-        return realpathSync.native(f);
+        return realpathNative(f);
       } catch {
         return nodePath.normalize(f);
       }
@@ -327,9 +328,20 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     return applyInEditor(changes, opts, (p) => this.uriFor(p), (p) => this.names(p));
   }
 
+  /**
+   * `files.eol` where the person set it (`auto`: CRLF on Windows, LF elsewhere, as VS Code
+   * reads it); else the line ending most files near it use (see neighboursEol); else `auto`.
+   */
   newFileEol(path: string): 'LF' | 'CRLF' {
-    const eol = vscode.workspace.getConfiguration('files', this.uriFor(path)).get<string>('eol', 'auto');
-    return eol === '\r\n' || (eol === 'auto' && process.platform === 'win32') ? 'CRLF' : 'LF';
+    const uri = this.uriFor(path);
+    const seen = vscode.workspace.getConfiguration('files', uri).inspect<string>('eol');
+    const set = seen?.workspaceFolderLanguageValue ?? seen?.workspaceFolderValue ?? seen?.workspaceLanguageValue ?? seen?.workspaceValue ?? seen?.globalLanguageValue ?? seen?.globalValue;
+    const auto = WINDOWS_PATHS ? 'CRLF' : 'LF';
+    if (set === '\r\n' || set === '\n' || set === 'auto') {
+      return set === '\r\n' ? 'CRLF' : set === '\n' ? 'LF' : auto;
+    }
+    const root = this.roots().find((r) => path.startsWith(r.path));
+    return (uri.scheme === 'file' ? neighboursEol(path, root?.path) : undefined) ?? auto;
   }
 
   async format(path: string, signal: CancelSignal): Promise<boolean> {
