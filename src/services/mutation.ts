@@ -203,8 +203,12 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
 /**
  * Every path of the change must still resolve where the decision was made: a folder on
  * its path swapped for a link while the person looked (to outside the workspace, to a
- * secret, into `.git`) would send the write there. The workspace's apply holds the
- * folders it writes in for the rest of the way (see applyOnDisk).
+ * secret, into `.git`) would send the write there. Checked once the review is answered,
+ * and again just before the first write (after the apply read every file). From there
+ * the CLI's apply on Linux holds the folders it writes in open and writes through them
+ * (see applyOnDisk), so a swap then changes nothing; elsewhere, and in the editor's apply
+ * (a WorkspaceEdit, written by VS Code's file service by path), what is left is the moment
+ * between this second check and each write (SECURITY.md states it per platform).
  */
 async function checkResolved(ctx: ToolContext, plan: ChangePlan): Promise<void> {
   await inOrder(plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]), PATH_CHECKS_IN_FLIGHT, async (t) => {
@@ -483,7 +487,10 @@ export async function landChange(
       signal: ctx.signal,
       saveIfClean: ctx.settings.saveAfterChange,
       label: `${plan.tool}: ${plan.summary}`,
-      beforeWrite: () => recheckGitDirectories(ctx, plan),
+      beforeWrite: async () => {
+        await checkResolved(ctx, plan);
+        await recheckGitDirectories(ctx, plan);
+      },
     });
   } catch (e) {
     if (e instanceof StaleError) {
