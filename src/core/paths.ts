@@ -57,6 +57,11 @@ export interface Located {
   relative: string | undefined;
 }
 
+/** An absolute path as tools print it: with "/" on Windows too (either separator reads back the same there). */
+export function printedPath(abs: string, api: PathApi = p): string {
+  return api.sep === '\\' ? abs.split(api.sep).join('/') : abs;
+}
+
 /** How a real absolute path is shown (with "/", whatever the platform), and which folder holds it; `api` reads the paths as the platform does. */
 export function locate(abs: string, roots: readonly Root[], api: PathApi = p): Located {
   // the deepest root wins when folders nest
@@ -67,7 +72,7 @@ export function locate(abs: string, roots: readonly Root[], api: PathApi = p): L
     }
   }
   if (!best) {
-    return { display: api.sep === '\\' ? abs.split(api.sep).join('/') : abs, root: undefined, relative: undefined };
+    return { display: printedPath(abs, api), root: undefined, relative: undefined };
   }
   // in the path's own spelling: the folder's part is dropped by its count of names, as a
   // folding volume may spell it otherwise (`C:\\Repo` for `c:\\repo`)
@@ -84,5 +89,5 @@ export function locate(abs: string, roots: readonly Root[], api: PathApi = p): L
  * never enter one, and reads refuse what is below one (see `isGitInternal` in policy.ts).
  */
 export function isGitName(name: string): boolean {
-  return name.length === 4 && name.toLowerCase() === '.git';
+  return name.length === 4 && /^\.git$/i.test(name);
 }

@@ -1,3 +1,4 @@
+import { foldCase } from './names';
 import { compileGlob, compileGlobs } from './glob/matcher';
 import { isGitName, type Located } from './paths';
 
@@ -254,7 +255,7 @@ export function compileSensitiveFiles(globs: readonly string[]): SensitiveFiles 
     .map((g) => {
       const body = g.startsWith('!') ? g.slice(1) : g;
       const segs = body.split('/');
-      const folders = segs.slice(0, -1).filter((x) => x !== '' && !/[*?[\]{}\\]/.test(x)).map((x) => x.toLowerCase());
+      const folders = segs.slice(0, -1).filter((x) => x !== '' && !/[*?[\]{}\\]/.test(x)).map((x) => foldCase(x));
       return { exclude: g.startsWith('!'), folders, test: compileGlob(body, { nocase: true }) };
     });
   const memoized = (t: (name: string) => boolean) => {
@@ -279,7 +280,7 @@ export function compileSensitiveFiles(globs: readonly string[]): SensitiveFiles 
         const dirKey = `${rootPath}\0${cut < 0 ? '' : relative.slice(0, cut)}`;
         let candidates = byFolder.get(dirKey);
         if (!candidates) {
-          const here = new Set(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`.toLowerCase().split('/'));
+          const here = new Set(foldCase(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`).split('/'));
           candidates = rest.filter((r) => r.folders.every((f) => here.has(f)));
           byFolder.set(dirKey, candidates);
         }
