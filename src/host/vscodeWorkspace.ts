@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Root } from '../core/paths';
 import { EXACT_NAMES, type NameComparison } from '../core/names';
-import { findNotebookDocument, findTextDocument } from './vscodeDocuments';
+import { documentKey, findNotebookDocument, findTextDocument } from './vscodeDocuments';
 import { Volumes, WINDOWS_PATHS } from './volume';
 import { neighboursEol } from './lineEndings';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
@@ -370,8 +370,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   diagnostics(path: string): Diagnostic[] {
-    return vscode.languages
-      .getDiagnostics(this.uriFor(path))
+    return this.diagnosticsOf(path)
       .filter((d) => d.severity === vscode.DiagnosticSeverity.Error || d.severity === vscode.DiagnosticSeverity.Warning)
       .map((d) => ({
         severity: d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning',
@@ -381,6 +380,18 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         source: d.source,
         code: typeof d.code === 'object' ? String(d.code.value) : d.code === undefined ? undefined : String(d.code),
       }));
+  }
+
+  /** A file's diagnostics, under whatever spelling a language server reported them (a document opened as `app.ts` is `App.ts`'s where the volume folds). */
+  private diagnosticsOf(path: string): readonly vscode.Diagnostic[] {
+    const uri = this.uriFor(path);
+    const exact = vscode.languages.getDiagnostics(uri);
+    const names = this.names(path);
+    if (exact.length > 0 || (!names.foldsCase && !names.foldsNormalization)) {
+      return exact;
+    }
+    const key = documentKey(uri, names);
+    return vscode.languages.getDiagnostics().find(([u]) => documentKey(u, names) === key)?.[1] ?? exact;
   }
 
   filesWithErrors(): { path: string; errors: number }[] {

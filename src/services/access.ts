@@ -5,7 +5,7 @@ import { compileSensitiveFiles, decideRead, globSet, type GlobSet, type ReadDeci
 import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { ApprovalDenied, type Confirmation } from './approval';
 import { loadFileText, type FileText } from './fileText';
-import { openDocumentFor, resolveTarget, type Target } from './target';
+import { fileKey, openDocumentFor, resolveTarget, type Target } from './target';
 import type { Settings } from './settings';
 import type { Preparation, ToolContext } from './types';
 import type { OpenDocument } from '../host/workspace';
@@ -195,7 +195,7 @@ export class Access {
    * fs_read records it), or the person answered the read question yes in this call.
    */
   get mayShowContent(): boolean {
-    return this.read.kind === 'allow' || this.answered || this.ctx.ledger.get(this.target.real) !== undefined;
+    return this.read.kind === 'allow' || this.answered || this.ctx.ledger.get(fileKey(this.ctx, this.target.real)) !== undefined;
   }
 
   /**

@@ -14,7 +14,7 @@ import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
 import type { JournalFile } from './journal';
-import type { Target } from './target';
+import { fileKey, type Target } from './target';
 import type { ToolContext } from './types';
 
 /** Where a diff in a result is cut: a model reads every byte of it. */
@@ -374,6 +374,7 @@ function journalFile(of: (t: Target) => Access, f: PlannedFile, text: string | u
     display: f.target.located.display,
     action: f.action,
     ...(f.from ? { from: { path: f.from.real, display: f.from.located.display } } : {}),
+    ...(f.respell ? { respell: true } : {}),
     ...(secret ? {} : { before: f.before?.text, after: text, replaced: f.replaces?.text }),
     encoding,
     ...(f.replaces ? { replacedEncoding: f.replaces.encoding } : {}),
@@ -547,7 +548,7 @@ export async function landChange(
     const fromDisplay = (f.from ?? f.target).located.display;
     const userEdited = edited.includes(f.target.real) && proposed !== undefined && text !== undefined;
     if (version) {
-      ctx.ledger.record(f.target.real, { version });
+      ctx.ledger.record(fileKey(ctx, f.target.real), { version });
     }
     const after = f.action === 'delete' ? [] : ctx.ws.diagnostics(f.target.real);
     files.push({
@@ -580,10 +581,11 @@ export async function landChange(
   ctx.journal?.record({ tool: plan.tool, summary: plan.summary, origin: ctx.origin ?? (ctx.requestKey !== undefined ? 'chat' : 'extension'), at: Date.now(), files: journal });
   const otherProblems: Landed['otherProblems'] = [];
   if (othersBefore) {
-    const mine = new Set(written);
-    const had = new Map(othersBefore.map((b) => [b.path, b.errors] as const));
+    // as the volume compares names: a language server may report a file under another spelling
+    const mine = new Set(written.map((p) => fileKey(ctx, p)));
+    const had = new Map(othersBefore.map((b) => [fileKey(ctx, b.path), b.errors] as const));
     for (const o of ctx.ws.filesWithErrors()) {
-      if (!mine.has(o.path) && (had.get(o.path) ?? 0) < o.errors && otherProblems.length < MAX_OTHER_PROBLEM_FILES) {
+      if (!mine.has(fileKey(ctx, o.path)) && (had.get(fileKey(ctx, o.path)) ?? 0) < o.errors && otherProblems.length < MAX_OTHER_PROBLEM_FILES) {
         otherProblems.push({ display: locate(o.path, ctx.ws.roots()).display, errors: o.errors });
       }
     }

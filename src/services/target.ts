@@ -3,7 +3,7 @@ import { inOrder } from '../core/inOrder';
 import { PATH_CHECKS_IN_FLIGHT } from '../core/limits';
 import { locate, resolveInputPath, type Located } from '../core/paths';
 import { inputPathProblem, isShortNameOf, looksLikeShortName, nameProblemMessage, windowsNameProblem } from '../core/nameRules';
-import { otherSpelling, sameName } from '../core/names';
+import { nameKey, otherSpelling, sameName } from '../core/names';
 import type { GitDirectories } from '../core/gitDirectory';
 import { HOST_PATH, WINDOWS_PATHS } from '../host/volume';
 import type { OpenDocument } from '../host/workspace';
@@ -140,6 +140,15 @@ async function nameCheck(ctx: ToolContext, abs: string, real: string, display: s
     }
   }
   return undefined;
+}
+
+/**
+ * A file's key for what a call or a session remembers of it (its read version, its lock):
+ * its real path as its volume compares names, so that two spellings of one file (a new
+ * file named in two cases on a volume that folds them) are one file.
+ */
+export function fileKey(ctx: ToolContext, real: string): string {
+  return nameKey(ctx.ws.names(real), real);
 }
 
 /** The editor document for a target, looked up by the path given and by its real path. */

@@ -14,7 +14,7 @@ import { Access, firstQuestion, invocationMessage, requireTrust } from '../servi
 import type { FileText } from '../services/fileText';
 import { landChange, withEol, type PlannedFile } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
-import { resolveGitDirectories, resolveTarget, respelled, type Target } from '../services/target';
+import { fileKey, resolveGitDirectories, resolveTarget, respelled, type Target } from '../services/target';
 import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 export type ApplyPatchInput = z.output<typeof applyPatchSchema>;
@@ -132,7 +132,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     access.forEach((a) => a.refuseForbidden());
     const targets = new Map([...access].map(([p, a]) => [p, a.target] as const));
     return ctx.locks.withLocks(
-      [...targets.values()].map((t) => t.real),
+      [...targets.values()].map((t) => fileKey(ctx, t.real)),
       async () => {
         // one question at a time, before any file's content is loaded or matched
         for (const a of access.values()) {

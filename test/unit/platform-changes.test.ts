@@ -6,7 +6,12 @@ import { applyOnDisk, NODE_APPLY_IO, refuseReadOnly, type ApplyIo } from '../../
 import { retryTransient } from '../../src/host/transient';
 import { NodeWorkspace } from '../../src/host/nodeWorkspace';
 import type { ApplyOptions, ApplyReport, FileChange } from '../../src/host/workspace';
-import { call, context, tempTree } from './helpers';
+import { EXACT_NAMES, FOLDING_NAMES } from '../../src/core/names';
+import { fileKey } from '../../src/services/target';
+import { call, context, tempTree, TestWorkspace } from './helpers';
+
+const NFC = 'caf\u00e9.txt';
+const NFD = 'cafe\u0301.txt';
 
 const opts = { signal: NEVER_CANCELLED, saveIfClean: true, label: 'test' };
 
@@ -394,6 +399,33 @@ describe('a read-only file', () => {
       assert.deepEqual(report.readOnly, [p]);
       assert.equal(fs.statSync(p).mode & 0o777, 0o444);
       assert.equal(fs.readFileSync(p, 'utf8'), 'two\n');
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('one file, one key: what a session remembers of a file', () => {
+  it('two spellings of a file are one key for the ledger and the locks where the volume folds, two where it does not', async () => {
+    const t = tempTree({ 'a.txt': 'x' });
+    try {
+      const base = await context(t.root);
+      const folding = { ...base, ws: new TestWorkspace([{ name: 'w', path: t.root, names: FOLDING_NAMES }]) };
+      const strict = { ...base, ws: new TestWorkspace([{ name: 'w', path: t.root, names: EXACT_NAMES }]) };
+      const [a, b] = [path.join(t.root, 'New.ts'), path.join(t.root, 'NEW.ts')];
+      assert.equal(fileKey(folding, a), fileKey(folding, b));
+      assert.notEqual(fileKey(strict, a), fileKey(strict, b));
+      assert.equal(fileKey(folding, path.join(t.root, NFC)), fileKey(folding, path.join(t.root, NFD)));
+      // one spelling waits for the other's lock
+      const order: string[] = [];
+      let release!: () => void;
+      const first = folding.locks.withLocks([fileKey(folding, a)], () => new Promise<void>((r) => (release = () => (order.push('first'), r()))));
+      const second = folding.locks.withLocks([fileKey(folding, b)], async () => void order.push('second'));
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(order, []);
+      release();
+      await Promise.all([first, second]);
+      assert.deepEqual(order, ['first', 'second']);
     } finally {
       t.cleanup();
     }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { EXACT_NAMES, FOLDING_NAMES, CASE_FOLDING_NAMES } from '../../src/core/names';
 import { neighboursEol } from '../../src/host/lineEndings';
 import { probeNames, Volumes } from '../../src/host/volume';
+import { revertStates } from '../../src/services/journal';
 import { tempTree } from './helpers';
 
 // This machine's temporary folder is a strict volume (ext4, tmpfs): what a probe finds
@@ -136,5 +137,20 @@ describe('line endings of a new file, from the files beside it', () => {
     t = tempTree({ 'a.txt': 'a\r\n' });
     execFileSync('mkfifo', [path.join(t.root, 'pipe')]);
     assert.equal(neighboursEol(path.join(t.root, 'new.txt'), t.root), 'CRLF');
+  });
+});
+
+describe('history: a rename of a name spelling is reverted as one file', () => {
+  it('gives one state: the text back, and the old spelling back', () => {
+    const states = revertStates([
+      {
+        tool: 'fs_apply_patch',
+        summary: 'patch',
+        origin: 'chat',
+        at: 1,
+        files: [{ path: '/w/Src/app.ts', display: 'Src/app.ts', action: 'move', from: { path: '/w/Src/App.ts', display: 'Src/App.ts' }, respell: true, before: 'b = 2\n', after: 'b = 6\n', encoding: 'utf-8', added: 1, removed: 1, userEdited: false, kept: true }],
+      },
+    ]);
+    assert.deepEqual(states, [{ path: '/w/Src/App.ts', display: 'Src/App.ts', restore: 'b = 2\n', wrote: 'b = 6\n', encoding: 'utf-8', respelledAs: { path: '/w/Src/app.ts', display: 'Src/app.ts' } }]);
   });
 });
