@@ -141,7 +141,9 @@ function layOut(ctx, c) {
   }
 }
 
-const show = (s) => JSON.stringify(s);
+/** Text as a failure shows it: combining marks (an NFD name's accent) written out, so NFD and NFC differ to the eye. */
+const visible = (s) => s.replace(/[\u0300-\u036f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const show = (s) => visible(JSON.stringify(s));
 const matches = (text, want) => (want instanceof RegExp ? want.test(text) : text.includes(want));
 
 /** The names stored in a folder, as its listing gives them (the spelling on disk). */
@@ -170,7 +172,7 @@ function checkDisk(ctx, after) {
   }
   for (const [rel, want] of Object.entries(a.dir ?? {})) {
     const got = listing(ctx, rel);
-    if (show(got) !== show([...want].sort())) {
+    if (JSON.stringify(got) !== JSON.stringify([...want].sort())) {
       problems.push(`folder ${rel || '.'}: expected the entries ${show([...want].sort())}, found ${show(got)}`);
     }
   }
@@ -221,12 +223,12 @@ async function runStep(ctx, step, index) {
   if (!problems.length) {
     return undefined;
   }
-  const inputShown = JSON.stringify(input);
+  const inputShown = show(input);
   return [
     `step ${index + 1}: ${step.tool} ${inputShown.length > 300 ? inputShown.slice(0, 300) + '…' : inputShown}`,
     ...problems.map((p) => `  ${p}`),
     `  answer (exit ${r.code}):`,
-    ...r.out.trimEnd().split('\n').map((l) => `  | ${l}`),
+    ...visible(r.out.trimEnd()).split('\n').map((l) => `  | ${l}`),
     ...(r.err ? r.err.trimEnd().split('\n').map((l) => `  stderr: ${l}`) : []),
   ].join('\n');
 }
