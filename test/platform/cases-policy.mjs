@@ -97,7 +97,7 @@ export const cases = [
   {
     name: '../ asks as outside',
     files: { 'Src/App.ts': 'export const b = 2;\n' },
-    steps: [{ tool: 'fs_read', input: { path: '../c001/Src/App.ts' }, code: 1, has: [OUTSIDE], lacks: ['L1:'] }],
+    steps: [{ tool: 'fs_read', input: { path: '../elsewhere/Src/App.ts' }, code: 1, has: [OUTSIDE], lacks: ['L1:'] }],
   },
   {
     name: 'a write outside asks and writes nothing',
@@ -123,7 +123,7 @@ export const cases = [
     name: '.git.\\hooks\\pre-commit (Windows drops the dot) is never written',
     on: ['windows'],
     files: GIT,
-    steps: [{ tool: 'fs_write', input: { path: '.git.\\hooks\\pre-commit', content: 'echo owned\n' }, code: 1, lacks: ['Created'] }],
+    steps: [{ tool: 'fs_write', input: { path: '.git.\\hooks\\pre-commit', content: 'echo owned\n' }, code: 1, has: [GIT_DIR], lacks: ['Created'] }],
     after: { dir: { '.git/hooks': ['README'] } },
   },
   {
@@ -148,6 +148,6 @@ export const cases = [
     name: '..\\ asks as outside',
     on: ['windows'],
     files: { 'Src/App.ts': 'export const b = 2;\n' },
-    steps: [{ tool: 'fs_read', input: { path: '..\\c001\\Src\\App.ts' }, code: 1, has: [OUTSIDE], lacks: ['L1:'] }],
+    steps: [{ tool: 'fs_read', input: { path: '..\\elsewhere\\Src\\App.ts' }, code: 1, has: [OUTSIDE], lacks: ['L1:'] }],
   },
 ];
