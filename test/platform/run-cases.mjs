@@ -234,6 +234,35 @@ async function runStep(ctx, step, index) {
 }
 
 // --- the run ----------------------------------------------------------------------------
+/**
+ * The platform is what the suite says, or its cases would prove nothing: Windows Node, and a
+ * base folder whose volume finds a name by another case (and, for macOS, by another Unicode
+ * normalisation) and keeps the spelling it was given.
+ */
+function checkPlatform() {
+  const problems = [];
+  if ((platform === 'windows') !== (process.platform === 'win32')) {
+    problems.push(`process.platform is ${process.platform}`);
+  }
+  fs.mkdirSync(base, { recursive: true });
+  const probe = path.join(base, 'Probe-caf\u00e9.txt');
+  fs.writeFileSync(probe, 'probe');
+  if (!fs.existsSync(path.join(base, 'pROBE-CAF\u00c9.TXT'))) {
+    problems.push(`${base} does not find a name by another case`);
+  }
+  if (platform === 'macos' && !fs.existsSync(path.join(base, 'Probe-cafe\u0301.txt'))) {
+    problems.push(`${base} does not find a name by another Unicode normalisation`);
+  }
+  if (!fs.readdirSync(base).includes('Probe-caf\u00e9.txt')) {
+    problems.push(`${base} does not keep a name as it was written`);
+  }
+  fs.rmSync(probe);
+  if (problems.length) {
+    console.error(`not the ${platform} semantics the cases are written for: ${problems.join('; ')}`);
+    process.exit(1);
+  }
+}
+checkPlatform();
 const t0 = Date.now();
 const results = [];
 let n = 0;
