@@ -1,4 +1,4 @@
-import { accessSync, constants as fsConstants, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +10,7 @@ import type { CellChange } from '../core/notebook/cells';
 import { localEntryExists } from './gitDirectory';
 import { EXACT_NAMES, type NameComparison } from '../core/names';
 import { findNotebookDocument, findTextDocument } from './vscodeDocuments';
+import { WINDOWS_PATHS } from './volume';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 /**
@@ -185,7 +186,10 @@ function assertWritable(uri: vscode.Uri): void {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') {
-      throw new Error(`${uri.fsPath} cannot be written (${code ?? 'no permission'})`);
+      // the real reason, where it is the file's own: its read-only attribute (Windows) or its mode
+      const mode = statSync(uri.fsPath, { throwIfNoEntry: false })?.mode ?? 0o200;
+      const why = (mode & 0o222) === 0 ? (WINDOWS_PATHS ? 'it is read-only (its read-only attribute is set)' : 'it is read-only (its mode gives no one write permission)') : code ?? 'no permission';
+      throw new Error(`${uri.fsPath} cannot be written: ${why}`);
     }
   }
 }

@@ -18,6 +18,8 @@ export const UNIT_FILES = [
   'edit-tool', // fs_edit, CRLF kept
   'fileText', // line endings and BOMs read and written back
   'write', // fs_write, CRLF kept on overwrite
+  'name-rules', // the name rules and paths of all three platforms, pure: the same answers under Windows' Node
+  'volume-probe', // the probe says what the volume does (Wine folds case as NTFS does)
 ];
 
 /**
