@@ -365,11 +365,12 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
       kind: 'confirm',
       reasons,
       title: `Allow Agent File Tools to ${i.verb} a sensitive file outside the workspace?`,
-      message: `${code(i.toolName)} wants to ${i.verb} ${code(i.real)}, which is outside the workspace folders and ${secret}.`,
+      message: `${code(i.toolName)} wants to ${i.verb} ${code(i.located.display)}, which is outside the workspace folders and ${secret}.`,
     };
   }
   if (reasons[0] === 'outside') {
-    return outsideQuestion(i.toolName, i.verb, i.real);
+    // (outside the workspace a path is shown whole, with / on every platform)
+    return outsideQuestion(i.toolName, i.verb, i.located.display);
   }
   return {
     kind: 'confirm',

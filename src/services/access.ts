@@ -1,6 +1,8 @@
 import { ToolError } from '../core/errors';
 import { MAX_COMPILED_GLOB_SETS } from '../core/limits';
 import { locate } from '../core/paths';
+import { globSeparators } from '../core/search/glob';
+import { WINDOWS_PATHS } from '../host/volume';
 import { compileSensitiveFiles, decideRead, globSet, type GlobSet, type ReadDecision, type SensitiveFileTest } from '../core/policy';
 import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { ApprovalDenied, type Confirmation } from './approval';
@@ -42,8 +44,12 @@ export function globsOf(globs: readonly string[], nocase: boolean): GlobSet {
 /** The `sensitiveFiles` setting, compiled once. */
 export const sensitiveGlobs = (s: Settings): GlobSet => globsOf(s.sensitiveFiles, true);
 const protectedGlobs = (s: Settings) => globsOf(s.protectedFiles, true);
-/** The allow-list of outside paths, matched as the volume of the path compares names: it lets reads through, so never more loosely. */
-const allowedOutside = (s: Settings, foldsCase: boolean) => globsOf(s.allowedOutsidePaths, foldsCase);
+/**
+ * The allow-list of outside paths, matched as the volume of the path compares names (it
+ * lets reads through, so never more loosely), and on Windows with either separator, as a
+ * Windows user writes a path (`C:\\Users\\me\\notes\\**`).
+ */
+const allowedOutside = (s: Settings, foldsCase: boolean) => globsOf(WINDOWS_PATHS ? s.allowedOutsidePaths.map((g) => globSeparators(g)) : s.allowedOutsidePaths, foldsCase);
 
 /** The sensitive-file test for the many files one search returns (compiled once; its memory is the search's). */
 export function sensitiveFileTest(settings: Settings): SensitiveFileTest {

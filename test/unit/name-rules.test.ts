@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { inputPathProblem, isShortNameOf, looksLikeShortName, nameProblemMessage, relativePathProblem, windowsNameProblem } from '../../src/core/nameRules';
 import { CASE_FOLDING_NAMES, EXACT_NAMES, FOLDING_NAMES, foldCase, isWithinAs, nameKey, otherSpelling, sameName, uriPathKey, type NameComparison, type PathApi } from '../../src/core/names';
 import { isAbsoluteInput, locate, resolveInputPath } from '../../src/core/paths';
+import { globMatcher, globSeparators, normalizeGlob } from '../../src/core/search/glob';
 
 // The rules are pure functions of a name or path and the platform's path functions: each
 // is tested here for Windows (path.win32), Linux (path.posix, a strict volume) and macOS
@@ -184,4 +185,28 @@ describe('names: one key for two spellings of one entry', () => {
     assert.notEqual(uriPathKey(EXACT_NAMES, '/c:/Repo/App.ts'), uriPathKey(EXACT_NAMES, '/c:/repo/app.ts'));
     assert.equal(uriPathKey(CASE_FOLDING_NAMES, '/C:/Repo/App.ts'), uriPathKey(CASE_FOLDING_NAMES, '/c:/repo/app.ts'));
   });
+});
+
+describe('globs: as each platform reads them', () => {
+  it('on Windows a backslash separates before * and ?, which no name there holds, and escapes what a name can hold', () => {
+    assert.equal(normalizeGlob('Src\\*.ts', path.win32), 'Src/*.ts');
+    assert.equal(normalizeGlob('src\\sub\\?.TS', path.win32), 'src/sub/?.TS');
+    assert.equal(normalizeGlob('pages\\\\[id\\].tsx', path.win32), 'pages/\\[id\\].tsx');
+  });
+  it('a Windows path written with backslashes in a setting (allowedOutsidePaths) is a glob of / there, and stays escapes on POSIX', () => {
+    assert.equal(globSeparators('C:\\Users\\me\\notes\\**', path.win32), 'C:/Users/me/notes/**');
+    assert.equal(globSeparators('/home/me/notes/\\*', path.posix), '/home/me/notes/\\*');
+  });
+  it('on POSIX a backslash before a glob character escapes it, and separates elsewhere', () => {
+    assert.equal(normalizeGlob('Src\\*.ts', path.posix), '**/Src\\*.ts');
+    assert.equal(normalizeGlob('src\\sub\\a.ts', path.posix), 'src/sub/a.ts');
+  });
+  for (const pl of PLATFORMS) {
+    it(`${pl.name}: **/app.TS finds Src/App.ts only where the volume folds case; an NFC glob finds the NFD name only where it folds normalisation`, () => {
+      assert.equal(globMatcher('**/app.TS', pl.names)('Src/App.ts'), pl.names.foldsCase);
+      assert.equal(globMatcher(`**/${NFC}`, pl.names)(`docs/${NFD}`), pl.names.foldsNormalization);
+      assert.equal(globMatcher(`**/${NFD}`, pl.names)(`docs/${NFC}`), pl.names.foldsNormalization);
+      assert.equal(globMatcher('**/App.ts', pl.names)('Src/App.ts'), true);
+    });
+  }
 });

@@ -1,15 +1,26 @@
 import { compileGlob } from '../glob/matcher';
-import { EXACT_NAMES, isAscii, type NameComparison } from '../names';
+import * as nodePath from 'node:path';
+import { EXACT_NAMES, isAscii, type NameComparison, type PathApi } from '../names';
 import { expandBraces } from '../glob/braces';
 import { escapeGlobLiteral, isPortableGlob } from '../ignore/globs';
 
 /**
- * A glob as the model writes it, relative to the searched folder: "\" read as "/", a
+ * A glob's backslashes as the platform reads them: a separator where it escapes nothing.
+ * On Windows no name holds `*` or `?`, so a backslash before one separates (`Src\*.ts`,
+ * `C:\Users\me\*`); it still escapes the characters a name there can hold (`\[id\].tsx`).
+ */
+export function globSeparators(glob: string, api: PathApi = nodePath): string {
+  return glob.replace(api.sep === '\\' ? /\\(?![[\]{}()!+@])/g : /\\(?![*?[\]{}()!+@])/g, '/');
+}
+
+/**
+ * A glob as the model writes it, relative to the searched folder (paths read as `api`
+ * reads them): "\" read as "/" where it escapes nothing, a
  * leading "./" or "/" dropped, and a pattern without "/" (`*.ts`, `README.md`) made to
  * match at any depth, as `**\/` in front would.
  */
-export function normalizeGlob(pattern: string): string {
-  let p = pattern.trim().replace(/\\(?![*?[\]{}()!+@])/g, '/');
+export function normalizeGlob(pattern: string, api: PathApi = nodePath): string {
+  let p = globSeparators(pattern.trim(), api);
   p = p.replace(/^(\.\/)+/, '').replace(/^\/+/, '');
   if (!p.includes('/')) {
     p = `**/${p}`;
