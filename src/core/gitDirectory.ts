@@ -16,6 +16,7 @@
  * regard to case, as a folding file system would find them; a name that could be either
  * kind (a link) counts: deciding too often is the safe side.
  */
+import { foldCase } from './names';
 
 /** The names that make a folder a git directory, as {@link isGitDirectoryBy} asks about them. */
 export type GitMark = 'objects' | 'refs' | 'HEAD' | 'commondir';
@@ -51,7 +52,7 @@ export function isGitDirectoryNames(names: readonly string[]): boolean {
 function addMark(marks: Set<string>, name: string): void {
   const n = name.length;
   if (n === 4 || n === 7 || n === 9) {
-    const l = name.toLowerCase();
+    const l = foldCase(name);
     if (l === 'refs' || l === 'head' || l === 'objects' || l === 'commondir') {
       marks.add(l);
     }

@@ -395,3 +395,16 @@ export const MERGE_EDITOR_OPEN_MS = 10_000;
 
 /** Bytes of a file the tool editor reads to build an example input from its first line; a larger file lends only its path. */
 export const EXAMPLE_FILE_MAX_BYTES = 1024 * 1024;
+
+// Platforms: how names, line endings and transient failures are met
+
+/** Files of a folder a new file's line ending is learned from, at most (the majority of their first line breaks). */
+export const NEW_FILE_EOL_SAMPLE_FILES = 32;
+/** Bytes read from the start of each of them for its first line break. */
+export const NEW_FILE_EOL_SAMPLE_BYTES = 4096;
+/** Folders above a new file's folder asked the same when its own has no text file to ask. */
+export const NEW_FILE_EOL_FOLDERS_UP = 3;
+/** Tries of a rename or delete the platform refused for a moment (EPERM, EBUSY, EACCES while an indexer or a scanner holds the file), the first included. */
+export const TRANSIENT_TRIES = 5;
+/** Milliseconds waited before the second try; doubled before each try after it (50, 100, 200, 400: 750 ms in all at most). */
+export const TRANSIENT_FIRST_WAIT_MS = 50;

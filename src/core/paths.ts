@@ -1,47 +1,52 @@
 import * as nodePath from 'node:path';
+import { EXACT_NAMES, isWithinAs, type NameComparison, type PathApi } from './names';
 
 /** A workspace folder: its name (as VS Code shows it) and its absolute, real path. */
 export interface Root {
   name: string;
   path: string;
+  /** How the folder's volume compares names (see core/names.ts). @default EXACT_NAMES */
+  names?: NameComparison;
 }
 
 const p = nodePath;
 
-export function isAbsoluteInput(input: string): boolean {
-  return p.isAbsolute(input) || /^[a-zA-Z]:[\\/]/.test(input);
+/** Whether the model's path is absolute where paths read as `api` does: a drive letter is absolute only on Windows. */
+export function isAbsoluteInput(input: string, api: PathApi = p): boolean {
+  return api.isAbsolute(input) || (api.sep === '\\' && /^[a-zA-Z]:[\\/]/.test(input));
 }
 
-/** Is `child` the same as or below `parent`? Both absolute and normalised. */
+/** Is `child` the same as or below `parent`? Both absolute and normalised; names compared as written. */
 export function isWithin(parent: string, child: string): boolean {
-  const rel = p.relative(parent, child);
-  // `..x` is a name inside `parent`; only `..` itself, or `..` followed by a separator, leaves it
-  const up = rel === '..' || rel.startsWith(`..${p.sep}`);
-  return rel === '' || (!up && !p.isAbsolute(rel));
+  return isWithinAs(EXACT_NAMES, parent, child, p);
 }
 
 /**
- * Turns the model's path into an absolute, normalised one (symlinks not yet resolved).
- * Relative paths resolve against a workspace folder: in a multi-root workspace a first
- * segment naming a folder picks that folder (`asRelativePath` form), else the first.
+ * Turns the model's path into an absolute, normalised one (symlinks not yet resolved), as
+ * paths read where `api` is the platform's. Relative paths resolve against a workspace
+ * folder: in a multi-root workspace a first segment naming a folder picks that folder
+ * (`asRelativePath` form), else the first. On Windows either separator separates. On a
+ * POSIX volume a backslash can be part of a name: with `literalBackslash` it is kept so,
+ * else read as a separator (the caller takes the literal reading when such an entry
+ * exists, see services/target.ts).
  */
-export function resolveInputPath(input: string, roots: readonly Root[]): string {
+export function resolveInputPath(input: string, roots: readonly Root[], api: PathApi = p, literalBackslash = false): string {
   const trimmed = input.trim();
-  if (isAbsoluteInput(trimmed)) {
-    return p.normalize(trimmed);
+  if (isAbsoluteInput(trimmed, api)) {
+    return api.normalize(literalBackslash ? trimmed : trimmed.replace(/\\/g, api.sep));
   }
+  const rel = (literalBackslash ? trimmed : trimmed.replace(/\\/g, '/')).replace(/^\.\/+/, '');
   if (roots.length === 0) {
-    return p.resolve(trimmed);
+    return api.resolve(rel);
   }
-  const rel = trimmed.replace(/\\/g, '/').replace(/^\.\/+/, '');
   if (roots.length > 1) {
     const first = rel.split('/')[0];
     const named = roots.find((r) => r.name === first);
     if (named) {
-      return p.resolve(named.path, rel.slice(first.length + 1));
+      return api.resolve(named.path, rel.slice(first.length + 1));
     }
   }
-  return p.resolve(roots[0].path, rel);
+  return api.resolve(roots[0].path, rel);
 }
 
 export interface Located {
@@ -52,19 +57,27 @@ export interface Located {
   relative: string | undefined;
 }
 
-/** How a real absolute path is shown, and which folder holds it. */
-export function locate(abs: string, roots: readonly Root[]): Located {
+/** An absolute path as tools print it: with "/" on Windows too (either separator reads back the same there). */
+export function printedPath(abs: string, api: PathApi = p): string {
+  return api.sep === '\\' ? abs.split(api.sep).join('/') : abs;
+}
+
+/** How a real absolute path is shown (with "/", whatever the platform), and which folder holds it; `api` reads the paths as the platform does. */
+export function locate(abs: string, roots: readonly Root[], api: PathApi = p): Located {
   // the deepest root wins when folders nest
   let best: Root | undefined;
   for (const r of roots) {
-    if (isWithin(r.path, abs) && (!best || r.path.length > best.path.length)) {
+    if (isWithinAs(r.names ?? EXACT_NAMES, r.path, abs, api) && (!best || r.path.length > best.path.length)) {
       best = r;
     }
   }
   if (!best) {
-    return { display: abs, root: undefined, relative: undefined };
+    return { display: printedPath(abs, api), root: undefined, relative: undefined };
   }
-  const rel = p.relative(best.path, abs).split(p.sep).join('/');
+  // in the path's own spelling: the folder's part is dropped by its count of names, as a
+  // folding volume may spell it otherwise (`C:\\Repo` for `c:\\repo`)
+  const rootParts = best.path.split(api.sep).filter(Boolean).length;
+  const rel = abs.startsWith(best.path) ? api.relative(best.path, abs).split(api.sep).join('/') : abs.split(api.sep).filter(Boolean).slice(rootParts).join('/');
   const prefix = roots.length > 1 ? best.name : '';
   const display = prefix ? (rel ? `${prefix}/${rel}` : prefix) : rel || '.';
   return { display, root: best, relative: rel };
@@ -76,5 +89,5 @@ export function locate(abs: string, roots: readonly Root[]): Located {
  * never enter one, and reads refuse what is below one (see `isGitInternal` in policy.ts).
  */
 export function isGitName(name: string): boolean {
-  return name.length === 4 && name.toLowerCase() === '.git';
+  return name.length === 4 && /^\.git$/i.test(name);
 }

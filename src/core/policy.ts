@@ -1,3 +1,4 @@
+import { foldCase } from './names';
 import { compileGlob, compileGlobs } from './glob/matcher';
 import { isGitName, type Located } from './paths';
 import type { Phrase } from './phrase';
@@ -126,14 +127,11 @@ export interface GlobSet {
   test(path: string): boolean;
 }
 
-/** Whether the usual file systems of this platform fold case (macOS, Windows). */
-export const CASE_FOLDING_PLATFORM = process.platform === 'win32' || process.platform === 'darwin';
-
 /**
  * Compiles include globs and "!" exceptions into one matcher over "/" paths.
- * @param nocase match letters regardless of case. @default CASE_FOLDING_PLATFORM
+ * @param nocase match letters regardless of case: where the volume folds case (see core/names.ts), or always for the safe side.
  */
-export function globSet(globs: readonly string[], nocase: boolean = CASE_FOLDING_PLATFORM): GlobSet {
+export function globSet(globs: readonly string[], nocase: boolean): GlobSet {
   const inc = globs.filter((g) => !g.startsWith('!'));
   const exc = globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
   const isInc = inc.length ? compileGlobs(inc, { nocase }) : () => false;
@@ -198,6 +196,8 @@ export interface ReadPolicyInput {
   gitDir?: Located;
   /** A file open in an editor is one the user already looks at: it is not asked about for being outside. */
   openInEditor: boolean;
+  /** A name Windows does not keep as written (see core/nameRules.ts): refused when `always` (the workspace is on Windows). */
+  badName?: { message: string; always: boolean };
   allowOutside: GlobSet;
   sensitive: GlobSet;
   toolName: string;
@@ -257,7 +257,7 @@ export function compileSensitiveFiles(globs: readonly string[]): SensitiveFiles 
     .map((g) => {
       const body = g.startsWith('!') ? g.slice(1) : g;
       const segs = body.split('/');
-      const folders = segs.slice(0, -1).filter((x) => x !== '' && !/[*?[\]{}\\]/.test(x)).map((x) => x.toLowerCase());
+      const folders = segs.slice(0, -1).filter((x) => x !== '' && !/[*?[\]{}\\]/.test(x)).map((x) => foldCase(x));
       return { exclude: g.startsWith('!'), folders, test: compileGlob(body, { nocase: true }) };
     });
   const memoized = (t: (name: string) => boolean) => {
@@ -282,7 +282,7 @@ export function compileSensitiveFiles(globs: readonly string[]): SensitiveFiles 
         const dirKey = `${rootPath}\0${cut < 0 ? '' : relative.slice(0, cut)}`;
         let candidates = byFolder.get(dirKey);
         if (!candidates) {
-          const here = new Set(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`.toLowerCase().split('/'));
+          const here = new Set(foldCase(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`).split('/'));
           candidates = rest.filter((r) => r.folders.every((f) => here.has(f)));
           byFolder.set(dirKey, candidates);
         }
@@ -345,6 +345,9 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
       message: `${i.located.display} ${inGitDirectory(i.located, i.gitDir)}: ${i.toolName} never ${PRESENT[i.verb] ?? i.verb} git's own data (objects, config, hooks), which can carry credentials and is not the project's source.`,
     };
   }
+  if (i.badName?.always) {
+    return { kind: 'deny', message: i.badName.message };
+  }
   const posixReal = i.real.split('\\').join('/');
   const reasons: ReadReason[] = [];
   if (!i.located.root && !i.openInEditor && !i.allowOutside.test(posixReal)) {
@@ -357,10 +360,11 @@ export function decideRead(i: ReadPolicyInput): ReadDecision {
     return { kind: 'allow' };
   }
   if (reasons.length === 2) {
-    return question(reasons, QUESTIONS[i.verb].both, i.toolName, i.real);
+    return question(reasons, QUESTIONS[i.verb].both, i.toolName, i.located.display);
   }
   if (reasons[0] === 'outside') {
-    return outsideQuestion(i.toolName, i.verb, i.real);
+    // (outside the workspace a path is shown whole, with / on every platform)
+    return outsideQuestion(i.toolName, i.verb, i.located.display);
   }
   return question(reasons, QUESTIONS[i.verb].sensitive, i.toolName, i.located.display);
 }

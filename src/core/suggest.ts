@@ -1,3 +1,4 @@
+import { foldCase } from './names';
 import { MAX_SUGGESTIONS } from './limits';
 
 export function levenshtein(a: string, b: string): number {
@@ -34,8 +35,8 @@ const MAX_NAME_CHARS = 255;
  * otherwise edit distance relative to length decides.
  */
 export function nameSimilarity(wanted: string, candidate: string): number {
-  const a = wanted.toLowerCase();
-  const b = candidate.toLowerCase();
+  const a = foldCase(wanted);
+  const b = foldCase(candidate);
   if (a === b) {
     return 1;
   }

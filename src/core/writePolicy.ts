@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path';
-import { CASE_FOLDING_PLATFORM, globSet, inGitDirectory, isGitInternal, isSensitive, type GlobSet } from './policy';
-import { isWithin, type Located } from './paths';
+import { globSet, inGitDirectory, isGitInternal, isSensitive, type GlobSet } from './policy';
+import type { Located } from './paths';
+import { EXACT_NAMES, isWithinAs, type NameComparison } from './names';
 
 /**
  * Files whose change can make something run code or steer an agent: a change to one of
@@ -305,6 +306,10 @@ export interface ChangePolicyInput {
   protectedFiles: GlobSet;
   /** The editor's own folders (see {@link editorFolders}), real paths: a change inside one always asks. @default none */
   editorFolders?: readonly string[];
+  /** How the volume of `real` compares names (see core/names.ts). @default EXACT_NAMES */
+  names?: NameComparison;
+  /** A name Windows does not keep as written, which the change would write (see core/nameRules.ts): the words of the refusal. */
+  badName?: string;
 }
 
 /**
@@ -333,10 +338,9 @@ export function editorFolders(o: { globalStorage?: string; appRoot?: string; ext
   return out;
 }
 
-/** Is `real` inside one of `folders`? Without regard to case where the usual file systems fold it. */
-function inEditorFolder(real: string, folders: readonly string[] | undefined): boolean {
-  const fold = CASE_FOLDING_PLATFORM ? (x: string) => x.toLowerCase() : (x: string) => x;
-  return (folders ?? []).some((f) => isWithin(fold(f), fold(real)));
+/** Is `real` inside one of `folders`, as the volume compares names? */
+function inEditorFolder(real: string, folders: readonly string[] | undefined, names: NameComparison): boolean {
+  return (folders ?? []).some((f) => isWithinAs(names, f, real));
 }
 
 /**
@@ -351,6 +355,9 @@ export function decideChange(i: ChangePolicyInput): ChangeDecision {
   if (i.gitDir) {
     return { kind: 'refuse', message: `${i.located.display} ${inGitDirectory(i.located, i.gitDir)}: git's own files are never written by these tools. Use git itself (ask the user) to change a repository's state.` };
   }
+  if (i.badName !== undefined) {
+    return { kind: 'refuse', message: i.badName };
+  }
   // Secrets are matched on the workspace-relative and the absolute path, as for reads: a
   // workspace opened on ~/.aws holds `credentials`. Protected files are the project's own.
   const outside = !i.located.root;
@@ -360,7 +367,7 @@ export function decideChange(i: ChangePolicyInput): ChangeDecision {
     return { kind: 'ask', why: [outside && 'it is outside the workspace folders', secret && 'it may hold secrets'].filter(Boolean).join(' and '), reasons };
   }
   const rel = i.located.relative ?? '';
-  if ((rel && i.protectedFiles.test(rel)) || inEditorFolder(i.real, i.editorFolders)) {
+  if ((rel && i.protectedFiles.test(rel)) || inEditorFolder(i.real, i.editorFolders, i.names ?? EXACT_NAMES)) {
     return { kind: 'ask', why: PROTECTED_WHY, reasons: ['protected'] };
   }
   return i.policy === 'always' ? { kind: 'ask', why: undefined, reasons: [] } : { kind: 'apply' };

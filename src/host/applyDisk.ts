@@ -3,6 +3,9 @@ import * as path from 'node:path';
 import { CancelledError, ToolError } from '../core/errors';
 import { APPLY_HELD_FOLDERS, MAX_FILE_NAME_BYTES } from '../core/limits';
 import type { SyncQueue } from './syncQueue';
+import { retryTransient } from './transient';
+import { WINDOWS_PATHS } from './volume';
+import { PROC_FD_PATHS } from './procfs';
 import { ApplyFailure, StaleError } from './workspace';
 import type { ApplyHandle, ApplyIo, ApplyStat } from './applyIo';
 
@@ -128,7 +131,11 @@ export class Disk {
   /** Folders opened for this change, by path, least recently used first (see inFolder). */
   private readonly held = new Map<string, ApplyHandle>();
 
-  constructor(private readonly io: ApplyIo) {}
+  constructor(
+    private readonly io: ApplyIo,
+    /** Folders are held open and used through `/proc/self/fd` (see PROC_FD_PATHS); a test turns it off to check the other way. */
+    private readonly holdFolders: boolean = PROC_FD_PATHS,
+  ) {}
 
   /**
    * Runs `use` with a path that names the folder `dir` (a real path, as the policy decided
@@ -143,7 +150,7 @@ export class Disk {
    * `dir` (the folder was moved or removed) is let go, and `dir` opened afresh.
    */
   async inFolder<T>(dir: string, use: (held: string) => Promise<T>): Promise<T | undefined> {
-    if (process.platform === 'linux') {
+    if (this.holdFolders) {
       const kept = this.held.get(dir);
       if (kept) {
         const real = await this.io.readlink(`/proc/self/fd/${kept.fd}`).catch(() => undefined);
@@ -296,7 +303,8 @@ export class Disk {
       let ownerKept = true;
       let handedOver = false;
       try {
-        if (like) {
+        // owner and mode bits only where files have them: on Windows a mode is one read-only attribute
+        if (like && !WINDOWS_PATHS) {
           const mine = await fh.stat();
           if (mine.uid !== like.uid || mine.gid !== like.gid) {
             try {
@@ -386,8 +394,30 @@ export class Disk {
       }
       throw e;
     }
-    if (!sameFile(st, before)) {
+    if (!sameFile(st, before) && !(st.isFile() && (await this.sameBytes(file, before)))) {
       throw new StaleError(p);
+    }
+  }
+
+  /**
+   * Whether the file at `file` still holds the bytes `before` read. A volume that caches
+   * attributes (a network or FUSE mount, for a second by default) answers a name's stat
+   * from before a link or a write made through another name, so its times and link count
+   * cannot say that the file is unchanged there; its bytes, read through a fresh
+   * descriptor, can: a file with the same bytes loses nothing when it is replaced.
+   */
+  private async sameBytes(file: string, before: Before): Promise<boolean> {
+    let fh: ApplyHandle;
+    try {
+      fh = await this.io.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
+    } catch {
+      return false;
+    }
+    try {
+      const st = await fh.stat();
+      return st.isFile() && Buffer.compare(Buffer.from(await fh.readFile()), Buffer.from(before.bytes)) === 0;
+    } finally {
+      await fh.close();
     }
   }
 
@@ -445,7 +475,7 @@ export class Disk {
       if (now) {
         await this.unchanged(to, p, now);
       }
-      await this.io.rename(from, to);
+      await retryTransient(() => this.io.rename(from, to));
     });
     journal.splice(journal.indexOf(temp), 1);
     if (saved) {
@@ -537,23 +567,24 @@ export class Disk {
    * journals its names itself.
    */
   async syncFolder(dir: string, syncs: SyncQueue): Promise<void> {
-    if (process.platform === 'win32') {
+    if (WINDOWS_PATHS) {
       return;
     }
     const fh = await this.io.open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
     await syncs.add(fh, `saving the names in ${dir}`);
   }
 
+  // renames and deletes are tried again while another program holds the file for a moment (see retryTransient)
   async unlink(p: string): Promise<void> {
-    await this.at(p, (file) => this.io.unlink(file));
+    await this.at(p, (file) => retryTransient(() => this.io.unlink(file)));
   }
 
   async rename(from: string, to: string): Promise<void> {
-    await this.at2(from, to, (a, b) => this.io.rename(a, b));
+    await this.at2(from, to, (a, b) => retryTransient(() => this.io.rename(a, b)));
   }
 
   async rmdir(p: string): Promise<void> {
-    await this.at(p, (folder) => this.io.rmdir(folder));
+    await this.at(p, (folder) => retryTransient(() => this.io.rmdir(folder)));
     await this.letGo(p);
   }
 }

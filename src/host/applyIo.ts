@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { realpathNative } from './realpath';
 
 // The disk operations a change uses, as one seam: a test fails them one by one (see
 // applyDisk.ts for what is done with them and how each is undone).
@@ -94,7 +95,7 @@ class SyncHandle implements ApplyHandle {
 export const NODE_APPLY_IO: ApplyIo = {
   open: async (p, flags, mode) => new SyncHandle(fs.openSync(p, flags, mode)),
   readlink: async (p) => fs.readlinkSync(p),
-  realpath: async (p) => fs.realpathSync.native(p),
+  realpath: async (p) => realpathNative(p),
   lstat: async (p) => fs.lstatSync(p),
   rename: async (from, to) => fs.renameSync(from, to),
   link: async (existing, to) => fs.linkSync(existing, to),

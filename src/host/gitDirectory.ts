@@ -1,3 +1,4 @@
+import { CASE_FOLDING_NAMES, nameKey } from '../core/names';
 import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { isGitDirectoryBy, type GitDirectories, type GitMark } from '../core/gitDirectory';
@@ -86,9 +87,9 @@ export class GitDirectoryProbe implements GitDirectories {
   }
 }
 
-/** Names as a case-folding file system would compare them; elsewhere a false match only asks too often. */
+/** Names as a case-folding file system would compare them, on every volume: elsewhere a false match only asks too often. */
 function sameName(mark: GitMark, name: string): boolean {
-  return mark.length === name.length && mark.toLowerCase() === name.toLowerCase();
+  return mark.length === name.length && nameKey(CASE_FOLDING_NAMES, mark) === nameKey(CASE_FOLDING_NAMES, name);
 }
 
 /**

@@ -4,6 +4,7 @@ import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { LAZY_TYPE_FOLDER_BYTES, STAT_BATCH_FILES } from '../core/limits';
 import type { DirEntry, EntryType, NamedEntries } from './workspace';
+import { PROC_FD_PATHS } from './procfs';
 
 function typeOf(e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   return e.isFile() ? 'file' : e.isDirectory() ? 'directory' : e.isSymbolicLink() ? 'symlink' : 'other';
@@ -21,7 +22,7 @@ function changed(p: string): ToolError {
  * swapped for a link to another one is never listed. Elsewhere the path is read as is.
  */
 async function withCheckedFolder<T>(p: string, read: (path: string) => Promise<T>): Promise<T> {
-  if (process.platform !== 'linux') {
+  if (!PROC_FD_PATHS) {
     return read(p);
   }
   let fh: fs.FileHandle;

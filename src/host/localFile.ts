@@ -3,6 +3,8 @@ import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import type { OpenedFile, OpenOptions } from '../core/file';
+import { realpathNative } from './realpath';
+import { PROC_FD_PATHS } from './procfs';
 
 type Stats = Pick<fsSync.Stats, 'isFile' | 'isDirectory' | 'size' | 'mtimeMs' | 'dev' | 'ino'>;
 
@@ -44,7 +46,7 @@ const SYNC_IO: OpenIo<number> = {
   read: async (h, buf, offset, length, position) => fsSync.readSync(h, buf, offset, length, position),
   close: async (h) => fsSync.closeSync(h),
   readlink: async (path) => fsSync.readlinkSync(path),
-  realpath: async (path) => fsSync.realpathSync.native(path),
+  realpath: async (path) => realpathNative(path),
   stat: async (path) => fsSync.statSync(path),
 };
 
@@ -54,7 +56,7 @@ const SYNC_IO: OpenIo<number> = {
  * when it names the same file (device and inode) as the descriptor.
  */
 async function descriptorPath<H>(io: OpenIo<H>, h: H, path: string, st: Stats): Promise<string | undefined> {
-  if (process.platform === 'linux') {
+  if (PROC_FD_PATHS) {
     try {
       const p = await io.readlink(`/proc/self/fd/${io.fd(h)}`);
       return p.endsWith(' (deleted)') ? undefined : p;

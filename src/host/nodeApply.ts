@@ -5,6 +5,7 @@ import { APPLY_FSYNCS_IN_FLIGHT } from '../core/limits';
 import { decodeTextExact, encodeText } from '../core/text/encoding';
 import { besideName, codeOf, described, Disk, NODE_APPLY_IO, type ApplyIo, type Before, type Staged, type Undo } from './applyDisk';
 import { SyncQueue } from './syncQueue';
+import { WINDOWS_PATHS } from './volume';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 export { NODE_APPLY_IO, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyDisk';
@@ -98,9 +99,9 @@ async function undoOne(disk: Disk, u: Undo): Promise<FileState[]> {
  * seconds there); only then are they renamed over their files, in order, and the folders
  * that got new names synced, once each.
  */
-export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOptions, io: ApplyIo = NODE_APPLY_IO): Promise<ApplyReport> {
+export async function applyOnDisk(changes: readonly FileChange[], opts: ApplyOptions, io: ApplyIo = NODE_APPLY_IO, holdFolders?: boolean): Promise<ApplyReport> {
   throwIfCancelled(opts.signal);
-  const disk = new Disk(io);
+  const disk = new Disk(io, holdFolders);
   try {
     return await applyWith(disk, changes, opts);
   } finally {
@@ -118,6 +119,7 @@ async function applyWith(disk: Disk, changes: readonly FileChange[], opts: Apply
     }
   }
   throwIfCancelled(opts.signal);
+  refuseReadOnly(changes, snaps);
   await opts.beforeWrite?.();
   const journal: Undo[] = [];
   const readOnly: string[] = [];
@@ -167,6 +169,27 @@ async function applyWith(disk: Disk, changes: readonly FileChange[], opts: Apply
     }
   }
   return { unsaved: [], readOnly, savedCopiesLeft };
+}
+
+/**
+ * Where a file's read-only attribute is the platform's word (Windows: replacing, moving
+ * over or deleting such a file is refused there, or silently allowed by node, which clears
+ * it), a change to one is refused before anything is written, saying so; elsewhere mode
+ * bits are the file's owner's to set, and the file is written keeping them (the result
+ * says it was read-only).
+ */
+export function refuseReadOnly(changes: readonly FileChange[], snaps: ReadonlyMap<string, Pick<Before, 'mode'> | undefined>, windows = WINDOWS_PATHS): void {
+  if (!windows) {
+    return;
+  }
+  for (const c of changes) {
+    for (const p of c.kind === 'rename' ? [c.from, c.to] : [c.path]) {
+      const before = snaps.get(p);
+      if (before && (before.mode & 0o222) === 0) {
+        throw new Error(`${p} is read-only (its read-only attribute is set); ask the user to clear it if the file should change`);
+      }
+    }
+  }
 }
 
 /** Paths earlier steps of a change touch, and the folders above them. */
@@ -288,6 +311,10 @@ async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Be
       return;
     }
     case 'rename': {
+      if (c.respell) {
+        await respell(disk, c.from, c.to, journal);
+        return;
+      }
       const before = snaps.get(c.to);
       const there = await disk.exists(c.to);
       if (there && !c.overwrite) {
@@ -316,5 +343,24 @@ async function applyOne(disk: Disk, c: FileChange, snaps: ReadonlyMap<string, Be
       }
       return;
     }
+  }
+}
+
+/**
+ * Gives one file another spelling of its name (`App.ts` to `app.ts`) on a volume that
+ * folds names: through a temporary name beside it, as such a volume may take a rename of
+ * a file onto itself as nothing to do (Linux over a folding FUSE volume, Wine), and a
+ * name it finds under `to` is the file itself. Each rename is recorded, so a failure puts
+ * the old name back.
+ */
+async function respell(disk: Disk, from: string, to: string, journal: Undo[]): Promise<void> {
+  const tmp = besideName(to, 'tmp');
+  try {
+    await disk.rename(from, tmp);
+    journal.push({ kind: 'renamed', from, to: tmp });
+    await disk.rename(tmp, to);
+    journal.push({ kind: 'renamed', from: tmp, to });
+  } catch (e) {
+    throw described(e, `renaming ${from} to ${to}`);
   }
 }

@@ -1,4 +1,4 @@
-import { createReadStream, realpathSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CancelSignal } from '../core/cancel';
@@ -10,9 +10,12 @@ import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames 
 import { openLocalFileNow } from './localFile';
 import { localStatNow } from './localStat';
 import { NODE_PROCESSES } from './process';
-import { realpathLenient } from './realpath';
+import { realpathLenient, realpathNative } from './realpath';
 import { applyOnDisk } from './nodeApply';
 import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
+import { Volumes } from './volume';
+import { neighboursEol } from './lineEndings';
+import type { NameComparison } from '../core/names';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 
@@ -23,15 +26,18 @@ export class NodeWorkspace implements Workspace {
   /** As VS Code's workspace trust: an untrusted workspace runs no program the workspace could steer. */
   trusted = true;
 
+  /** Each folder's volume, asked once how it compares names. */
+  protected readonly volumes = new Volumes();
+
   constructor(roots: Root[]) {
-    this.rootList = roots;
+    this.rootList = roots.map((r) => ({ ...r, names: r.names ?? this.volumes.folder(r.path) }));
   }
 
-  /** Roots are resolved to their real paths so that policy compares like with like. */
+  /** Roots are resolved to their real paths (each name as on disk) so that policy compares like with like. */
   static async create<T extends NodeWorkspace>(this: new (roots: Root[]) => T, folders: readonly string[]): Promise<T> {
     const roots: Root[] = [];
     for (const f of folders) {
-      const real = await fs.realpath(path.resolve(f));
+      const real = realpathNative(path.resolve(f));
       roots.push({ name: path.basename(real), path: real });
     }
     return new this(roots);
@@ -48,8 +54,12 @@ export class NodeWorkspace implements Workspace {
   // The small questions of the disk (a real path, a stat, opening a file) are asked with
   // node's synchronous calls: the CLI runs one call at a time, and each answer takes
   // microseconds, less than a round trip through the thread pool (see openLocalFileNow).
-  realpath(p: string): Promise<string> {
-    return realpathLenient(p, async (x) => realpathSync.native(x));
+  async realpath(p: string): Promise<string> {
+    return this.volumes.spellOnDisk(await realpathLenient(p, async (x) => realpathNative(x)), this.rootList);
+  }
+
+  names(p: string): NameComparison {
+    return this.volumes.of(p, this.rootList);
   }
 
   stat(p: string): Promise<FileStat | undefined> {
@@ -129,8 +139,10 @@ export class NodeWorkspace implements Workspace {
     return applyOnDisk(changes, opts);
   }
 
-  newFileEol(): 'LF' | 'CRLF' {
-    return 'LF';
+  /** The line ending most files near it use (see neighboursEol), else LF. */
+  newFileEol(p: string): 'LF' | 'CRLF' {
+    const root = this.rootList.find((r) => p.startsWith(r.path));
+    return neighboursEol(p, root?.path) ?? 'LF';
   }
 
   async format(): Promise<boolean> {

@@ -1,3 +1,5 @@
+import { PROC_FD_PATHS } from './procfs';
+import { WINDOWS_PATHS } from './volume';
 import { accessSync, constants as fsConstants, mkdtempSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
@@ -106,7 +108,7 @@ function watchCancellation(signal: CancelSignal | undefined, onCancel: () => voi
  * so far; `stop` kills it for the limit it passed.
  */
 function watchChild(pid: number | undefined, opts: RunOptions, output: () => string, stop: (reason: ProcessStopped['reason'], limit: number) => void): ReturnType<typeof setInterval> | undefined {
-  if (process.platform !== 'linux' || pid === undefined || (opts.maxMemoryBytes === undefined && opts.stallMs === undefined)) {
+  if (!PROC_FD_PATHS || pid === undefined || (opts.maxMemoryBytes === undefined && opts.stallMs === undefined)) {
     return undefined;
   }
   let lastIo = '';
@@ -273,7 +275,7 @@ function withEnv(base: NodeJS.ProcessEnv, changes: Readonly<Record<string, strin
 
 function isExecutable(p: string): boolean {
   try {
-    accessSync(p, process.platform === 'win32' ? fsConstants.F_OK : fsConstants.X_OK);
+    accessSync(p, WINDOWS_PATHS ? fsConstants.F_OK : fsConstants.X_OK);
     return true;
   } catch {
     return false;

@@ -1,4 +1,23 @@
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
+
+/**
+ * The platform's own real path of an existing path (on Windows each name as on disk),
+ * else node's, which resolves links name by name: the platform's fails on some paths it
+ * can open (Wine's, past 260 characters, with an unknown error), and a failure there must
+ * not read as "missing".
+ */
+export function realpathNative(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES' || code === 'EPERM') {
+      throw e;
+    }
+    return realpathSync(p);
+  }
+}
 
 /**
  * Real path of `p` even when it does not exist: the deepest existing ancestor is

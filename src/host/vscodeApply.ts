@@ -1,4 +1,4 @@
-import { accessSync, constants as fsConstants, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,6 +8,9 @@ import { textEdits } from '../core/diff';
 import { CancelledError } from '../core/errors';
 import type { CellChange } from '../core/notebook/cells';
 import { localEntryExists } from './gitDirectory';
+import { EXACT_NAMES, type NameComparison } from '../core/names';
+import { findNotebookDocument, findTextDocument } from './vscodeDocuments';
+import { WINDOWS_PATHS } from './volume';
 import { ApplyFailure, StaleError, type ApplyOptions, type ApplyReport, type FileChange, type FileState } from './workspace';
 
 /**
@@ -32,10 +35,10 @@ interface EditedNotebook {
   removed?: vscode.NotebookCellData;
 }
 
-function openNotebook(uri: vscode.Uri): vscode.NotebookDocument | undefined {
-  const key = uri.toString();
-  return vscode.workspace.notebookDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
-}
+let respellCount = 0;
+
+/** How the volume of a path compares names: a document open under another spelling of the file is its document. */
+type NamesOf = (path: string) => NameComparison;
 
 /** The notebook's cells must still be those the change was made on: the count, and the changed cell's source. */
 function notebookStill(nb: vscode.NotebookDocument, change: CellChange): boolean {
@@ -113,15 +116,10 @@ async function undoNotebookEdit(e: EditedNotebook): Promise<void> {
  * A notebook editor holding unsaved changes to the file: writing the file's text would
  * overwrite them behind it (the caller refuses this earlier, in words for the model).
  */
-function refuseBehindNotebook(uri: vscode.Uri, p: string): void {
-  if (openNotebook(uri)?.isDirty) {
+function refuseBehindNotebook(uri: vscode.Uri, p: string, names: NameComparison): void {
+  if (findNotebookDocument(uri, names)?.isDirty) {
     throw new Error(`${p} is open in a notebook editor with unsaved changes, which writing the file would overwrite`);
   }
-}
-
-function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
-  const key = uri.toString();
-  return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
 }
 
 /** A file's bytes, or undefined when it cannot be read; a local one straight from the disk, not through the window. */
@@ -188,7 +186,10 @@ function assertWritable(uri: vscode.Uri): void {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') {
-      throw new Error(`${uri.fsPath} cannot be written (${code ?? 'no permission'})`);
+      // the real reason, where it is the file's own: its read-only attribute (Windows) or its mode
+      const mode = statSync(uri.fsPath, { throwIfNoEntry: false })?.mode ?? 0o200;
+      const why = (mode & 0o222) === 0 ? (WINDOWS_PATHS ? 'it is read-only (its read-only attribute is set)' : 'it is read-only (its mode gives no one write permission)') : code ?? 'no permission';
+      throw new Error(`${uri.fsPath} cannot be written: ${why}`);
     }
   }
 }
@@ -205,7 +206,7 @@ function wholeRange(doc: vscode.TextDocument): vscode.Range {
  * step fails or the call is cancelled, documents get their text back and files their
  * bytes, and the error is rethrown.
  */
-export async function applyInEditor(changes: readonly FileChange[], opts: ApplyOptions, uriFor: (path: string) => vscode.Uri): Promise<ApplyReport> {
+export async function applyInEditor(changes: readonly FileChange[], opts: ApplyOptions, uriFor: (path: string) => vscode.Uri, names: NamesOf = () => EXACT_NAMES): Promise<ApplyReport> {
   throwIfCancelled(opts.signal);
   const edited = new Map<string, EditedDoc>();
   const notebooks = new Map<string, EditedNotebook>();
@@ -237,7 +238,7 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
       // through the notebook, never as a rewrite of its file behind an editor that holds it
       const uri = uriFor(c.path);
       assertWritable(uri);
-      const nb = openNotebook(uri) ?? (await vscode.workspace.openNotebookDocument(uri));
+      const nb = findNotebookDocument(uri, names(c.path)) ?? (await vscode.workspace.openNotebookDocument(uri));
       if (!notebookStill(nb, c.notebook)) {
         throw new StaleError(c.path);
       }
@@ -247,23 +248,23 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
     } else if (c.kind === 'edit') {
       const uri = uriFor(c.path);
       assertWritable(uri);
-      refuseBehindNotebook(uri, c.path);
-      const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+      refuseBehindNotebook(uri, c.path, names(c.path));
+      const doc = findTextDocument(uri, names(c.path)) ?? (await vscode.workspace.openTextDocument(uri));
       if (doc.getText() !== c.base) {
         throw new StaleError(c.path);
       }
       edited.set(c.path, { doc, wasDirty: doc.isDirty, before: c.base });
       await remember(c.path);
     } else if (c.kind === 'rename') {
-      refuseBehindNotebook(uriFor(c.from), c.from);
-      refuseBehindNotebook(uriFor(c.to), c.to);
+      refuseBehindNotebook(uriFor(c.from), c.from, names(c.from));
+      refuseBehindNotebook(uriFor(c.to), c.to, names(c.to));
       await remember(c.from);
       await remember(c.to);
     } else {
       if (c.kind === 'create') {
         assertWritable(uriFor(c.path));
       }
-      refuseBehindNotebook(uriFor(c.path), c.path);
+      refuseBehindNotebook(uriFor(c.path), c.path, names(c.path));
       await remember(c.path);
     }
   }
@@ -294,7 +295,15 @@ export async function applyInEditor(changes: readonly FileChange[], opts: ApplyO
         we.deleteFile(uriFor(c.path), { recursive: false, ignoreIfNotExists: false }, meta);
         break;
       case 'rename':
-        we.renameFile(uriFor(c.from), uriFor(c.to), { overwrite: c.overwrite }, meta);
+        if (c.respell) {
+          // another spelling of the same file: through a name of its own, as a volume that
+          // folds names may take a rename onto itself as nothing to do (its open document follows)
+          const tmp = uriFor(path.join(path.dirname(c.to), `.${path.basename(c.to)}.${process.pid.toString(36)}-${(++respellCount).toString(36)}.tmp`));
+          we.renameFile(uriFor(c.from), tmp, { overwrite: false }, meta);
+          we.renameFile(tmp, uriFor(c.to), { overwrite: false }, meta);
+        } else {
+          we.renameFile(uriFor(c.from), uriFor(c.to), { overwrite: c.overwrite }, meta);
+        }
         break;
     }
   }

@@ -1,8 +1,12 @@
-import { createReadStream, existsSync, realpathSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Root } from '../core/paths';
+import { EXACT_NAMES, type NameComparison } from '../core/names';
+import { documentKey, findNotebookDocument, findTextDocument } from './vscodeDocuments';
+import { Volumes, WINDOWS_PATHS } from './volume';
+import { neighboursEol } from './lineEndings';
 import { STREAM_CHUNK_BYTES } from '../core/limits';
 import { encodingFromEditorId } from '../core/text/encoding';
 import { pickOutputItems, type NotebookCell, type NotebookOutputItem } from '../core/read/notebook';
@@ -11,7 +15,7 @@ import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames 
 import { openLocalFile } from './localFile';
 import { localStat } from './localStat';
 import { NODE_PROCESSES } from './process';
-import { realpathLenient } from './realpath';
+import { realpathLenient, realpathNative } from './realpath';
 import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
@@ -40,6 +44,8 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   private readonly sub: vscode.Disposable;
   readonly processes = NODE_PROCESSES;
   private readonly checkers = new CheckerWatch();
+  /** Each folder's volume, asked once how it compares names. */
+  private readonly volumes = new Volumes();
 
   /** Real paths of the editor's own folders (see `editorFolders` in core/writePolicy.ts). */
   private readonly ownFolders: readonly string[];
@@ -48,7 +54,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => (this.cachedRoots = undefined));
     this.ownFolders = editorFolders.map((f) => {
       try {
-        return realpathSync.native(f);
+        return realpathNative(f);
       } catch {
         return nodePath.normalize(f);
       }
@@ -66,7 +72,10 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
 
   roots(): readonly Root[] {
     if (!this.cachedRoots) {
-      this.cachedRoots = (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: this.rootPath(f.uri) }));
+      this.cachedRoots = (vscode.workspace.workspaceFolders ?? []).map((f) => {
+        const path = this.rootPath(f.uri);
+        return { name: f.name, path, names: f.uri.scheme === 'file' ? this.volumes.folder(path) : EXACT_NAMES };
+      });
     }
     return this.cachedRoots;
   }
@@ -76,10 +85,14 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       return uri.path;
     }
     try {
-      return realpathSync.native(uri.fsPath);
+      return realpathNative(uri.fsPath);
     } catch {
       return uri.fsPath;
     }
+  }
+
+  names(p: string): NameComparison {
+    return this.uriFor(p).scheme === 'file' ? this.volumes.of(p, this.roots()) : EXACT_NAMES;
   }
 
   isTrusted(): boolean {
@@ -96,12 +109,12 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     return vscode.Uri.file(path);
   }
 
-  realpath(p: string): Promise<string> {
+  async realpath(p: string): Promise<string> {
     const uri = this.uriFor(p);
     if (uri.scheme !== 'file') {
-      return Promise.resolve(p);
+      return p;
     }
-    return realpathLenient(p, (x) => fs.realpath(x));
+    return this.volumes.spellOnDisk(await realpathLenient(p, (x) => fs.realpath(x)), this.roots());
   }
 
   async stat(p: string): Promise<FileStat | undefined> {
@@ -211,8 +224,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   openDocument(p: string): OpenDocument | undefined {
-    const key = this.uriFor(p).toString();
-    const doc = vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
+    const doc = findTextDocument(this.uriFor(p), this.names(p));
     if (!doc) {
       return undefined;
     }
@@ -222,15 +234,14 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       encoding: encodingFromEditorId(doc.encoding),
       eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
       version: doc.version,
-      shown: tabUris().has(key),
+      shown: tabUris().has(doc.uri.toString()),
     };
   }
 
   readonly notebooksAsCells = true;
 
   openNotebook(p: string): { cells: NotebookCell[]; isDirty: boolean } | undefined {
-    const key = this.uriFor(p).toString();
-    const nb = vscode.workspace.notebookDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
+    const nb = findNotebookDocument(this.uriFor(p), this.names(p));
     if (!nb) {
       return undefined;
     }
@@ -314,12 +325,23 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   applyChanges(changes: readonly FileChange[], opts: ApplyOptions): Promise<ApplyReport> {
-    return applyInEditor(changes, opts, (p) => this.uriFor(p));
+    return applyInEditor(changes, opts, (p) => this.uriFor(p), (p) => this.names(p));
   }
 
+  /**
+   * `files.eol` where the person set it (`auto`: CRLF on Windows, LF elsewhere, as VS Code
+   * reads it); else the line ending most files near it use (see neighboursEol); else `auto`.
+   */
   newFileEol(path: string): 'LF' | 'CRLF' {
-    const eol = vscode.workspace.getConfiguration('files', this.uriFor(path)).get<string>('eol', 'auto');
-    return eol === '\r\n' || (eol === 'auto' && process.platform === 'win32') ? 'CRLF' : 'LF';
+    const uri = this.uriFor(path);
+    const seen = vscode.workspace.getConfiguration('files', uri).inspect<string>('eol');
+    const set = seen?.workspaceFolderLanguageValue ?? seen?.workspaceFolderValue ?? seen?.workspaceLanguageValue ?? seen?.workspaceValue ?? seen?.globalLanguageValue ?? seen?.globalValue;
+    const auto = WINDOWS_PATHS ? 'CRLF' : 'LF';
+    if (set === '\r\n' || set === '\n' || set === 'auto') {
+      return set === '\r\n' ? 'CRLF' : set === '\n' ? 'LF' : auto;
+    }
+    const root = this.roots().find((r) => path.startsWith(r.path));
+    return (uri.scheme === 'file' ? neighboursEol(path, root?.path) : undefined) ?? auto;
   }
 
   async format(path: string, signal: CancelSignal): Promise<boolean> {
@@ -348,8 +370,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 
   diagnostics(path: string): Diagnostic[] {
-    return vscode.languages
-      .getDiagnostics(this.uriFor(path))
+    return this.diagnosticsOf(path)
       .filter((d) => d.severity === vscode.DiagnosticSeverity.Error || d.severity === vscode.DiagnosticSeverity.Warning)
       .map((d) => ({
         severity: d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning',
@@ -359,6 +380,18 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         source: d.source,
         code: typeof d.code === 'object' ? String(d.code.value) : d.code === undefined ? undefined : String(d.code),
       }));
+  }
+
+  /** A file's diagnostics, under whatever spelling a language server reported them (a document opened as `app.ts` is `App.ts`'s where the volume folds). */
+  private diagnosticsOf(path: string): readonly vscode.Diagnostic[] {
+    const uri = this.uriFor(path);
+    const exact = vscode.languages.getDiagnostics(uri);
+    const names = this.names(path);
+    if (exact.length > 0 || (!names.foldsCase && !names.foldsNormalization)) {
+      return exact;
+    }
+    const key = documentKey(uri, names);
+    return vscode.languages.getDiagnostics().find(([u]) => documentKey(u, names) === key)?.[1] ?? exact;
   }
 
   filesWithErrors(): { path: string; errors: number }[] {

@@ -1,4 +1,5 @@
 import type { Root } from '../core/paths';
+import type { NameComparison } from '../core/names';
 import type { CancelSignal } from '../core/cancel';
 import type { TextEdit } from '../core/diff';
 import type { OpenedFile, OpenOptions } from '../core/file';
@@ -53,7 +54,12 @@ export type FileChange =
   | { kind: 'edit'; path: string; base: string; edits: readonly TextEdit[]; text?: string; /** The same edit as cells, for a host that holds notebooks as cells. */ notebook?: CellChange }
   | { kind: 'create'; path: string; bytes: Uint8Array; overwrite: boolean }
   | { kind: 'delete'; path: string }
-  | { kind: 'rename'; from: string; to: string; overwrite: boolean };
+  /**
+   * `respell`: `to` is another spelling of `from` on a volume that folds names (`App.ts` to
+   * `app.ts`), one entry: renamed through a temporary name, as a volume that folds may
+   * take a rename onto itself as nothing to do.
+   */
+  | { kind: 'rename'; from: string; to: string; overwrite: boolean; respell?: boolean };
 
 export interface ApplyOptions {
   signal: CancelSignal;
@@ -95,10 +101,17 @@ export interface Diagnostic {
  * every tool runs the same in the extension, the CLI, unit tests and benchmarks.
  */
 export interface Workspace {
+  /** The workspace folders, real paths, each with how its volume compares names. */
   roots(): readonly Root[];
   isTrusted(): boolean;
-  /** Resolves symlinks and ".."; for a missing path, of its deepest existing ancestor. */
+  /**
+   * Resolves symlinks and ".."; for a missing path, of its deepest existing ancestor. Each
+   * name that exists is spelled as it is on disk (on a volume that folds case or
+   * normalisation, `src/app.ts` gives `Src/App.ts`); the missing rest as given.
+   */
   realpath(path: string): Promise<string>;
+  /** How the volume holding `path` compares names: its workspace folder's, else its own volume's (see host/volume.ts). */
+  names(path: string): NameComparison;
   /** The editor's own folders, real paths, where a change always asks (see `editorFolders` in core/writePolicy.ts); none in the CLI. */
   editorFolders?(): readonly string[];
   /** Follows symlinks; undefined when nothing is there. */

@@ -1,12 +1,14 @@
 import { ToolError } from '../core/errors';
 import { MAX_COMPILED_GLOB_SETS } from '../core/limits';
 import { locate } from '../core/paths';
-import { CASE_FOLDING_PLATFORM, compileSensitiveFiles, decideRead, globSet, type GlobSet, type ReadDecision, type SensitiveFileTest } from '../core/policy';
+import { globSeparators } from '../core/search/glob';
+import { WINDOWS_PATHS } from '../host/volume';
+import { compileSensitiveFiles, decideRead, globSet, type GlobSet, type ReadDecision, type SensitiveFileTest } from '../core/policy';
 import type { QuestionVerb } from '../core/questions';
 import { decideChange, type ChangeDecision } from '../core/writePolicy';
 import { ApprovalDenied, type Confirmation } from './approval';
 import { loadFileText, type FileText } from './fileText';
-import { openDocumentFor, resolveTarget, type Target } from './target';
+import { fileKey, openDocumentFor, resolveTarget, type Target } from './target';
 import type { Settings } from './settings';
 import type { Preparation, ToolContext } from './types';
 import type { OpenDocument } from '../host/workspace';
@@ -43,7 +45,12 @@ export function globsOf(globs: readonly string[], nocase: boolean): GlobSet {
 /** The `sensitiveFiles` setting, compiled once. */
 export const sensitiveGlobs = (s: Settings): GlobSet => globsOf(s.sensitiveFiles, true);
 const protectedGlobs = (s: Settings) => globsOf(s.protectedFiles, true);
-const allowedOutside = (s: Settings) => globsOf(s.allowedOutsidePaths, CASE_FOLDING_PLATFORM);
+/**
+ * The allow-list of outside paths, matched as the volume of the path compares names (it
+ * lets reads through, so never more loosely), and on Windows with either separator, as a
+ * Windows user writes a path (`C:\\Users\\me\\notes\\**`).
+ */
+const allowedOutside = (s: Settings, foldsCase: boolean) => globsOf(WINDOWS_PATHS ? s.allowedOutsidePaths.map((g) => globSeparators(g)) : s.allowedOutsidePaths, foldsCase);
 
 /** The sensitive-file test for the many files one search returns (compiled once; its memory is the search's). */
 export function sensitiveFileTest(settings: Settings): SensitiveFileTest {
@@ -67,7 +74,8 @@ export function readDecision(ctx: ToolContext, t: Target, toolName: string, verb
     given: t.abs !== t.real ? locate(t.abs, ctx.ws.roots()) : undefined,
     gitDir: t.gitDir !== undefined ? locate(t.gitDir, ctx.ws.roots()) : undefined,
     openInEditor: inEditor(openDocumentFor(ctx, t)),
-    allowOutside: allowedOutside(ctx.settings),
+    ...(t.badName ? { badName: t.badName } : {}),
+    allowOutside: allowedOutside(ctx.settings, !t.located.root && ctx.ws.names(t.real).foldsCase),
     sensitive: sensitiveGlobs(ctx.settings),
     toolName,
     verb,
@@ -153,6 +161,8 @@ export class Access {
       sensitive: sensitiveGlobs(ctx.settings),
       protectedFiles: protectedGlobs(ctx.settings),
       editorFolders: ctx.ws.editorFolders?.(),
+      names: ctx.ws.names(target.real),
+      ...(target.badName ? { badName: target.badName.message } : {}),
     });
   }
 
@@ -192,7 +202,7 @@ export class Access {
    * fs_read records it), or the person answered the read question yes in this call.
    */
   get mayShowContent(): boolean {
-    return this.read.kind === 'allow' || this.answered || this.ctx.ledger.get(this.target.real) !== undefined;
+    return this.read.kind === 'allow' || this.answered || this.ctx.ledger.get(fileKey(this.ctx, this.target.real)) !== undefined;
   }
 
   /**

@@ -12,6 +12,8 @@ export interface JournalFile {
   action: ProposedAction;
   /** For a move: where the file was. */
   from?: { path: string; display: string };
+  /** For a move: `path` is another spelling of `from` (its case, its normalisation), one file renamed. */
+  respell?: boolean;
   /**
    * The text before the change (for a move: the source's); undefined when the file did not
    * exist, or when the content is not kept (`kept` false).
@@ -66,10 +68,16 @@ export interface PathState {
    * person's (or of another program) lies between them, and reverting would undo it too.
    */
   between?: boolean;
+  /** The change gave the file at `path` another spelling of its name, this one: the revert gives it `path`'s again. */
+  respelledAs?: { path: string; display: string };
 }
 
 /** Each path one file of a change touched, with what was there before and after (a move touches two). */
 function statesOf(f: JournalFile): PathState[] {
+  if (f.action === 'move' && f.from && f.respell) {
+    // one file: its text, and its name spelled back
+    return [{ path: f.from.path, display: f.from.display, restore: f.before, wrote: f.after, encoding: f.encoding, respelledAs: { path: f.path, display: f.display } }];
+  }
   if (f.action === 'move' && f.from) {
     return [
       { path: f.from.path, display: f.from.display, restore: f.before, wrote: undefined, encoding: f.encoding },

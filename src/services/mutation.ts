@@ -5,6 +5,7 @@ import { textVersion } from '../core/hash';
 import { inOrder } from '../core/inOrder';
 import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, PATH_CHECKS_IN_FLIGHT, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
 import { locate } from '../core/paths';
+import { nameKey } from '../core/names';
 import { encodeText, type Encoding } from '../core/text/encoding';
 import type { ChangeReason } from '../core/writePolicy';
 import type { CellChange } from '../core/notebook/cells';
@@ -13,7 +14,7 @@ import { Access } from './access';
 import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
 import type { JournalFile } from './journal';
-import type { Target } from './target';
+import { fileKey, type Target } from './target';
 import type { ToolContext } from './types';
 
 /** Where a diff in a result is cut: a model reads every byte of it. */
@@ -31,6 +32,8 @@ export interface PlannedFile {
   after: string | undefined;
   /** For a move onto an existing file: the text it replaces there. */
   replaces?: FileText;
+  /** For a move: `target` is another spelling of `from` (its case, its normalisation) on a volume that folds names, one file renamed. */
+  respell?: boolean;
   /** For a new file: its encoding (a file a revert brings back keeps its BOM); UTF-8 when absent. */
   encoding?: Encoding;
   /**
@@ -156,7 +159,7 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
     if (there?.text !== f.replaces.text) {
       throw new ToolError('stale', `${f.target.located.display} changed while the change waited for approval. Nothing was written. Read it again, then redo the change.`);
     }
-  } else if (f.action === 'move' && (await ctx.ws.stat(f.target.real)) !== undefined) {
+  } else if (f.action === 'move' && !f.respell && (await ctx.ws.stat(f.target.real)) !== undefined) {
     // a move onto a path that was free: a file made there meanwhile is someone else's
     throw new ToolError('stale', `${f.target.located.display} was created by someone else while the change waited for approval. Nothing was written. Read it, then decide whether to change it.`);
   }
@@ -200,12 +203,18 @@ async function reverify(ctx: ToolContext, f: PlannedFile): Promise<void> {
 /**
  * Every path of the change must still resolve where the decision was made: a folder on
  * its path swapped for a link while the person looked (to outside the workspace, to a
- * secret, into `.git`) would send the write there. The workspace's apply holds the
- * folders it writes in for the rest of the way (see applyOnDisk).
+ * secret, into `.git`) would send the write there. Checked once the review is answered,
+ * and again just before the first write (after the apply read every file). From there
+ * the CLI's apply on Linux holds the folders it writes in open and writes through them
+ * (see applyOnDisk), so a swap then changes nothing; elsewhere, and in the editor's apply
+ * (a WorkspaceEdit, written by VS Code's file service by path), what is left is the moment
+ * between this second check and each write (SECURITY.md states it per platform).
  */
 async function checkResolved(ctx: ToolContext, plan: ChangePlan): Promise<void> {
   await inOrder(plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]), PATH_CHECKS_IN_FLIGHT, async (t) => {
-    if ((await ctx.ws.realpath(t.abs)) !== t.real) {
+    const now = await ctx.ws.realpath(t.abs);
+    // (a rename to another spelling of a file names that file: one entry, as the volume compares names)
+    if (now !== t.real && nameKey(ctx.ws.names(now), now) !== nameKey(ctx.ws.names(t.real), t.real)) {
       throw new ToolError(
         'changed',
         `${t.located.display} changed while the change waited (it, or a folder on its path, became a link or stopped being one), so nothing was written. Read it again, then redo the change.`,
@@ -277,6 +286,11 @@ function toChanges(f: PlannedFile, text: string | undefined): FileChange[] {
     case 'delete':
       return [{ kind: 'delete', path: f.target.real }];
     case 'move':
+      if (f.respell) {
+        // one file: its text changed where it is, then its name (a new file there would be the file itself)
+        const edit = f.before && text !== undefined && text !== f.before.text ? [editChange(f.from!.real, f.before.text, text)] : [];
+        return [...edit, { kind: 'rename', from: f.from!.real, to: f.target.real, overwrite: false, respell: true }];
+      }
       return [
         { kind: 'create', path: f.target.real, bytes: newFile(text ?? ''), overwrite: true },
         { kind: 'delete', path: f.from!.real },
@@ -360,6 +374,7 @@ function journalFile(of: (t: Target) => Access, f: PlannedFile, text: string | u
     display: f.target.located.display,
     action: f.action,
     ...(f.from ? { from: { path: f.from.real, display: f.from.located.display } } : {}),
+    ...(f.respell ? { respell: true } : {}),
     ...(secret ? {} : { before: f.before?.text, after: text, replaced: f.replaces?.text }),
     encoding,
     ...(f.replaces ? { replacedEncoding: f.replaces.encoding } : {}),
@@ -371,11 +386,16 @@ function journalFile(of: (t: Target) => Access, f: PlannedFile, text: string | u
   };
 }
 
-/** Each path's {@link Access} by its real path: the decisions the call made are the ones the landing keeps. */
-function accessOf(access: readonly Access[]): (t: Target) => Access {
-  const byReal = new Map(access.map((a) => [a.target.real, a] as const));
+/**
+ * Each path's {@link Access} by its real path, as the volume compares names (a rename to
+ * another spelling of a file is decided as that file): the decisions the call made are
+ * the ones the landing keeps.
+ */
+function accessOf(ctx: ToolContext, access: readonly Access[]): (t: Target) => Access {
+  const key = (real: string) => nameKey(ctx.ws.names(real), real);
+  const byReal = new Map(access.map((a) => [key(a.target.real), a] as const));
   return (t) => {
-    const a = byReal.get(t.real);
+    const a = byReal.get(key(t.real));
     if (!a) {
       // a path nobody decided on is never written
       throw new Error(`no access decided for ${t.located.display}`);
@@ -418,7 +438,7 @@ export async function landChange(
   access: readonly Access[],
   opts: { otherProblems?: boolean; diffs?: boolean; /** Reviewed whatever the policy (a revert is checked before it lands). */ review?: boolean } = {},
 ): Promise<Landed> {
-  const of = accessOf(access);
+  const of = accessOf(ctx, access);
   const decided = plan.files.flatMap((f) => [f.target, ...(f.from ? [f.from] : [])]).map(of);
   decided.forEach((a) => a.refuseForbidden());
   refuseBehindNotebooks(ctx, plan);
@@ -468,7 +488,10 @@ export async function landChange(
       signal: ctx.signal,
       saveIfClean: ctx.settings.saveAfterChange,
       label: `${plan.tool}: ${plan.summary}`,
-      beforeWrite: () => recheckGitDirectories(ctx, plan),
+      beforeWrite: async () => {
+        await checkResolved(ctx, plan);
+        await recheckGitDirectories(ctx, plan);
+      },
     });
   } catch (e) {
     if (e instanceof StaleError) {
@@ -525,7 +548,7 @@ export async function landChange(
     const fromDisplay = (f.from ?? f.target).located.display;
     const userEdited = edited.includes(f.target.real) && proposed !== undefined && text !== undefined;
     if (version) {
-      ctx.ledger.record(f.target.real, { version });
+      ctx.ledger.record(fileKey(ctx, f.target.real), { version });
     }
     const after = f.action === 'delete' ? [] : ctx.ws.diagnostics(f.target.real);
     files.push({
@@ -558,10 +581,11 @@ export async function landChange(
   ctx.journal?.record({ tool: plan.tool, summary: plan.summary, origin: ctx.origin ?? (ctx.requestKey !== undefined ? 'chat' : 'extension'), at: Date.now(), files: journal });
   const otherProblems: Landed['otherProblems'] = [];
   if (othersBefore) {
-    const mine = new Set(written);
-    const had = new Map(othersBefore.map((b) => [b.path, b.errors] as const));
+    // as the volume compares names: a language server may report a file under another spelling
+    const mine = new Set(written.map((p) => fileKey(ctx, p)));
+    const had = new Map(othersBefore.map((b) => [fileKey(ctx, b.path), b.errors] as const));
     for (const o of ctx.ws.filesWithErrors()) {
-      if (!mine.has(o.path) && (had.get(o.path) ?? 0) < o.errors && otherProblems.length < MAX_OTHER_PROBLEM_FILES) {
+      if (!mine.has(fileKey(ctx, o.path)) && (had.get(fileKey(ctx, o.path)) ?? 0) < o.errors && otherProblems.length < MAX_OTHER_PROBLEM_FILES) {
         otherProblems.push({ display: locate(o.path, ctx.ws.roots()).display, errors: o.errors });
       }
     }

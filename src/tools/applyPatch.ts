@@ -4,6 +4,7 @@ import { schemas } from './lazySchemas';
 import { applyPatchQuick } from './quick';
 import { describeVerifyError, describeVerifyFailures, describeWithoutContent, failurePath, formatPatchError, parsePatch, planPatch, PatchSyntaxError, PatchVerifyError, type FileProbe, type PatchVerifyDetail, type PlannedChange } from '../core/patch';
 import { ToolError } from '../core/errors';
+import { nameKey } from '../core/names';
 import type { AliasTable } from '../services/aliases';
 import { inOrder } from '../core/inOrder';
 import { MAX_PATCH_FAILED_FILES_SHOWN, PATH_CHECKS_IN_FLIGHT } from '../core/limits';
@@ -13,7 +14,7 @@ import { Access, firstQuestion, invocationMessage, requireTrust } from '../servi
 import type { FileText } from '../services/fileText';
 import { landChange, withEol, type PlannedFile } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
-import { resolveGitDirectories, resolveTarget, type Target } from '../services/target';
+import { fileKey, resolveGitDirectories, resolveTarget, respelled, type Target } from '../services/target';
 import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 export type ApplyPatchInput = z.output<typeof applyPatchSchema>;
@@ -64,6 +65,13 @@ function plannedFile(ctx: ToolContext, c: PlannedChange, targets: ReadonlyMap<st
     case 'update':
       if (c.movePath !== undefined && target.real !== source.real) {
         return { target, from: source, action: 'move', before: loaded.get(source.real), after: c.newText, replaces: c.moveOverwrites ? loaded.get(target.real) : undefined };
+      }
+      if (c.movePath !== undefined) {
+        // the same entry under another spelling (a change of case on a volume that folds it): a rename of its name
+        const to = respelled(ctx, target);
+        if (to) {
+          return { target: to, from: source, action: 'move', respell: true, before: loaded.get(source.real), after: c.newText };
+        }
       }
       return c.newText === c.oldText ? undefined : { target, action: 'modify', before: loaded.get(source.real), after: c.newText };
   }
@@ -124,7 +132,7 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
     access.forEach((a) => a.refuseForbidden());
     const targets = new Map([...access].map(([p, a]) => [p, a.target] as const));
     return ctx.locks.withLocks(
-      [...targets.values()].map((t) => t.real),
+      [...targets.values()].map((t) => fileKey(ctx, t.real)),
       async () => {
         // one question at a time, before any file's content is loaded or matched
         for (const a of access.values()) {
@@ -137,15 +145,17 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
           // the patch's paths are the ones decided on above
           const a = access.get(p)!;
           const t = a.target;
+          // two spellings of one file (on a volume that folds names) are one file of the plan
+          const key = nameKey(ctx.ws.names(t.real), t.real);
           if (!loaded.has(t.real)) {
             const st = await ctx.ws.stat(t.real);
             if (st?.type === 'directory') {
-              return { kind: 'directory', key: t.real };
+              return { kind: 'directory', key };
             }
             loaded.set(t.real, await a.load());
           }
           const f = loaded.get(t.real);
-          return f ? { kind: 'file', text: f.text, key: t.real } : { kind: 'missing', key: t.real };
+          return f ? { kind: 'file', text: f.text, key } : { kind: 'missing', key };
         };
         let plan;
         try {

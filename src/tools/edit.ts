@@ -14,7 +14,7 @@ import type { FileText } from '../services/fileText';
 import { landChange, withEol } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
 import { suggestPaths } from '../services/suggest';
-import type { Target } from '../services/target';
+import { fileKey, type Target } from '../services/target';
 import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
 
 const PATH_NAMES = ['path', 'file_path', 'filePath', 'absolute_path', 'target_file'];
@@ -129,7 +129,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
       throw new ToolError('invalid-input', `Invalid input for fs_edit:\n- \`cell\`: ${t.located.display} is not a notebook (.ipynb); cells are a notebook's. Drop cell and match old_string in the file's text.`);
     }
     const reqs = requests(input);
-    return ctx.locks.withLocks([t.real], async () => {
+    return ctx.locks.withLocks([fileKey(ctx, t.real)], async () => {
       // the read question, when reading would ask, comes before anything is said of the file
       const before = await access.load();
       if (!before) {
@@ -152,7 +152,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
           `${t.located.display} already exists, and an empty old_string only creates a missing file. To replace its whole content use fs_write; to insert text, give the line next to the insertion point as old_string and that line plus the new text as new_string.`,
         );
       }
-      const seen = ctx.ledger.get(t.real)?.version;
+      const seen = ctx.ledger.get(fileKey(ctx, t.real))?.version;
       const stale = seen !== undefined && seen !== before.version;
       const plan = planEdits(before.text, reqs, ctx.signal);
       if (!plan.ok) {
@@ -190,7 +190,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
  */
 async function changeBySymbol(ctx: ToolContext, access: Access, input: EditInput, symbol: string, before: FileText, reqs: readonly EditRequest[]): Promise<ToolResult> {
   const t = access.target;
-  const seen = ctx.ledger.get(t.real)?.version;
+  const seen = ctx.ledger.get(fileKey(ctx, t.real))?.version;
   if (seen !== undefined && seen !== before.version) {
     throw new ToolError('stale', `${t.located.display} changed since you last read it (version ${seen}, now ${before.version}), so its symbol ${JSON.stringify(symbol)} may not be the text you mean. Nothing was changed. Read the symbol again, then redo the edit.`);
   }

@@ -9,7 +9,7 @@ import { renderSingleChange } from '../services/changeResult';
 import { loadFileText, type FileText } from '../services/fileText';
 import { landChange } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
-import type { Target } from '../services/target';
+import { fileKey, type Target } from '../services/target';
 import type { ToolContext } from '../services/types';
 
 /** What fs_edit was asked to do to a cell. */
@@ -142,7 +142,7 @@ function cellsAfter(cells: readonly NotebookCell[], change: CellChange): Noteboo
 export async function changeByCell(ctx: ToolContext, access: Access, before: FileText, req: CellRequest): Promise<ToolResult> {
   const t = access.target;
   const state = stateOf(ctx, t, before);
-  const { change, notes } = planCell(ctx, t, state, req, ctx.ledger.get(t.real)?.version, access.guarded);
+  const { change, notes } = planCell(ctx, t, state, req, ctx.ledger.get(fileKey(ctx, t.real))?.version, access.guarded);
   if (change.op === 'source' && change.after === change.before) {
     return textResult(`Cell ${req.cell} of ${t.located.display} already reads that way: new_string gives the text it has now, so nothing was changed; version ${state.version}.`);
   }

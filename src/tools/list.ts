@@ -9,7 +9,7 @@ import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor
 import { entryLine, renderListing } from '../core/list/render';
 import { findRepository, type Repository } from '../core/list/gitIndex';
 import { fileSystemSource, gitSource, trackedUnder } from '../core/list/sources';
-import { locate } from '../core/paths';
+import { locate, printedPath } from '../core/paths';
 import { outsideQuestion } from '../core/policy';
 import { GIT_INDEX_OUTSIDE } from '../core/questions';
 import { ApprovalDenied } from '../services/approval';
@@ -166,7 +166,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
       const last = page.entries[shown - 1];
       return renderListing({
         displayPath: t.located.display,
-        absolutePath: t.real,
+        absolutePath: printedPath(t.real),
         page,
         shown,
         before,

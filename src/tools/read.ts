@@ -26,7 +26,7 @@ import { AliasError, wholeNumber, type AliasTable } from '../services/aliases';
 import { callText } from '../core/contract';
 import type { ToolResult } from '../services/result';
 import { authorize, globsOf, preparationFor, readDecision, sensitiveGlobs } from '../services/access';
-import { checkUnchanged, openDocumentFor, resolveTarget, type Target } from '../services/target';
+import { checkUnchanged, fileKey, openDocumentFor, resolveTarget, type Target } from '../services/target';
 import { readText, type TextRequest, type TextSource } from './readText';
 import { readOutline, readSymbol, type WholeText } from './readOutline';
 import { documentVersion, loadFileText, openedFileVersion } from '../services/fileText';
@@ -182,7 +182,7 @@ async function readPdf(ctx: ToolContext, t: Target, input: ReadInput, file: Open
   };
   const fitted = await fitToBudget(ctx, Math.max(extract.pages.length, 1), (k) => render(k).text);
   const shown = render(fitted.k);
-  ctx.ledger.record(t.real, { version, first: shown.pages[0]?.n, last: shown.pages[shown.pages.length - 1]?.n });
+  ctx.ledger.record(fileKey(ctx, t.real), { version, first: shown.pages[0]?.n, last: shown.pages[shown.pages.length - 1]?.n });
   return { isError: false, parts: [{ kind: 'text', text: fitted.text }] };
 }
 
@@ -215,7 +215,7 @@ async function readNotebook(ctx: ToolContext, t: Target, input: ReadInput, size:
   const base = { displayPath: t.located.display, offset: input.offset ?? 1, version, dirty, nextCall: nextCall(input, Number.MAX_SAFE_INTEGER) };
   const nb = { cells, language, nbformat };
   const text = await fitItems(ctx, input.limit, (limit) => renderNotebook(nb, { ...base, limit }));
-  ctx.ledger.record(t.real, { version });
+  ctx.ledger.record(fileKey(ctx, t.real), { version });
   return { isError: false, parts: [{ kind: 'text', text }] };
 }
 

@@ -4,7 +4,7 @@ import { MAX_OUTLINE_SYMBOLS } from '../core/limits';
 import { OutlineOffsetPastEnd, renderOutline } from '../core/outline/render';
 import { splitLines, detectEol } from '../core/text/lines';
 import { fitToBudget } from '../services/budget';
-import type { Target } from '../services/target';
+import { fileKey, type Target } from '../services/target';
 import type { ToolContext } from '../services/types';
 import { symbolName } from '../core/outline/symbols';
 import { outlineOf, symbolRange } from './outline';
@@ -49,7 +49,7 @@ export async function readOutline(ctx: ToolContext, t: Target, src: WholeText, i
     throw e;
   }
   const fitted = await fitToBudget(ctx, Math.max(first.shown, 1), (k) => renderOutline({ ...base, limit: Math.min(k, limit) }).text);
-  ctx.ledger.record(t.real, { version: src.version });
+  ctx.ledger.record(fileKey(ctx, t.real), { version: src.version });
   return fitted.text;
 }
 

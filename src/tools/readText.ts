@@ -12,7 +12,7 @@ import { decoderLabel, encodingLabel, type Encoding } from '../core/text/encodin
 import { detectEol, splitLines } from '../core/text/lines';
 import { fitToBudget } from '../services/budget';
 import { readPageCap } from '../services/settings';
-import type { Target } from '../services/target';
+import { fileKey, type Target } from '../services/target';
 import type { ToolContext } from '../services/types';
 
 /** Where the text comes from: decoded whole (an editor buffer or a small file), or a stream. */
@@ -193,7 +193,7 @@ export async function readText(ctx: ToolContext, t: Target, src: TextSource, req
   };
   const fitted = await fitToBudget(ctx, Math.max(lines.length, 1), (k) => envelope(Math.min(k, lines.length)));
   const k = Math.min(fitted.k, lines.length);
-  ctx.ledger.record(t.real, {
+  ctx.ledger.record(fileKey(ctx, t.real), {
     version,
     first: lines[0]?.n,
     last: lines[k - 1]?.n,

@@ -4,6 +4,7 @@ import { landChange, type Landed, type PlannedFile } from '../services/mutation'
 import type { FileText } from '../services/fileText';
 import type { ToolContext } from '../services/types';
 import type { Encoding } from '../core/text/encoding';
+import { fileKey, respelled } from '../services/target';
 
 /** A path that no longer holds what the change left there: newer work a revert would replace. */
 export interface RevertConflict {
@@ -21,8 +22,13 @@ function encodingOf(e: string): Encoding {
   return e === 'utf-8-bom' || e === 'utf-16le' || e === 'utf-16be' ? e : 'utf-8';
 }
 
-function plannedOf(access: Access, s: PathState, now: FileText | undefined): PlannedFile | undefined {
+function plannedOf(ctx: ToolContext, access: Access, s: PathState, now: FileText | undefined): PlannedFile | undefined {
   const target = access.target;
+  // a rename of the name's spelling: the file, found under its new spelling, gets the old one back
+  const back = s.respelledAs && now && s.restore !== undefined ? respelled(ctx, target) : undefined;
+  if (back) {
+    return { target: back, from: target, action: 'move', respell: true, before: now, after: s.restore };
+  }
   if (s.restore === undefined) {
     return now ? { target, action: 'delete', before: now, after: undefined } : undefined;
   }
@@ -45,7 +51,7 @@ export async function revertPaths(ctx: ToolContext, summary: string, states: rea
   const access = await Promise.all(states.map((s) => Access.resolve(ctx, s.path, 'revert', 'revert')));
   access.forEach((a) => a.refuseForbidden());
   return ctx.locks.withLocks(
-    access.map((a) => a.target.real),
+    access.map((a) => fileKey(ctx, a.target.real)),
     async (): Promise<RevertOutcome> => {
       const conflicts: RevertConflict[] = [];
       const files: PlannedFile[] = [];
@@ -58,7 +64,7 @@ export async function revertPaths(ctx: ToolContext, summary: string, states: rea
           conflicts.push({ path: s.path, display: access[i].target.located.display, now: now?.text, restore: s.restore });
           continue;
         }
-        const planned = plannedOf(access[i], s, now);
+        const planned = plannedOf(ctx, access[i], s, now);
         if (planned) {
           files.push(planned);
         }
@@ -70,7 +76,7 @@ export async function revertPaths(ctx: ToolContext, summary: string, states: rea
         // every path already holds what it held before: nothing to review
         return { kind: 'landed', landed: { files: [], otherProblems: [], savedCopiesLeft: [] } };
       }
-      const used = access.filter((a) => files.some((f) => f.target.real === a.target.real));
+      const used = access.filter((a) => files.some((f) => fileKey(ctx, f.target.real) === fileKey(ctx, a.target.real)));
       return { kind: 'landed', landed: await landChange(ctx, { tool: 'revert', summary, files }, used, { review: true }) };
     },
     ctx.signal,

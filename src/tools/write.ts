@@ -12,6 +12,7 @@ import { landChange, withEol } from '../services/mutation';
 import { textResult, type ToolResult } from '../services/result';
 import type { FileText } from '../services/fileText';
 import type { ToolContext, QuickCheck, ToolSpec } from '../services/types';
+import { fileKey } from '../services/target';
 
 export type WriteInput = z.output<typeof writeSchema>;
 
@@ -30,7 +31,7 @@ export const writeAliases: AliasTable = {
  * file another way, as in the CLI where no read precedes a call).
  */
 function refuseBlindOverwrite(ctx: ToolContext, input: WriteInput, display: string, real: string, before: FileText): void {
-  const known = input.version ?? ctx.ledger.get(real)?.version;
+  const known = input.version ?? ctx.ledger.get(fileKey(ctx, real))?.version;
   if (known === before.version) {
     return;
   }
@@ -70,7 +71,7 @@ export const writeTool: ToolSpec<typeof writeSchema> = {
     const access = await Access.resolve(ctx, input.path, 'fs_write', 'write');
     const t = access.target;
     access.refuseForbidden();
-    return ctx.locks.withLocks([t.real], async () => {
+    return ctx.locks.withLocks([fileKey(ctx, t.real)], async () => {
       // The read question first: the old text is in the preview and the diff, and "already
       // has exactly this content" would answer a guess at it.
       const before = await access.load();

@@ -102,9 +102,10 @@ describe('what must always ask', () => {
       decideChange({ located: { root: { name: 'w', path: '/w' }, relative: rel, display: rel }, real: `/w/${rel}`, policy, sensitive: globSet(['**/.env'], true), protectedFiles: protectedSet, editorFolders: folders });
 
     it("are the user data folder, VS Code's own code and, for an installed copy, the installed extensions", () => {
-      assert.deepEqual(folders, ['/w/.config/Code', '/w/.local/share/code/resources/app', '/w/.vscode/extensions']);
+      // in the platform's form (on Windows the same folders with \\)
+      assert.deepEqual(folders, ['/w/.config/Code', '/w/.local/share/code/resources/app', '/w/.vscode/extensions'].map(path.normalize));
       // a development copy's folder is the project being worked on
-      assert.deepEqual(editorFolders({ globalStorage: '/d/User/globalStorage/x.y', extensionPath: '/src/ext', installed: false }), ['/d']);
+      assert.deepEqual(editorFolders({ globalStorage: '/d/User/globalStorage/x.y', extensionPath: '/src/ext', installed: false }), [path.normalize('/d')]);
       // a storage path laid out otherwise names no folder
       assert.deepEqual(editorFolders({ globalStorage: '/d/storage/x.y', installed: false }), []);
       assert.deepEqual(editorFolders({ installed: true }), []);

@@ -17,7 +17,9 @@ describe('fs_glob patterns', () => {
     assert.equal(normalizeGlob('*.ts'), '**/*.ts');
     assert.equal(normalizeGlob('./src/*.ts'), 'src/*.ts');
     assert.equal(normalizeGlob('src\\lib\\util.ts'), 'src/lib/util.ts');
-    assert.equal(normalizeGlob('a\\*b'), '**/a\\*b', 'a backslash before a glob character escapes it');
+    assert.equal(normalizeGlob('a\\*b', path.posix), '**/a\\*b', 'a backslash before a glob character escapes it');
+    // on Windows no name holds `*`: the backslash separates
+    assert.equal(normalizeGlob('a\\*b', path.win32), 'a/*b');
     assert.deepEqual(ripgrepKeeps('**/*.{ts,tsx}', 'pkg/a'), ['pkg/a/**/*.ts', 'pkg/a/**/*.tsx']);
     assert.equal(ripgrepKeeps('**/*.[jt]s', ''), undefined, 'a class goes to picomatch alone');
   });

@@ -1,4 +1,5 @@
 import { expandBraces } from './braces';
+import { foldCase } from '../names';
 
 /**
  * Glob matching in linear-bounded time. Patterns reach these matchers from the model
@@ -123,7 +124,7 @@ function tokenize(seg: string, nocase: boolean, strictSets: boolean): Token[] | 
   const out: Token[] = [];
   const text = (s: string) => {
     const last = out[out.length - 1];
-    const t = nocase ? s.toLowerCase() : s;
+    const t = nocase ? foldCase(s) : s;
     if (last && last.kind === 'text') {
       last.text += t;
     } else {
@@ -434,7 +435,7 @@ function plainAlternative(alt: string, nocase: boolean): PathTest | undefined {
   if (!alt.startsWith('**/')) {
     return undefined;
   }
-  const segs = (nocase ? alt.toLowerCase() : alt).slice(3).split('/');
+  const segs = (nocase ? foldCase(alt) : alt).slice(3).split('/');
   const inside = segs.length > 1 && segs[segs.length - 1] === '**';
   const names = inside ? segs.slice(0, -1) : segs;
   const last = names[names.length - 1];
@@ -480,7 +481,7 @@ function compileAlternative(alt: string, nocase: boolean, general = false): Path
   const literal = splitSegments(alt)
     .filter((seg) => seg !== '' && !/[*?[\\]/.test(seg))
     .reduce((best, seg) => (seg.length > best.length ? seg : best), '');
-  const need = nocase ? literal.toLowerCase() : literal;
+  const need = nocase ? foldCase(literal) : literal;
   return need ? (s) => s.whole.includes(need) && test(s) : test;
 }
 
@@ -501,14 +502,14 @@ function compileBody(glob: string, nocase: boolean, general = false): { negated:
 export function compileGlob(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
   const nocase = opts.nocase ?? false;
   const { negated, test } = compileBody(glob, nocase);
-  return (p) => test(new PathSubject(nocase ? p.toLowerCase() : p)) !== negated;
+  return (p) => test(new PathSubject(nocase ? foldCase(p) : p)) !== negated;
 }
 
 /** {@link compileGlob} without the shortcuts for plain shapes: the general way, which the tests hold the shortcuts to. */
 export function compileGlobGeneral(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
   const nocase = opts.nocase ?? false;
   const { negated, test } = compileBody(glob, nocase, true);
-  return (p) => test(new PathSubject(nocase ? p.toLowerCase() : p)) !== negated;
+  return (p) => test(new PathSubject(nocase ? foldCase(p) : p)) !== negated;
 }
 
 /** Several globs as one test: true when any matches. The path is split once for all of them. */
@@ -516,7 +517,7 @@ export function compileGlobs(globs: readonly string[], opts: GlobOptions = {}): 
   const nocase = opts.nocase ?? false;
   const bodies = globs.map((g) => compileBody(g, nocase));
   return (p) => {
-    const s = new PathSubject(nocase ? p.toLowerCase() : p);
+    const s = new PathSubject(nocase ? foldCase(p) : p);
     return bodies.some((b) => b.test(s) !== b.negated);
   };
 }
@@ -537,9 +538,11 @@ export interface GitignoreRule {
  * escaped, `!` negates, a trailing "/" names folders only, a pattern with a "/" before its
  * end is anchored at the rules' folder and otherwise matches the last segment at any
  * depth; `**` as a whole segment matches any number of folders, and a trailing `/**`
- * everything inside (not the folder itself); an unclosed "[" matches nothing.
+ * everything inside (not the folder itself); an unclosed "[" matches nothing. With
+ * `nocase` (git's `core.ignorecase`, where the volume folds case) letters match in either
+ * case, and the paths it tests must be folded with `foldCase` (see core/names.ts).
  */
-export function compileGitignoreRule(line: string): GitignoreRule | undefined {
+export function compileGitignoreRule(line: string, nocase = false): GitignoreRule | undefined {
   let p = line.replace(/\r$/, '');
   // Unescaped trailing blanks are dropped; "\ " keeps one.
   while (p.endsWith(' ')) {
@@ -579,7 +582,7 @@ export function compileGitignoreRule(line: string): GitignoreRule | undefined {
   if (p.startsWith('/')) {
     p = p.slice(1);
   }
-  const segs = compileSegments(anchored ? p : `**/${p}`, false, true);
+  const segs = compileSegments(anchored ? p : `**/${p}`, nocase, true);
   if (!segs) {
     return undefined;
   }

@@ -28,6 +28,12 @@ export interface IgnoreSpec {
   settingGlobs: readonly string[];
   /** Gitignore-style globs the call gave, relative to `base`; they apply even when `respectIgnore` is off. @default [] */
   callGlobs: readonly string[];
+  /**
+   * The volume folds case (see core/names.ts): every rule and glob matches letters in
+   * either case, as git's `core.ignorecase` and a Windows or macOS user expect
+   * (`build/` leaves out `Build/`). @default false
+   */
+  foldCase?: boolean;
 }
 
 /** Labels of the rule sources, as the footers name them. */
@@ -105,7 +111,7 @@ export class IgnorePolicy {
         }
       }
     }
-    const explicit = lines.length ? await compileRules(lines, new Pacer(signal)) : undefined;
+    const explicit = lines.length ? await compileRules(lines, new Pacer(signal), spec.foldCase) : undefined;
     return new IgnorePolicy(spec, lines, explicit, reader, signal, budget);
   }
 
@@ -127,7 +133,7 @@ export class IgnorePolicy {
    */
   matcher(keeps: readonly string[] = [], trailingKeeps: readonly string[] = [], opts: { ignoreFiles?: boolean } = {}): Matcher {
     const files = this.spec.respectIgnore && opts.ignoreFiles !== false;
-    return new Matcher(new Overrides(this.overrideGlobs(keeps, trailingKeeps)), files ? this.explicit : undefined, files, this.clock);
+    return new Matcher(new Overrides(this.overrideGlobs(keeps, trailingKeeps), this.spec.foldCase), files ? this.explicit : undefined, files, this.clock, this.spec.foldCase);
   }
 
   /** The same policy as ripgrep flags; `explicitFile` is where {@link ancestorLines} were written, if any. */
@@ -137,6 +143,9 @@ export class IgnorePolicy {
       args.push('--no-ignore');
     } else if (explicitFile) {
       args.push(`--ignore-file=${explicitFile}`);
+    }
+    if (this.spec.foldCase) {
+      args.push('--glob-case-insensitive', '--ignore-file-case-insensitive');
     }
     for (const g of this.overrideGlobs(keeps, trailingKeeps)) {
       args.push(`--glob=${g}`);
@@ -161,7 +170,7 @@ export class IgnorePolicy {
       let file = this.ruleFiles.get(source);
       if (!this.ruleFiles.has(source)) {
         const text = await readText(this.reader, nodePath.join(this.spec.root, ...(dirRel ? dirRel.split('/') : []), name), this.budget);
-        file = text === undefined ? undefined : new RuleFile(source, await compileRules(text.split('\n'), new Pacer(this.signal)));
+        file = text === undefined ? undefined : new RuleFile(source, await compileRules(text.split('\n'), new Pacer(this.signal), this.spec.foldCase));
         this.ruleFiles.set(source, file);
       }
       if (file) {

@@ -1,4 +1,5 @@
 import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/matcher';
+import { foldCase } from '../names';
 import { ToolError } from '../errors';
 import { MAX_IGNORE_MATCH_MS } from '../limits';
 import type { Pacer } from '../pace';
@@ -22,9 +23,9 @@ export type IgnoreFileName = (typeof IGNORE_FILE_NAMES)[number];
 class RuleList {
   constructor(private readonly rules: readonly GitignoreRule[]) {}
 
-  static of(lines: readonly string[]): RuleList {
+  static of(lines: readonly string[], nocase = false): RuleList {
     const rules: GitignoreRule[] = [];
-    for (const r of compiling(lines)) {
+    for (const r of compiling(lines, nocase)) {
       if (r) {
         rules.push(r);
       }
@@ -51,12 +52,12 @@ class RuleList {
 }
 
 /** Each line compiled in turn (undefined for a blank line or comment); a line seen before reuses its rule. */
-function* compiling(lines: readonly string[]): Generator<GitignoreRule | undefined> {
+function* compiling(lines: readonly string[], nocase: boolean): Generator<GitignoreRule | undefined> {
   const seen = new Map<string, GitignoreRule | undefined>();
   for (const l of lines) {
     let r = seen.get(l);
     if (r === undefined && !seen.has(l)) {
-      r = compileGitignoreRule(l);
+      r = compileGitignoreRule(l, nocase);
       seen.set(l, r);
     }
     yield r;
@@ -68,11 +69,12 @@ export type CompiledRules = RuleList;
 
 /**
  * Compiles an ignore file's lines, giving the thread back while it works: a repository's
- * file of 10,000 rules takes a few hundred milliseconds to compile.
+ * file of 10,000 rules takes a few hundred milliseconds to compile. `nocase`: letters match
+ * in either case (see {@link Matcher.nocase}).
  */
-export async function compileRules(lines: readonly string[], pacer: Pacer): Promise<CompiledRules> {
+export async function compileRules(lines: readonly string[], pacer: Pacer, nocase = false): Promise<CompiledRules> {
   const rules: GitignoreRule[] = [];
-  for (const r of compiling(lines)) {
+  for (const r of compiling(lines, nocase)) {
     if (r) {
       rules.push(r);
     }
@@ -93,8 +95,10 @@ export class RuleFile {
     readonly source: string,
     /** The lines, or the rules {@link compileRules} made of them. */
     lines: readonly string[] | CompiledRules,
+    /** Letters match in either case (see {@link Matcher.nocase}); for lines, not compiled rules. @default false */
+    nocase = false,
   ) {
-    this.list = lines instanceof RuleList ? lines : RuleList.of(lines);
+    this.list = lines instanceof RuleList ? lines : RuleList.of(lines, nocase);
     this.size = this.list.size;
   }
 
@@ -129,9 +133,13 @@ export class Overrides {
   private readonly list: RuleList | undefined;
   readonly keeps: number;
 
-  constructor(readonly globs: readonly string[]) {
+  constructor(
+    readonly globs: readonly string[],
+    /** Letters match in either case (see {@link Matcher.nocase}). @default false */
+    nocase = false,
+  ) {
     this.keeps = globs.filter((g) => !g.startsWith('!')).length;
-    this.list = globs.length ? RuleList.of(globs) : undefined;
+    this.list = globs.length ? RuleList.of(globs, nocase) : undefined;
   }
 
   get empty(): boolean {
@@ -191,6 +199,12 @@ export class Matcher {
     readonly useIgnoreFiles: boolean,
     /** The time matching may take, shared by the matchers of one call. */
     readonly clock: MatchClock = new MatchClock(),
+    /**
+     * Rules and globs were compiled to match letters in either case, as git's
+     * `core.ignorecase` and ripgrep's `--glob-case-insensitive` do where the volume folds
+     * case: each path is folded before it is tested. @default false
+     */
+    readonly nocase = false,
   ) {}
 
   /**
@@ -205,7 +219,9 @@ export class Matcher {
     return r;
   }
 
-  private decide(frame: Frame | undefined, rel: string, isDir: boolean): MatchResult {
+  private decide(frame: Frame | undefined, given: string, isDir: boolean): MatchResult {
+    // folded character by character, so the folders' lengths still cut it (see foldCase)
+    const rel = this.nocase ? foldCase(given) : given;
     if (isGitName(rel.slice(rel.lastIndexOf('/') + 1))) {
       // `.git` in any case: never walked, whatever the globs say (ripgrep's final --iglob=!.git)
       return { verdict: 'ignore', by: 'override' };

@@ -47,7 +47,6 @@ export interface GlobResult {
  */
 export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobResult> {
   const norm = normalizeGlob(req.pattern);
-  const test = globMatcher(norm);
   // One scope prints its paths with the same prefix, so they sort as their relative paths do
   // and only the page's paths need their printed form.
   const found: { key: string; scope: Scope; rel: string }[] = [];
@@ -56,7 +55,8 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
     const baseRel = scope.policy.baseRel;
-    const keeps = ripgrepKeeps(norm, baseRel) ?? [];
+    const test = globMatcher(norm, scope.names);
+    const keeps = ripgrepKeeps(norm, baseRel, scope.names) ?? [];
     const respect = scope.policy.spec.respectIgnore;
     const trailing = keeps.length && respect ? [...IGNORE_FILE_NAMES] : [];
     const report = emptyReport(keeps.length > 0);

@@ -81,9 +81,9 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     }
     const baseRel = scope.policy.baseRel;
     const norm = req.include ? normalizeGlob(req.include) : undefined;
-    const inc = norm ? globMatcher(norm) : undefined;
+    const inc = norm ? globMatcher(norm, scope.names) : undefined;
     const relToBase = (rel: string) => (baseRel ? rel.slice(baseRel.length + 1) : rel);
-    const keeps = norm && !scope.isFile ? (ripgrepKeeps(norm, baseRel) ?? []) : [];
+    const keeps = norm && !scope.isFile ? (ripgrepKeeps(norm, baseRel, scope.names) ?? []) : [];
     const report = emptyReport(keeps.length > 0);
     const boundary: string[] | undefined = keeps.length || scope.isFile ? undefined : [];
     const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;

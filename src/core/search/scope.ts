@@ -4,6 +4,7 @@ import { ToolError } from '../errors';
 import { IgnorePolicy, relPosix, type RuleReader } from '../ignore/policy';
 import type { Located, Root } from '../paths';
 import { rankSimilar } from '../suggest';
+import type { NameComparison } from '../names';
 
 /** The part of the workspace seam a discovery tool needs to place its walk. */
 export interface ScopeHost extends RuleReader {
@@ -11,6 +12,8 @@ export interface ScopeHost extends RuleReader {
   stat(path: string): Promise<{ type: 'file' | 'directory' | 'symlink' | 'other'; isSymlink: boolean } | undefined>;
   readDirectory(path: string): Promise<{ name: string; type: string }[]>;
   excludeGlobs(purpose: 'files' | 'search', root: Root): readonly string[];
+  /** How the volume holding a path compares names (see core/names.ts). */
+  names(path: string): NameComparison;
 }
 
 /** Where a walk runs and how its paths are shown. */
@@ -25,6 +28,8 @@ export interface Scope {
   baseRel: string;
   isFile: boolean;
   policy: IgnorePolicy;
+  /** How the walked folder's volume compares names: globs and ignore rules match as it does. */
+  names: NameComparison;
   /** How a path relative to `rootPath` is printed: workspace-relative, or absolute outside. */
   display(rel: string): string;
 }
@@ -67,6 +72,7 @@ export async function openScope(host: ScopeHost, t: { real: string; located: Loc
   const root = t.located.root;
   const rootPath = root ? root.path : st.type === 'file' ? nodePath.dirname(t.real) : t.real;
   const multiRoot = host.roots().length > 1;
+  const names = root?.names ?? host.names(t.real);
   const policy = await IgnorePolicy.load(
     {
       root: rootPath,
@@ -75,6 +81,7 @@ export async function openScope(host: ScopeHost, t: { real: string; located: Loc
       editorExcludes: root ? host.excludeGlobs(o.purpose, root) : [],
       settingGlobs: o.settingGlobs,
       callGlobs: o.callGlobs ?? [],
+      foldCase: names.foldsCase,
     },
     host,
     o.signal,
@@ -86,6 +93,7 @@ export async function openScope(host: ScopeHost, t: { real: string; located: Loc
     baseRel: relPosix(rootPath, t.real),
     isFile: st.type === 'file',
     policy,
+    names,
     display: (rel) => displayPath(root, rootPath, rel, multiRoot),
   };
 }
