@@ -1,4 +1,5 @@
 import * as nodePath from 'node:path';
+import { printable } from './contract';
 
 /** A workspace folder: its name (as VS Code shows it) and its absolute, real path. */
 export interface Root {
@@ -45,7 +46,7 @@ export function resolveInputPath(input: string, roots: readonly Root[]): string 
 }
 
 export interface Located {
-  /** What tools print: workspace-relative with "/", or absolute outside. */
+  /** What tools print: workspace-relative with "/", or absolute outside; escaped as every name is printed (see printable). */
   display: string;
   root: Root | undefined;
   /** Relative to its root with "/" ('' for the root itself); undefined outside. */
@@ -62,12 +63,12 @@ export function locate(abs: string, roots: readonly Root[]): Located {
     }
   }
   if (!best) {
-    return { display: abs, root: undefined, relative: undefined };
+    return { display: printable(abs), root: undefined, relative: undefined };
   }
   const rel = p.relative(best.path, abs).split(p.sep).join('/');
   const prefix = roots.length > 1 ? best.name : '';
   const display = prefix ? (rel ? `${prefix}/${rel}` : prefix) : rel || '.';
-  return { display, root: best, relative: rel };
+  return { display: printable(display), root: best, relative: rel };
 }
 
 /**
@@ -77,4 +78,13 @@ export function locate(abs: string, roots: readonly Root[]): Located {
  */
 export function isGitName(name: string): boolean {
   return name.length === 4 && name.toLowerCase() === '.git';
+}
+
+/** A located path as a call takes it: the printed form before escaping (see Located.display), for the calls a result suggests. */
+export function callPathOf(l: Located, abs: string, roots: readonly Root[]): string {
+  if (!l.root || l.relative === undefined) {
+    return abs;
+  }
+  const prefix = roots.length > 1 ? l.root.name : '';
+  return prefix ? (l.relative ? `${prefix}/${l.relative}` : prefix) : l.relative || '.';
 }

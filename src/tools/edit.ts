@@ -168,7 +168,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
             `${head}old_string does not fit ${t.located.display} in exactly one place, and nothing was changed. ${t.located.display} may hold secrets or lies outside the workspace, so nothing of its content is shown here. Read it with fs_read (the user is asked first), then retry with the exact text.`,
           );
         }
-        throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, t.located.display, where));
+        throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, { label: t.located.display, path: input.path }, where));
       }
       if (stale && plan.results.some((r) => !r.exact)) {
         throw new ToolError('stale', staleMessage(t, seen, before));

@@ -16,7 +16,7 @@ import { extractPdfPages, pdfInTask, renderPdfEnvelope } from '../core/read/pdf'
 import { fitToBudget } from '../services/budget';
 import { suggestPaths } from '../services/suggest';
 import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder, type InstructionFile, type InstructionText } from '../core/read/instructions';
-import { locate } from '../core/paths';
+import { callPathOf, locate } from '../core/paths';
 import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
@@ -377,7 +377,7 @@ async function readInstruction(ctx: ToolContext, path: string): Promise<Instruct
 }
 
 function renderInstructions(ctx: ToolContext, t: Target, files: readonly InstructionFile[]): string | undefined {
-  return renderInstructionReminder(files, { forPath: t.located.display, display: (p) => locate(p, ctx.ws.roots()).display });
+  return renderInstructionReminder(files, { forPath: t.located.display, display: (p) => locate(p, ctx.ws.roots()).display, callPath: (p) => callPathOf(locate(p, ctx.ws.roots()), p, ctx.ws.roots()) });
 }
 
 /**
