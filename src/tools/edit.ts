@@ -3,6 +3,7 @@ import type { editSchema } from './schemas';
 import { schemas } from './lazySchemas';
 import { editQuick } from './quick';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
+import { shownInput } from '../core/contract';
 import { ToolError } from '../core/errors';
 import { AliasError, wholeNumber, type AliasTable } from '../services/aliases';
 import { boundedJson } from '../services/input';
@@ -192,9 +193,9 @@ async function changeBySymbol(ctx: ToolContext, access: Access, input: EditInput
   const t = access.target;
   const seen = ctx.ledger.get(t.real)?.version;
   if (seen !== undefined && seen !== before.version) {
-    throw new ToolError('stale', `${t.located.display} changed since you last read it (version ${seen}, now ${before.version}), so its symbol ${JSON.stringify(symbol)} may not be the text you mean. Nothing was changed. Read the symbol again, then redo the edit.`);
+    throw new ToolError('stale', `${t.located.display} changed since you last read it (version ${seen}, now ${before.version}), so its symbol ${shownInput(symbol, true)} may not be the text you mean. Nothing was changed. Read the symbol again, then redo the edit.`);
   }
-  const edit = await editBySymbol(ctx, t, before, symbol, input.new_string ?? '', reqs.length > 0 ? reqs : undefined, access.guarded);
+  const edit = await editBySymbol(ctx, t, before, symbol, input.new_string ?? '', reqs.length > 0 ? reqs : undefined, access.guarded, input.path);
   if (edit.text === before.text) {
     return textResult(`${t.located.display} already reads that way: the symbol's new text is the text it has now, so nothing was changed; version ${before.version}.`);
   }

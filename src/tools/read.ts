@@ -250,7 +250,7 @@ function wantsStructure(input: ReadInput): boolean {
 
 /** The outline, or a symbol, of a file read whole. */
 function readStructure(ctx: ToolContext, t: Target, src: WholeText, input: ReadInput): Promise<string> {
-  return input.symbol !== undefined && input.mode !== 'outline' ? readSymbol(ctx, t, src, input.symbol, textRequest(input, ctx.settings)) : readOutline(ctx, t, src, input);
+  return input.symbol !== undefined && input.mode !== 'outline' ? readSymbol(ctx, t, src, input.symbol, textRequest(input, ctx.settings), input.path) : readOutline(ctx, t, src, input);
 }
 
 /** The bytes of a regular file (a notebook), through the checked handle. */
