@@ -142,7 +142,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
         throw await missing(ctx, t);
       }
       if (input.cell !== undefined) {
-        return changeByCell(ctx, access, before, { cell: input.cell, insert: input.insert_cell, delete: input.delete_cell, newString: input.new_string, edits: input.insert_cell ? [] : reqs });
+        return changeByCell(ctx, access, before, { cell: input.cell, insert: input.insert_cell, delete: input.delete_cell, newString: input.new_string, edits: input.insert_cell ? [] : reqs, path: input.path });
       }
       if (input.symbol !== undefined) {
         return changeBySymbol(ctx, access, input, input.symbol, before, reqs);
