@@ -9,6 +9,8 @@ import { splitLines } from '../../src/core/text/lines';
 import { symbolName, type Outline, type OutlineSymbol } from '../../src/core/outline/symbols';
 import { lookupSymbol, viewNow } from '../../src/core/outline/view';
 import { levenshtein, levenshteinWithin } from '../../src/core/suggest';
+import { NEVER_CANCELLED } from '../../src/core/cancel';
+import { syntaxOutline } from '../../src/host/treeSitter';
 import { call, context, tempTree } from './helpers';
 
 /**
@@ -116,6 +118,17 @@ describe('outline and symbol lookups are bounded and give the thread back', func
     const method = await call(ctx, 'fs_read', { path: 'paren.js', symbol: 'K."get3("' });
     assert.match(method.text, /<meta>lines 1208-1609 of \d+, method K\."get3\("/);
     assert.ok(r.gapMs < MAX_PAUSE_MS, `the event loop paused ${Math.round(r.gapMs)} ms`);
+  });
+});
+
+describe('outline: the parse thread', function () {
+  this.timeout(120_000);
+  it('parses 90,000 Python functions within its heap (finding where each declaration ends costs no memory per child)', async () => {
+    const text = Array.from({ length: 90_000 }, (_, i) => `def function_${i}(x):\n    return x  # note\n`).join('');
+    const r = await syntaxOutline('python', text, NEVER_CANCELLED, 100_000);
+    assert.equal(r.kind, 'parsed', r.kind === 'abandoned' ? r.reason : '');
+    assert.equal(r.kind === 'parsed' && r.symbols.length, 90_000);
+    assert.deepEqual(r.kind === 'parsed' && [r.symbols[5].first, r.symbols[5].last, r.symbols[5].endColumn], [11, 12, 12]);
   });
 });
 

@@ -11,7 +11,8 @@ export interface SyntaxNode {
   readonly startPosition: { row: number; column: number };
   readonly endPosition: { row: number; column: number };
   readonly namedChildren: readonly (SyntaxNode | null)[];
-  readonly children: readonly (SyntaxNode | null)[];
+  readonly lastChild: SyntaxNode | null;
+  readonly previousSibling: SyntaxNode | null;
   readonly text: string;
   readonly hasError: boolean;
   readonly isError: boolean;
@@ -358,15 +359,12 @@ const SIGNATURES = new Set(['function_signature', 'method_signature', 'abstract_
  * is in its node for the parser, but it is not the declaration's to replace.
  */
 function endOf(n: SyntaxNode): { row: number; column: number } {
-  // down the last child that is not a comment, to the token that ends the declaration (the comment may sit inside its last block)
+  // down the last child that is not a comment, to the token that ends the declaration (the
+  // comment may sit inside its last block); node by node, as a list of children costs memory for each
   for (let cur = n; ; ) {
-    const kids = cur.children;
-    let next: SyntaxNode | undefined;
-    for (let i = kids.length - 1; i >= 0 && !next; i--) {
-      const c = kids[i];
-      if (c && !COMMENTS.has(c.type)) {
-        next = c;
-      }
+    let next = cur.lastChild;
+    while (next && COMMENTS.has(next.type)) {
+      next = next.previousSibling;
     }
     if (!next) {
       return cur.endPosition;

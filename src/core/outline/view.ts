@@ -172,7 +172,6 @@ export async function viewOf(outline: Outline, signal?: CancelSignal): Promise<O
   return v;
 }
 
-
 /** What `symbol` asks for: dotted names (`Parser.parse`; `::` and `#` work too), the last one optionally with its parameters. */
 export interface SymbolQuery {
   names: string[];
