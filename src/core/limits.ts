@@ -50,6 +50,13 @@ export const OUTLINE_WORKER_IDLE_MS = 5 * 60 * 1000;
 export const MAX_OUTLINE_PROVIDER_MS = 5000;
 /** Bytes (UTF-8) of a file parsed for an outline at most: larger files get the indentation outline. */
 export const MAX_OUTLINE_PARSE_BYTES = 8 * 1024 * 1024;
+/**
+ * Steps of edit distance (cells of the table, see levenshteinWithin) one "did you mean"
+ * for a symbol spends at most: some tens of milliseconds, in slices, whatever the outline
+ * holds (enough for every name of a 100,000-symbol outline asked for by a short name);
+ * the closest names among those it reached are offered.
+ */
+export const MAX_SYMBOL_SUGGEST_CELLS = 5_000_000;
 /** Characters of a `symbol` argument (a dotted name, perhaps with parameters). */
 export const MAX_SYMBOL_QUERY_CHARS = 500;
 /** Lines of comments, decorators and attributes above a symbol taken as its documentation. */

@@ -33,3 +33,28 @@ export class Pacer {
     }
   }
 }
+
+/**
+ * Work written as a generator that yields now and then (each `yield` a point where the
+ * thread may be given back), run to its end at once: for small inputs and tests.
+ */
+export function drain<T>(g: Generator<void, T>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) {
+      return r.value;
+    }
+  }
+}
+
+/** Work written as such a generator, run pausing (see Pacer) whenever it has held the thread for a slice. */
+export async function paced<T>(g: Generator<void, T>, signal?: CancelSignal): Promise<T> {
+  const pacer = new Pacer(signal);
+  for (;;) {
+    const r = g.next();
+    if (r.done) {
+      return r.value;
+    }
+    await pacer.tick();
+  }
+}

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import { EXACT_NAMES, isWithinAs, type NameComparison, type PathApi } from './names';
+import { printable } from './contract';
 
 /** A workspace folder: its name (as VS Code shows it) and its absolute, real path. */
 export interface Root {
@@ -50,7 +51,7 @@ export function resolveInputPath(input: string, roots: readonly Root[], api: Pat
 }
 
 export interface Located {
-  /** What tools print: workspace-relative with "/", or absolute outside. */
+  /** What tools print: workspace-relative with "/", or absolute outside; escaped as every name is printed (see printable). */
   display: string;
   root: Root | undefined;
   /** Relative to its root with "/" ('' for the root itself); undefined outside. */
@@ -72,7 +73,7 @@ export function locate(abs: string, roots: readonly Root[], api: PathApi = p): L
     }
   }
   if (!best) {
-    return { display: printedPath(abs, api), root: undefined, relative: undefined };
+    return { display: printable(printedPath(abs, api)), root: undefined, relative: undefined };
   }
   // in the path's own spelling: the folder's part is dropped by its count of names, as a
   // folding volume may spell it otherwise (`C:\\Repo` for `c:\\repo`)
@@ -80,7 +81,7 @@ export function locate(abs: string, roots: readonly Root[], api: PathApi = p): L
   const rel = abs.startsWith(best.path) ? api.relative(best.path, abs).split(api.sep).join('/') : abs.split(api.sep).filter(Boolean).slice(rootParts).join('/');
   const prefix = roots.length > 1 ? best.name : '';
   const display = prefix ? (rel ? `${prefix}/${rel}` : prefix) : rel || '.';
-  return { display, root: best, relative: rel };
+  return { display: printable(display), root: best, relative: rel };
 }
 
 /**
@@ -90,4 +91,13 @@ export function locate(abs: string, roots: readonly Root[], api: PathApi = p): L
  */
 export function isGitName(name: string): boolean {
   return name.length === 4 && /^\.git$/i.test(name);
+}
+
+/** A located path as a call takes it: the printed form before escaping (see Located.display), for the calls a result suggests. */
+export function callPathOf(l: Located, abs: string, roots: readonly Root[]): string {
+  if (!l.root || l.relative === undefined) {
+    return abs;
+  }
+  const prefix = roots.length > 1 ? l.root.name : '';
+  return prefix ? (l.relative ? `${prefix}/${l.relative}` : prefix) : l.relative || '.';
 }

@@ -21,6 +21,60 @@ export function levenshtein(a: string, b: string): number {
   return prev[b.length];
 }
 
+/**
+ * The edit distance of `a` and `b` when it is at most `max`, else `max + 1`, in time
+ * proportional to `max` times the shorter length (only the band of the table within
+ * `max` of its diagonal is filled): what bounds a "did you mean" over many long names.
+ * `work.cells`, when given, counts the cells filled.
+ */
+export function levenshteinWithin(a: string, b: string, max: number, work?: { cells: number }): number {
+  if (a === b) {
+    return 0;
+  }
+  const over = max + 1;
+  if (Math.abs(a.length - b.length) > max) {
+    return over;
+  }
+  if (a.length > b.length) {
+    [a, b] = [b, a];
+  }
+  const n = a.length;
+  const m = b.length;
+  if (n === 0) {
+    return m;
+  }
+  let prev = new Array<number>(m + 1).fill(over);
+  let cur = new Array<number>(m + 1).fill(over);
+  for (let j = 0; j <= Math.min(m, max); j++) {
+    prev[j] = j;
+  }
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - max);
+    const hi = Math.min(m, i + max);
+    cur[lo - 1] = lo === 1 ? (i <= max ? i : over) : over;
+    if (hi < m) {
+      cur[hi + 1] = over;
+    }
+    let best = cur[lo - 1];
+    const c = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const v = Math.min(prev[j - 1] + (c === b.charCodeAt(j - 1) ? 0 : 1), prev[j] + 1, cur[j - 1] + 1, over);
+      cur[j] = v;
+      if (v < best) {
+        best = v;
+      }
+    }
+    if (work) {
+      work.cells += hi - lo + 1;
+    }
+    if (best > max) {
+      return over;
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return Math.min(prev[m], over);
+}
+
 function stem(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(0, dot) : name;

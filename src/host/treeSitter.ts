@@ -18,7 +18,9 @@ import type * as TreeSitter from '@vscode/tree-sitter-wasm';
 import type { CancelSignal } from '../core/cancel';
 import { CANCEL_POLL_MS, MAX_OUTLINE_PARSE_MS, MAX_OUTLINE_WORKER_HEAP_BYTES, OUTLINE_WORKER_IDLE_MS } from '../core/limits';
 import { errorRanges, outlineFromSyntax, type SyntaxLanguage } from '../core/outline/syntax';
+import { pack, unpack, type PackedOutline } from '../core/outline/packed';
 import type { OutlineSymbol } from '../core/outline/symbols';
+import { paced } from '../core/pace';
 
 /** Where the wasm files are: next to the bundle that runs, else in the installed package (tests, a build-free run). */
 function wasmDir(): string {
@@ -60,8 +62,11 @@ function loadLanguage(language: SyntaxLanguage): Promise<TreeSitter.Language> {
 
 export type SyntaxOutline = { kind: 'parsed'; symbols: OutlineSymbol[]; errors: { first: number; last: number }[] } | { kind: 'abandoned'; reason: string };
 
-/** The outline of `text`, parsed on the calling thread: what the parse thread runs. The tree is freed before returning. */
-export async function parseHere(language: SyntaxLanguage, text: string): Promise<SyntaxOutline> {
+/** What the parse thread answers: the outline packed (see core/outline/packed.ts). */
+type PackedSyntaxOutline = { kind: 'parsed'; packed: PackedOutline; errors: { first: number; last: number }[] } | { kind: 'abandoned'; reason: string };
+
+/** The outline of `text`, parsed on the calling thread and packed: what the parse thread runs. The tree is freed before returning. */
+export async function parseHere(language: SyntaxLanguage, text: string): Promise<PackedSyntaxOutline> {
   const [{ ts }, lang] = await Promise.all([loadRuntime(), loadLanguage(language)]);
   const parser = new ts.Parser();
   try {
@@ -71,7 +76,7 @@ export async function parseHere(language: SyntaxLanguage, text: string): Promise
       return { kind: 'abandoned', reason: 'the parser gave no tree' };
     }
     try {
-      return { kind: 'parsed', symbols: outlineFromSyntax(tree.rootNode, language), errors: errorRanges(tree.rootNode) };
+      return { kind: 'parsed', packed: pack(outlineFromSyntax(tree.rootNode, language)), errors: errorRanges(tree.rootNode) };
     } finally {
       tree.delete();
     }
@@ -83,7 +88,7 @@ export async function parseHere(language: SyntaxLanguage, text: string): Promise
 /** The parse thread's script: next to this module, bundled (dist/treeSitterWorker.js) or compiled (out/src/host/treeSitterWorker.js). */
 const WORKER_SCRIPT = path.join(__dirname, 'treeSitterWorker.js');
 
-type Reply = { id: number; ok: true; result: SyntaxOutline } | { id: number; ok: false; error: string };
+type Reply = { id: number; ok: true; result: PackedSyntaxOutline } | { id: number; ok: false; error: string };
 
 interface Job {
   id: number;
@@ -91,7 +96,7 @@ interface Job {
   text: string;
   signal: CancelSignal & { onCancellationRequested?: (f: () => void) => { dispose(): void } };
   boundMs: number;
-  settle(r: SyntaxOutline): void;
+  settle(r: PackedSyntaxOutline): void;
 }
 
 /**
@@ -106,7 +111,7 @@ class ParseThread {
   private idle: ReturnType<typeof setTimeout> | undefined;
   private nextId = 1;
 
-  parse(language: SyntaxLanguage, text: string, signal: Job['signal'], boundMs: number): Promise<SyntaxOutline> {
+  parse(language: SyntaxLanguage, text: string, signal: Job['signal'], boundMs: number): Promise<PackedSyntaxOutline> {
     return new Promise((settle) => {
       const job: Job = { id: this.nextId++, language, text, signal, boundMs, settle };
       this.queue.push(job);
@@ -180,7 +185,7 @@ class ParseThread {
     }
   }
 
-  private finish(r: SyntaxOutline): void {
+  private finish(r: PackedSyntaxOutline): void {
     const run = this.running;
     if (!run) {
       return;
@@ -213,11 +218,17 @@ const thread = new ParseThread();
  * thread and is stopped, the thread terminated, when it takes longer than `boundMs`
  * (MAX_OUTLINE_PARSE_MS; tests pass less) or the call is cancelled.
  */
-export function syntaxOutline(language: SyntaxLanguage, text: string, signal: CancelSignal, boundMs = MAX_OUTLINE_PARSE_MS): Promise<SyntaxOutline> {
+export async function syntaxOutline(language: SyntaxLanguage, text: string, signal: CancelSignal, boundMs = MAX_OUTLINE_PARSE_MS): Promise<SyntaxOutline> {
   if (signal.isCancellationRequested) {
-    return Promise.resolve({ kind: 'abandoned', reason: 'the call was cancelled' });
+    return { kind: 'abandoned', reason: 'the call was cancelled' };
   }
-  return thread.parse(language, text, signal as Job['signal'], boundMs);
+  const r = await thread.parse(language, text, signal as Job['signal'], boundMs);
+  if (r.kind === 'abandoned') {
+    return r;
+  }
+  // unpacked in slices that give this thread back (it is the extension host's)
+  const symbols = await paced(unpack(r.packed), signal).catch(() => undefined);
+  return symbols ? { kind: 'parsed', symbols, errors: r.errors } : { kind: 'abandoned', reason: 'the call was cancelled' };
 }
 
 /** Whether the parse thread is running (for tests). */

@@ -11,7 +11,8 @@ const port = parentPort!;
 
 port.on('message', (m: { id: number; language: SyntaxLanguage; text: string }) => {
   parseHere(m.language, m.text).then(
-    (result) => port.postMessage({ id: m.id, ok: true, result }),
+    // the packed outline's numbers are moved to the thread that asked, not copied
+    (result) => port.postMessage({ id: m.id, ok: true, result }, result.kind === 'parsed' ? [result.packed.ints.buffer as ArrayBuffer] : []),
     (e: unknown) => port.postMessage({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) }),
   );
 });

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { CancelSignal } from '../core/cancel';
-import { MAX_OUTLINE_DEPTH, MAX_OUTLINE_NAME_CHARS } from '../core/limits';
-import type { OutlineSymbol } from '../core/outline/symbols';
+import { MAX_OUTLINE_DEPTH } from '../core/limits';
+import { outlineName, type OutlineSymbol } from '../core/outline/symbols';
+import { paced } from '../core/pace';
 
 /** The words an outline uses for the editor's symbol kinds. */
 const KIND_WORDS: Partial<Record<vscode.SymbolKind, string>> = {
@@ -35,30 +36,26 @@ const KIND_WORDS: Partial<Record<vscode.SymbolKind, string>> = {
 const CALLABLE = new Set([vscode.SymbolKind.Function, vscode.SymbolKind.Method, vscode.SymbolKind.Constructor]);
 const LOCAL = new Set([vscode.SymbolKind.Variable, vscode.SymbolKind.Constant, vscode.SymbolKind.Property, vscode.SymbolKind.Field]);
 
-function cut(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > MAX_OUTLINE_NAME_CHARS ? `${one.slice(0, MAX_OUTLINE_NAME_CHARS - 1)}…` : one;
+
+/** 1-based lines and the columns of an editor range: a range ending at the start of a line ends on the line before, at its end. */
+function linesOf(r: vscode.Range): Pick<OutlineSymbol, 'first' | 'last' | 'startColumn' | 'endColumn'> {
+  const atLineStart = r.end.character === 0 && r.end.line > r.start.line;
+  return { first: r.start.line + 1, last: atLineStart ? r.end.line : r.end.line + 1, startColumn: r.start.character, ...(atLineStart ? {} : { endColumn: r.end.character }) };
 }
 
-/** 1-based lines of an editor range: a range ending at the start of a line ends on the line before. */
-function linesOf(r: vscode.Range): { first: number; last: number } {
-  const last = r.end.character === 0 && r.end.line > r.start.line ? r.end.line : r.end.line + 1;
-  return { first: r.start.line + 1, last };
-}
-
-function fromDocumentSymbols(list: readonly vscode.DocumentSymbol[], depth: number, inCallable: boolean): OutlineSymbol[] {
+/** The editor's symbols as an outline's, yielding every few hundred (driven by `paced`: a server's answer can hold 100,000). */
+function* fromDocumentSymbols(list: readonly vscode.DocumentSymbol[], depth: number, inCallable: boolean, count = { n: 0 }): Generator<void, OutlineSymbol[]> {
   const out: OutlineSymbol[] = [];
   for (const s of list) {
     // enum members, type parameters and a function's locals are noise in an outline
     if (s.kind === vscode.SymbolKind.EnumMember || s.kind === vscode.SymbolKind.TypeParameter || (inCallable && LOCAL.has(s.kind)) || !s.name) {
       continue;
     }
-    out.push({
-      kind: KIND_WORDS[s.kind] ?? 'symbol',
-      name: cut(s.name),
-      ...linesOf(s.range),
-      children: depth + 1 < MAX_OUTLINE_DEPTH ? fromDocumentSymbols(s.children ?? [], depth + 1, inCallable || CALLABLE.has(s.kind)) : [],
-    });
+    const children = depth + 1 < MAX_OUTLINE_DEPTH ? yield* fromDocumentSymbols(s.children ?? [], depth + 1, inCallable || CALLABLE.has(s.kind), count) : [];
+    out.push({ kind: KIND_WORDS[s.kind] ?? 'symbol', name: outlineName(s.name), ...linesOf(s.range), children });
+    if (++count.n % 512 === 0) {
+      yield;
+    }
   }
   return out;
 }
@@ -67,7 +64,7 @@ function fromDocumentSymbols(list: readonly vscode.DocumentSymbol[], depth: numb
 function fromSymbolInformation(list: readonly vscode.SymbolInformation[]): OutlineSymbol[] {
   const flat = list
     .filter((s) => s.name && s.kind !== vscode.SymbolKind.EnumMember && s.kind !== vscode.SymbolKind.TypeParameter)
-    .map((s) => ({ kind: KIND_WORDS[s.kind] ?? 'symbol', name: cut(s.name), ...linesOf(s.location.range), children: [] as OutlineSymbol[] }))
+    .map((s) => ({ kind: KIND_WORDS[s.kind] ?? 'symbol', name: outlineName(s.name), ...linesOf(s.location.range), children: [] as OutlineSymbol[] }))
     .sort((a, b) => a.first - b.first || b.last - a.last);
   const roots: OutlineSymbol[] = [];
   const open: OutlineSymbol[] = [];
@@ -87,5 +84,5 @@ export async function documentSymbolsOf(uri: vscode.Uri, signal: CancelSignal): 
   if (!found || found.length === 0 || signal.isCancellationRequested) {
     return undefined;
   }
-  return 'children' in found[0] ? fromDocumentSymbols(found as vscode.DocumentSymbol[], 0, false) : fromSymbolInformation(found as vscode.SymbolInformation[]);
+  return 'children' in found[0] ? paced(fromDocumentSymbols(found as vscode.DocumentSymbol[], 0, false), signal) : fromSymbolInformation(found as vscode.SymbolInformation[]);
 }

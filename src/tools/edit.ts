@@ -3,6 +3,7 @@ import type { editSchema } from './schemas';
 import { schemas } from './lazySchemas';
 import { editQuick } from './quick';
 import { describeFailure, describeMatch, planEdits, type EditRequest, type FoundEdit } from '../core/edit';
+import { shownInput } from '../core/contract';
 import { ToolError } from '../core/errors';
 import { AliasError, wholeNumber, type AliasTable } from '../services/aliases';
 import { boundedJson } from '../services/input';
@@ -141,7 +142,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
         throw await missing(ctx, t);
       }
       if (input.cell !== undefined) {
-        return changeByCell(ctx, access, before, { cell: input.cell, insert: input.insert_cell, delete: input.delete_cell, newString: input.new_string, edits: input.insert_cell ? [] : reqs });
+        return changeByCell(ctx, access, before, { cell: input.cell, insert: input.insert_cell, delete: input.delete_cell, newString: input.new_string, edits: input.insert_cell ? [] : reqs, path: input.path });
       }
       if (input.symbol !== undefined) {
         return changeBySymbol(ctx, access, input, input.symbol, before, reqs);
@@ -168,7 +169,7 @@ export const editTool: ToolSpec<typeof editSchema> = {
             `${head}old_string does not fit ${t.located.display} in exactly one place, and nothing was changed. ${t.located.display} may hold secrets or lies outside the workspace, so nothing of its content is shown here. Read it with fs_read (the user is asked first), then retry with the exact text.`,
           );
         }
-        throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, t.located.display, where));
+        throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, { label: t.located.display, path: input.path }, where));
       }
       if (stale && plan.results.some((r) => !r.exact)) {
         throw new ToolError('stale', staleMessage(t, seen, before));
@@ -192,9 +193,9 @@ async function changeBySymbol(ctx: ToolContext, access: Access, input: EditInput
   const t = access.target;
   const seen = ctx.ledger.get(fileKey(ctx, t.real))?.version;
   if (seen !== undefined && seen !== before.version) {
-    throw new ToolError('stale', `${t.located.display} changed since you last read it (version ${seen}, now ${before.version}), so its symbol ${JSON.stringify(symbol)} may not be the text you mean. Nothing was changed. Read the symbol again, then redo the edit.`);
+    throw new ToolError('stale', `${t.located.display} changed since you last read it (version ${seen}, now ${before.version}), so its symbol ${shownInput(symbol, true)} may not be the text you mean. Nothing was changed. Read the symbol again, then redo the edit.`);
   }
-  const edit = await editBySymbol(ctx, t, before, symbol, input.new_string ?? '', reqs.length > 0 ? reqs : undefined, access.guarded);
+  const edit = await editBySymbol(ctx, t, before, symbol, input.new_string ?? '', reqs.length > 0 ? reqs : undefined, access.guarded, input.path);
   if (edit.text === before.text) {
     return textResult(`${t.located.display} already reads that way: the symbol's new text is the text it has now, so nothing was changed; version ${before.version}.`);
   }

@@ -1,4 +1,5 @@
 import { describeFailure, describeMatch, planEdits, type EditRequest } from '../core/edit';
+import { callText, tryLine } from '../core/contract';
 import { ToolError } from '../core/errors';
 import { textVersion } from '../core/hash';
 import { applyCellChange, cellsJson, cellsVersion, notebookCells, type CellChange } from '../core/notebook/cells';
@@ -21,6 +22,8 @@ export interface CellRequest {
   /** The new cell's source, or the cell's whole new source when `edits` is empty. */
   newString?: string;
   edits: readonly EditRequest[];
+  /** The notebook's path as the model gave it, for the call a failure suggests. */
+  path: string;
 }
 
 export function isNotebookPath(p: string): boolean {
@@ -107,7 +110,9 @@ function planCell(ctx: ToolContext, t: Target, state: NotebookState, req: CellRe
       throw new ToolError('no-match', `old_string does not fit cell ${req.cell} of ${t.located.display} in exactly one place, and nothing was changed. ${t.located.display} may hold secrets or lies outside the workspace, so nothing of its content is shown here. Read it with fs_read (the user is asked first), then retry with the exact text.`);
     }
     const n = req.edits.length > 1 ? { index: plan.index, count: req.edits.length } : undefined;
-    throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, where, n));
+    // the lines named are the cell's; the call that shows them reads that cell (offset counts cells)
+    const read = () => tryLine(callText('fs_read', { path: req.path, offset: req.cell, limit: 1 }));
+    throw new ToolError(plan.failure.reason === 'invalid' ? 'invalid-input' : 'no-match', describeFailure(plan.failure, { label: where, read }, n));
   }
   if (stale && plan.results.some((r) => !r.exact)) {
     throw new ToolError('stale', staleMessage(t, seen, state.version));

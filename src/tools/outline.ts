@@ -1,12 +1,15 @@
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { ToolError } from '../core/errors';
+import { formatBytes } from '../core/format';
 import { MAX_OUTLINE_PARSE_BYTES, MAX_OUTLINE_PROVIDER_MS } from '../core/limits';
-import { outlineFromHeadings, outlineFromIndentation } from '../core/outline/fallback';
-import { docFirstLine, docFloor, findSymbol, symbolLine, symbolName, type DocStyle, type FlatSymbol, type Outline, type OutlineSymbol } from '../core/outline/symbols';
+import { headingsOf, indentationOf, linesOf } from '../core/outline/fallback';
+import { paced } from '../core/pace';
+import { docFirstLine, docFloor, symbolLineAt, symbolName, type DocStyle, type FlatSymbol, type Outline, type OutlineSymbol } from '../core/outline/symbols';
+import { lineReader, lineStarts, ownRange } from '../core/outline/range';
+import { searchSymbol, viewOf } from '../core/outline/view';
 import { syntaxLanguageOf } from '../core/outline/syntax';
-import { callText, tryLine } from '../core/contract';
+import { callText, shownInput, tryLine } from '../core/contract';
 import { extensionOf } from '../core/text/binary';
-import { splitLines } from '../core/text/lines';
 import { syntaxOutline } from '../host/treeSitter';
 import { readDecision } from '../services/access';
 import { openDocumentFor, type Target } from '../services/target';
@@ -44,25 +47,26 @@ async function providerSymbols(ctx: ToolContext, path: string): Promise<OutlineS
 }
 
 /**
- * The parser's view of `text`: its symbols, or undefined (with the reason logged) when it
- * has none. Never throws: it may run beside the language servers' answer, unawaited.
+ * The parser's view of `text`: its symbols, or why it has none (`why`, for the words the
+ * outline says it came from; undefined when no grammar knows the file type), the reason
+ * logged. Never throws: it may run beside the language servers' answer, unawaited.
  * `signal` may also be tripped when that answer made the parse needless: nothing is logged then.
  */
-async function parsed(ctx: ToolContext, t: Target, text: string, signal: CancelSignal = ctx.signal): Promise<Outline | undefined> {
+async function parsed(ctx: ToolContext, t: Target, text: string, signal: CancelSignal = ctx.signal): Promise<Outline | { why: string | undefined }> {
   const language = syntaxLanguageOf(extensionOf(t.real));
   if (!language) {
-    return undefined;
+    return { why: undefined };
   }
   if (Buffer.byteLength(text, 'utf8') > MAX_OUTLINE_PARSE_BYTES) {
     ctx.log.info(`outline: ${t.located.display} is over the ${MAX_OUTLINE_PARSE_BYTES} bytes parsed for an outline`);
-    return undefined;
+    return { why: `the file is over the ${formatBytes(MAX_OUTLINE_PARSE_BYTES)} parsed for an outline` };
   }
   const r = await syntaxOutline(language, text, signal).catch((e: unknown) => ({ kind: 'abandoned' as const, reason: e instanceof Error ? e.message : String(e) }));
   if (r.kind === 'abandoned') {
     if (!signal.isCancellationRequested || ctx.signal.isCancellationRequested) {
       ctx.log.warn(`outline: tree-sitter gave no outline of ${t.located.display}: ${r.reason}`);
     }
-    return undefined;
+    return { why: `the parser gave up: ${r.reason}` };
   }
   return { source: 'tree-sitter', symbols: r.symbols, errors: r.errors };
 }
@@ -76,10 +80,9 @@ async function parsed(ctx: ToolContext, t: Target, text: string, signal: CancelS
  */
 export async function outlineOf(ctx: ToolContext, t: Target, text: string, forChange = false): Promise<Outline> {
   const started = Date.now();
-  const lines = splitLines(text);
   let outline: Outline | undefined;
   if (MARKDOWN.has(extensionOf(t.real).toLowerCase())) {
-    outline = { source: 'headings', symbols: outlineFromHeadings(lines) };
+    outline = { source: 'headings', symbols: await paced(headingsOf(await paced(linesOf(text), ctx.signal)), ctx.signal) };
   } else {
     // The parse runs on its own thread, so it starts beside the language servers' answer: a
     // file none of them answers for waits for the slower of the two, not for both in turn.
@@ -90,14 +93,23 @@ export async function outlineOf(ctx: ToolContext, t: Target, text: string, forCh
     if (symbols && symbols.length > 0) {
       outline = { source: 'language server', symbols };
       if (forChange) {
-        outline.errors = (await tree)?.errors;
+        // the parser's errors, and its ranges to check a language server's columns against
+        const p = await tree;
+        if ('source' in p) {
+          outline.errors = p.errors;
+          outline.syntax = p.symbols;
+        }
       } else {
         // a parse still running stops (its thread ends) rather than hold up the next outline
         needless = true;
       }
     }
     throwIfCancelled(ctx.signal);
-    outline ??= (await tree) ?? { source: 'indentation', symbols: outlineFromIndentation(lines) };
+    if (!outline) {
+      const p = await tree;
+      // no parser's outline: the indentation's, in slices too (this thread may be the editor's)
+      outline = 'source' in p ? p : { source: 'indentation', symbols: await paced(indentationOf(await paced(linesOf(text), ctx.signal)), ctx.signal), ...(p.why !== undefined ? { fallback: p.why } : {}) };
+    }
     throwIfCancelled(ctx.signal);
   }
   ctx.log.info(`outline of ${t.located.display} from ${outline.source} in ${Date.now() - started} ms`);
@@ -130,29 +142,33 @@ export interface SymbolRange {
 /**
  * The symbol `query` names, or the error that says which names there are: the candidates
  * when several fit (each with the call that reads it), the closest names when none does.
- * `guarded` files (secrets, outside the workspace) name none of their symbols.
+ * `guarded` files (secrets, outside the workspace) name none of their symbols. The lines
+ * include the symbol's documentation when the symbol starts its line. `callPath`: the
+ * file's path as the model gave it, for the call suggested.
  */
-export function symbolRange(outline: Outline, text: string, t: Target, query: string, tool: 'fs_read' | 'fs_edit', guarded: boolean): SymbolRange {
-  const lookup = findSymbol(outline, query);
+export async function symbolRange(ctx: ToolContext, outline: Outline, text: string, t: Target, query: string, tool: 'fs_read' | 'fs_edit', guarded: boolean, callPath: string): Promise<SymbolRange> {
+  const lookup = await searchSymbol(outline, query, ctx.signal);
   if (lookup.kind === 'found') {
     const s = lookup.symbol.symbol;
-    const first = docFirstLine(splitLines(text), s.first, docStyleOf(t.real), docFloor(outline, s));
+    const starts = lineStarts(text);
+    const startsLine = text.slice(starts[s.first - 1], ownRange(text, starts, s).from).trim() === '';
+    const first = startsLine ? docFirstLine(lineReader(text, starts), s.first, docStyleOf(t.real), docFloor((await viewOf(outline, ctx.signal)).flat, s)) : s.first;
     return { found: lookup.symbol, first, last: s.last };
   }
-  const outlineCall = tryLine(callText('fs_read', { path: t.located.display, mode: 'outline' }));
+  const outlineCall = tryLine(callText('fs_read', { path: callPath, mode: 'outline' }));
   const nothing = tool === 'fs_edit' ? ' Nothing was changed.' : '';
   if (guarded) {
-    throw new ToolError('no-match', `${t.located.display} holds no single symbol named ${JSON.stringify(query)}.${nothing} It may hold secrets or lies outside the workspace, so none of its names are shown here.\n${outlineCall}`);
+    throw new ToolError('no-match', `${t.located.display} holds no single symbol named ${shownInput(query, true)}.${nothing} It may hold secrets or lies outside the workspace, so none of its names are shown here.\n${outlineCall}`);
   }
   if (lookup.kind === 'ambiguous') {
-    const list = lookup.candidates.slice(0, 20).map((c) => `- ${symbolLine({ ...c, depth: 0 })} (symbol ${JSON.stringify(`${symbolName(c)}${c.symbol.params ?? ''}`)})`);
+    const list = lookup.candidates.slice(0, 20).map((c) => `- ${symbolLineAt(c.symbol, 0)} (symbol ${JSON.stringify(`${symbolName(c)}${c.symbol.params ?? ''}`)})`);
     const more = lookup.candidates.length > 20 ? [`... and ${lookup.candidates.length - 20} more`] : [];
     const pick = tool === 'fs_read' ? 'Pass one of these names with its parameters, or read its lines with offset and limit.' : 'Pass one of these names with its parameters, or use old_string with enough context to fit one place.';
-    throw new ToolError('no-match', [`${lookup.candidates.length} symbols of ${t.located.display} fit ${JSON.stringify(query)} (outline ${sourceWords(outline)}):`, ...list, ...more, `${pick}${nothing}`].join('\n'));
+    throw new ToolError('no-match', [`${lookup.candidates.length} symbols of ${t.located.display} fit ${shownInput(query, true)} (outline ${sourceWords(outline)}):`, ...list, ...more, `${pick}${nothing}`].join('\n'));
   }
-  const lines = [`${t.located.display} has no symbol ${JSON.stringify(query)} (outline ${sourceWords(outline)}).${nothing}`];
+  const lines = [`${t.located.display} has no symbol ${shownInput(query, true)} (outline ${sourceWords(outline)}).${nothing}`];
   if (lookup.suggestions.length > 0) {
-    lines.push('Did you mean one of these?', ...lookup.suggestions.map((c) => `- ${symbolLine({ ...c, depth: 0 })} (symbol ${JSON.stringify(symbolName(c))})`));
+    lines.push('Did you mean one of these?', ...lookup.suggestions.map((c) => `- ${symbolLineAt(c.symbol, 0)} (symbol ${JSON.stringify(symbolName(c))})`));
   }
   lines.push(outlineCall);
   throw new ToolError('no-match', lines.join('\n'));

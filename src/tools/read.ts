@@ -16,7 +16,7 @@ import { extractPdfPages, pdfInTask, renderPdfEnvelope } from '../core/read/pdf'
 import { fitToBudget } from '../services/budget';
 import { suggestPaths } from '../services/suggest';
 import { findInstructionFiles, loadInstructionFiles, renderInstructionReminder, type InstructionFile, type InstructionText } from '../core/read/instructions';
-import { locate } from '../core/paths';
+import { callPathOf, locate } from '../core/paths';
 import { describeImage, imageInfo, imageTooLarge } from '../core/read/image';
 import { extensionOf, isBinaryExtension, sniffBinary } from '../core/text/binary';
 import { decodeText, detectBom, encodingLabel, type Encoding } from '../core/text/encoding';
@@ -250,7 +250,7 @@ function wantsStructure(input: ReadInput): boolean {
 
 /** The outline, or a symbol, of a file read whole. */
 function readStructure(ctx: ToolContext, t: Target, src: WholeText, input: ReadInput): Promise<string> {
-  return input.symbol !== undefined && input.mode !== 'outline' ? readSymbol(ctx, t, src, input.symbol, textRequest(input, ctx.settings)) : readOutline(ctx, t, src, input);
+  return input.symbol !== undefined && input.mode !== 'outline' ? readSymbol(ctx, t, src, input.symbol, textRequest(input, ctx.settings), input.path) : readOutline(ctx, t, src, input);
 }
 
 /** The bytes of a regular file (a notebook), through the checked handle. */
@@ -377,7 +377,7 @@ async function readInstruction(ctx: ToolContext, path: string): Promise<Instruct
 }
 
 function renderInstructions(ctx: ToolContext, t: Target, files: readonly InstructionFile[]): string | undefined {
-  return renderInstructionReminder(files, { forPath: t.located.display, display: (p) => locate(p, ctx.ws.roots()).display });
+  return renderInstructionReminder(files, { forPath: t.located.display, display: (p) => locate(p, ctx.ws.roots()).display, callPath: (p) => callPathOf(locate(p, ctx.ws.roots()), p, ctx.ws.roots()) });
 }
 
 /**

@@ -1,8 +1,8 @@
 import { callText } from '../core/contract';
 import { ToolError } from '../core/errors';
 import { MAX_OUTLINE_SYMBOLS } from '../core/limits';
-import { OutlineOffsetPastEnd, renderOutline } from '../core/outline/render';
-import { splitLines, detectEol } from '../core/text/lines';
+import { OutlineOffsetPastEnd, planOutline, renderOutline } from '../core/outline/render';
+import { detectEol } from '../core/text/lines';
 import { fitToBudget } from '../services/budget';
 import { fileKey, type Target } from '../services/target';
 import type { ToolContext } from '../services/types';
@@ -23,24 +23,23 @@ export async function readOutline(ctx: ToolContext, t: Target, src: WholeText, i
   const outline = await outlineOf(ctx, t, src.text);
   const limit = Math.min(input.limit ?? MAX_OUTLINE_SYMBOLS, MAX_OUTLINE_SYMBOLS);
   // `symbol` with mode "outline": the outline inside that symbol, found as a symbol read finds it
-  const within = input.symbol !== undefined ? symbolRange(outline, src.text, t, input.symbol, 'fs_read', false).found : undefined;
+  const within = input.symbol !== undefined ? (await symbolRange(ctx, outline, src.text, t, input.symbol, 'fs_read', false, input.path)).found : undefined;
+  const plan = await planOutline(outline, within, ctx.signal);
   const base = {
     displayPath: t.located.display,
-    outline,
-    totalLines: splitLines(src.text).length,
+    totalLines: lineCount(src.text),
     encoding: src.encoding,
     eol: detectEol(src.text),
     version: src.version,
     dirty: src.dirty,
     offset: input.offset ?? 1,
     limitGiven: input.limit !== undefined,
-    within,
     nextCall: (offset: number) => callText('fs_read', { path: input.path, mode: 'outline', ...(input.symbol !== undefined ? { symbol: input.symbol } : {}), offset, ...(input.limit !== undefined ? { limit } : {}) }),
     insideCall: (symbol: string) => callText('fs_read', { path: input.path, mode: 'outline', symbol }),
   };
   let first;
   try {
-    first = renderOutline({ ...base, limit });
+    first = renderOutline({ ...base, limit }, plan);
   } catch (e) {
     if (e instanceof OutlineOffsetPastEnd) {
       const of = within ? `the outline inside ${symbolName(within)} in ${t.located.display}` : `the outline of ${t.located.display}`;
@@ -48,15 +47,24 @@ export async function readOutline(ctx: ToolContext, t: Target, src: WholeText, i
     }
     throw e;
   }
-  const fitted = await fitToBudget(ctx, Math.max(first.shown, 1), (k) => renderOutline({ ...base, limit: Math.min(k, limit) }).text);
+  const fitted = await fitToBudget(ctx, Math.max(first.shown, 1), (k) => renderOutline({ ...base, limit: Math.min(k, limit) }, plan).text);
   ctx.ledger.record(fileKey(ctx, t.real), { version: src.version });
   return fitted.text;
 }
 
+/** Lines of a text as splitLines counts them (a final line break ends the last line), without splitting it. */
+function lineCount(text: string): number {
+  let n = text.length === 0 || text.endsWith('\n') ? 0 : 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    n++;
+  }
+  return n;
+}
+
 /** fs_read with `symbol`: the symbol's lines with its documentation, as a slice of them. */
-export async function readSymbol(ctx: ToolContext, t: Target, src: WholeText, query: string, req: TextRequest): Promise<string> {
+export async function readSymbol(ctx: ToolContext, t: Target, src: WholeText, query: string, req: TextRequest, callPath: string): Promise<string> {
   const outline = await outlineOf(ctx, t, src.text);
-  const r = symbolRange(outline, src.text, t, query, 'fs_read', false);
+  const r = await symbolRange(ctx, outline, src.text, t, query, 'fs_read', false, callPath);
   const s = r.found.symbol;
   const what = `${s.kind} ${r.found.path.join('.')}${r.first < s.first ? ` (documentation from line ${r.first})` : ''}, outline from ${outline.source}`;
   return readText(ctx, t, { kind: 'text', ...src }, { ...req, offset: r.first, limit: r.last - r.first + 1, column: undefined, range: { first: r.first, last: r.last, describe: what } });

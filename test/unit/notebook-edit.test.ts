@@ -50,6 +50,36 @@ describe('fs_edit on a notebook by cell', () => {
     assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), NOTEBOOK);
   });
 
+  it('suggests a call that reads the cell when old_string is not in it, and that call is valid', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_edit', { path: 'nb.ipynb', cell: 2, old_string: 'print(len(items))', new_string: 'x' });
+    assert.equal(r.isError, true);
+    const last = r.text.split('\n').pop()!;
+    assert.equal(last, 'Try: fs_read {"path":"nb.ipynb","offset":2,"limit":1}');
+    const read = await call(ctx, 'fs_read', JSON.parse(last.slice('Try: fs_read '.length)));
+    assert.equal(read.isError, false, read.text);
+    assert.match(read.text, /<meta>cell 2 of 2,[\s\S]*L2: print\(len\(rows\)\)/);
+  });
+
+  it('refuses to edit a cell whose source list holds an item that is not text, changing nothing', async () => {
+    const odd = NOTEBOOK.replace('"print(len(rows))"', '"print(len(rows))",\n    7');
+    fs.writeFileSync(p('nb.ipynb'), odd);
+    const ctx = await context(tree.root);
+    for (const input of [
+      { path: 'nb.ipynb', cell: 2, old_string: 'rows = [1, 2, 3]', new_string: 'rows = []' },
+      { path: 'nb.ipynb', cell: 2, new_string: 'x = 1' },
+    ]) {
+      const r = await call(ctx, 'fs_edit', input);
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /^Cannot edit cell 2 of nb\.ipynb: its "source" list holds an item that is not text \(item 3 is a number, 7\), which reading does not show and an edit would drop\. Nothing was changed\./);
+    }
+    assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), odd);
+    // another cell is edited as ever, and the odd item kept
+    const other = await call(ctx, 'fs_edit', { path: 'nb.ipynb', cell: 1, old_string: '# Sales', new_string: '# Revenue' });
+    assert.equal(other.isError, false, other.text);
+    assert.equal(fs.readFileSync(p('nb.ipynb'), 'utf8'), odd.replace('"# Sales\\n"', '"# Revenue\\n"'));
+  });
+
   it('replaces a cell\'s whole source with new_string alone, and replace_all works within the cell', async () => {
     const ctx = await context(tree.root);
     let r = await call(ctx, 'fs_edit', { path: 'nb.ipynb', cell: 1, new_string: '# Revenue\n\nBy month.' });

@@ -99,22 +99,23 @@ describe('notebooks', () => {
       'L3: print(len(df))',
       '<outputs>',
       '[stdout]',
-      '100%',
-      '42',
+      '> 100%',
+      '> 42',
       '[image/png output, 2.9 KiB]',
       '[text/plain]',
-      '<Figure size 640x480 with 1 Axes>',
+      '> <Figure size 640x480 with 1 Axes>',
       '[text/plain]',
-      '   a  b',
-      '0  1  2',
+      '>    a  b',
+      '> 0  1  2',
       '</outputs>',
       '</cell>',
       '<cell index="3" kind="code" language="python" execution_count="4">',
       'L1: df.boom()',
       '<outputs>',
-      "[error] AttributeError: 'DataFrame' object has no attribute 'boom'",
-      '---------------------------------------------------------------------------',
-      'AttributeError: boom',
+      '[error]',
+      "> AttributeError: 'DataFrame' object has no attribute 'boom'",
+      '> ---------------------------------------------------------------------------',
+      '> AttributeError: boom',
       '</outputs>',
       '</cell>',
       '<cell index="4" kind="code" language="sql">',
@@ -158,9 +159,9 @@ describe('notebooks', () => {
     const page = renderNotebook([{ kind: 'code', language: 'python', source: 'run()', outputs: [{ mime: STDOUT_MIME, text }] }], { displayPath: 'a.ipynb' });
     const body = lines(page.text);
     const start = body.indexOf('[stdout]');
-    assert.deepEqual(body.slice(start + 1, start + 7), ['row 1', 'row 2', 'row 3', 'row 4', 'row 5', '… 91 lines not shown (101 in all)']);
-    assert.deepEqual(body.slice(start + 7, start + 11), ['row 97', 'row 98', 'row 99', 'row 100']);
-    assert.equal(body[start + 11], `${'w'.repeat(500)}… [800 characters]`);
+    assert.deepEqual(body.slice(start + 1, start + 7), ['> row 1', '> row 2', '> row 3', '> row 4', '> row 5', '… 91 lines not shown (101 in all)']);
+    assert.deepEqual(body.slice(start + 7, start + 11), ['> row 97', '> row 98', '> row 99', '> row 100']);
+    assert.equal(body[start + 11], `> ${'w'.repeat(500)}… [800 characters]`);
   });
 
   it('notes outputs it does not show as text, with their size', () => {
@@ -178,7 +179,7 @@ describe('notebooks', () => {
       },
     ];
     const text = renderNotebook(cells, { displayPath: 'w.ipynb', dirty: true }).text;
-    assert.match(text, /\n\[application\/vnd\.jupyter\.widget-view\+json output, 18 characters\]\n\[text\/html output, 9 characters\]\n\[image\/jpeg output, 2\.0 KiB\]\n\[error\] Error: not json\n/);
+    assert.match(text, /\n\[application\/vnd\.jupyter\.widget-view\+json output, 18 characters\]\n\[text\/html output, 9 characters\]\n\[image\/jpeg output, 2\.0 KiB\]\n\[error\]\n> Error: not json\n/);
     assert.match(text, /, unsaved changes in editor<\/meta>/);
   });
 

@@ -136,8 +136,8 @@ describe('PDF text', () => {
       '<meta>pages 3-4 of 12, 244.1 KiB, version abcd1234</meta>',
       '<content>',
       '=== Page 3 ===',
-      'Intro',
-      `${'z'.repeat(2000)}… [line cut: characters 1-2000 of 2500 shown]`,
+      '> Intro',
+      `> ${'z'.repeat(2000)}… [line cut: characters 1-2000 of 2500 shown]`,
       '',
       '=== Page 4 ===',
       '(No text on this page: it may be a scanned image or a drawing.)',
@@ -150,6 +150,6 @@ describe('PDF text', () => {
     const r = await extractPdfPages(twoPages, { firstPage: 1, maxPages: 10 });
     const text = renderPdfEnvelope({ displayPath: 'a.pdf', fileBytes: twoPages.length, extract: r });
     assert.match(text, /<meta>pages 1-2 of 2, /);
-    assert.match(text, /\n=== Page 1 ===\nHello page one\nsecond line \(with parens\)\n\n=== Page 2 ===\nPage two text\n<\/content>\nEnd of file\.$/);
+    assert.match(text, /\n=== Page 1 ===\n> Hello page one\n> second line \(with parens\)\n\n=== Page 2 ===\n> Page two text\n<\/content>\nEnd of file\.$/);
   });
 });

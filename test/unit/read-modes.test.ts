@@ -260,7 +260,7 @@ describe('fs_read on PDFs and oversized lines', () => {
     const r = await call(ctx, 'fs_read', { path: 'guide.pdf', offset: 2, limit: 1 });
     assert.equal(r.isError, false, r.text);
     assert.match(r.text, /<type>pdf<\/type>/);
-    assert.match(r.text, /=== Page 2 ===\nSecond page text/);
+    assert.match(r.text, /=== Page 2 ===\n> Second page text/);
     assert.ok(!r.text.includes('Intro page') && !r.text.includes('Third page'));
     assert.match(r.text, /<meta>page 2 of 3, /);
     assert.match(r.text, /\nContinue with: fs_read \{"path":"guide\.pdf","offset":3,"limit":1\}$/);

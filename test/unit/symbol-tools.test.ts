@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { OutlineSymbol } from '../../src/core/outline/symbols';
+import { planOutlineNow, renderOutline } from '../../src/core/outline/render';
 import { call, context, tempTree } from './helpers';
 
 const fixtures = path.resolve(__dirname, '../../../test/fixtures/outline');
@@ -204,6 +205,28 @@ describe('fs_read mode "outline" and "symbol"', function () {
       missing.text,
       ['src/parser.ts has no symbol "Parser.peak" (outline from tree-sitter).', 'Did you mean one of these?', '- L12-15 method peek() (symbol "Parser.peek")', 'Try: fs_read {"path":"src/parser.ts","mode":"outline"}'].join('\n'),
     );
+  });
+
+  it('escapes control characters in symbol names (ESC, BEL, NEL), and finds a symbol by the name as printed', async () => {
+    fs.writeFileSync(path.join(tree.root, 'odd.js'), 'class K {\n  "a\u001b[2Jb\u0007c\u0085d" () {\n    return 1;\n  }\n}\n');
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'odd.js', mode: 'outline' });
+    assert.match(r.text, /^ {2}L2-4 method "a\\x1b\[2Jb\\x07c\\x85d"\(\)$/m);
+    assert.ok(!['\u0007', '\u001b', '\u0085'].some((c) => r.text.includes(c)), r.text);
+    const one = await call(ctx, 'fs_read', { path: 'odd.js', symbol: 'K."a\\x1b[2Jb\\x07c\\x85d"' });
+    assert.match(one.text, /<meta>lines 2-4 of 5, method K\."a\\x1b\[2Jb\\x07c\\x85d",/);
+  });
+
+  it('says why an outline came from indentation when a parser knows the file type', async () => {
+    // over 8 MiB once read as UTF-8 (three bytes a character), from a UTF-16 file of 7.6 MiB (two)
+    const body = `${'\u540d'.repeat(100)}\n`.repeat(38_000);
+    fs.writeFileSync(path.join(tree.root, 'wide.py'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body, 'utf16le')]));
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'wide.py', mode: 'outline' });
+    assert.match(r.text, /from indentation \(the file is over the 8\.0 MiB parsed for an outline; ranges are guesses\)/);
+    const plan = planOutlineNow({ source: 'indentation', symbols: [], fallback: 'the parser gave up: parsing took over 5000 ms' });
+    const page = renderOutline({ displayPath: 'big.py', totalLines: 800_000, encoding: 'utf-8', eol: 'LF', version: 'abcd1234', dirty: false, offset: 1, limit: 10, limitGiven: false, nextCall: () => '', insideCall: () => '' }, plan);
+    assert.match(page.text, /<meta>no symbols, from indentation \(the parser gave up: parsing took over 5000 ms; ranges are guesses\), 800000 lines,/);
   });
 
   it('refuses options that do not go with an outline or a symbol, naming the field', async () => {

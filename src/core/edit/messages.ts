@@ -24,11 +24,26 @@ const IGNORING: Record<MatchLevel, string> = {
 };
 
 /**
- * The message the model reads when an edit cannot be made: what happened, where, and the
- * call to make next. "Not found" and "several places" are different messages.
+ * Where an edit failed, when the text searched is not a whole file: the words that name it
+ * (`x.ipynb (cell 3)`), and the path (as the model gave it) or the call that reads it.
  */
-export function describeFailure(failure: FindFailure, displayPath: string, position?: EditPosition): string {
-  const lines = [...body(failure, displayPath)];
+export interface FailurePlace {
+  label: string;
+  /** The file's path in a `Try: fs_read` call, when the lines searched are the file's own. */
+  path?: string;
+  /** The `Try:` line that reads lines first..last (1-based, of the text searched), when a call other than the file's own reads them. */
+  read?: (first?: number, last?: number) => string;
+}
+
+/**
+ * The message the model reads when an edit cannot be made: what happened, where, and the
+ * call to make next. "Not found" and "several places" are different messages. The call
+ * suggested is valid as written: it reads the file by the path given, or as `where` says.
+ */
+export function describeFailure(failure: FindFailure, where: string | FailurePlace, position?: EditPosition): string {
+  const place = typeof where === 'string' ? { label: where, path: where } : where;
+  const read = place.read ?? ((first?: number, last?: number) => readCall(place.path ?? place.label, first, last));
+  const lines = [...body(failure, place.label, read)];
   // a suggested call comes last
   const tryCall = lines[lines.length - 1].startsWith('Try: ') ? lines.pop() : undefined;
   if (position && position.count > 1) {
@@ -41,7 +56,7 @@ export function describeFailure(failure: FindFailure, displayPath: string, posit
   return lines.join('\n');
 }
 
-function body(f: FindFailure, path: string): string[] {
+function body(f: FindFailure, path: string, read: (first?: number, last?: number) => string): string[] {
   switch (f.reason) {
     case 'invalid':
       return [f.message];
@@ -51,7 +66,7 @@ function body(f: FindFailure, path: string): string[] {
         out.push(f.hint);
       }
       if (!f.closest) {
-        out.push('No line of it is in the file. Read the file (or find the text with fs_grep) and retry with the exact text.', readCall(path));
+        out.push('No line of it is in the file. Read the file (or find the text with fs_grep) and retry with the exact text.', read());
         return out;
       }
       out.push(...closest(f.closest));
@@ -63,10 +78,10 @@ function body(f: FindFailure, path: string): string[] {
       }
       if (c.current) {
         const next = c.current.startLine + c.current.lines.length;
-        out.push('Read the lines not shown and retry with the exact text.', readCall(path, next, c.endLine));
+        out.push('Read the lines not shown and retry with the exact text.', read(next, c.endLine));
         return out;
       }
-      out.push(c.lines ? 'Retry with the exact text of those lines.' : 'Re-read those lines and retry with the exact text.', readCall(path, c.startLine, c.endLine));
+      out.push(c.lines ? 'Retry with the exact text of those lines.' : 'Re-read those lines and retry with the exact text.', read(c.startLine, c.endLine));
       return out;
     }
     case 'ambiguous': {
@@ -99,7 +114,7 @@ function body(f: FindFailure, path: string): string[] {
       return [
         `old_string matched only loosely in ${path} (${IGNORING[f.level].trim() || f.level}), at lines ${startLine}-${endLine}: that block is much longer or shorter than old_string, so nothing was changed.`,
         'Re-read it and retry with the exact text.',
-        readCall(path, startLine, endLine),
+        read(startLine, endLine),
       ];
     }
   }

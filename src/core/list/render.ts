@@ -1,16 +1,15 @@
-import { continueLine, shownPhrase } from '../contract';
+import { continueLine, printable, shownPhrase } from '../contract';
 import { plural } from '../format';
 import { MAX_LIST_NAME_CHARS } from '../limits';
 import { leftOutUpTo, type ListEntry, type ListPage } from './walk';
 
 /**
- * A name as one printable line: control characters (a newline in a file name would
- * read as a second entry) are escaped, and a name longer than the cap is cut at a
- * character boundary with a mark.
+ * A name as one printable line: escaped as every tool prints names (see printable: a
+ * newline in a file name would read as a second entry), and a name longer than the cap
+ * cut at a character boundary with a mark.
  */
 export function printableName(name: string, max = MAX_LIST_NAME_CHARS): string {
-  // eslint-disable-next-line no-control-regex
-  let s = name.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  let s = printable(name);
   if (s.length > max) {
     let end = max;
     const c = s.charCodeAt(end - 1);

@@ -291,8 +291,25 @@ export function replaceCellSource(json: string, index: number, source: string, d
     const text = `${jsonString('source', style)}${keySep(json, cell)}${value}`;
     return last ? json.slice(0, last.valueEnd) + between + text + json.slice(last.valueEnd) : json.slice(0, cell.start + 1) + text + json.slice(cell.start + 1);
   }
+  const value: unknown = JSON.parse(json.slice(m.valueStart, m.valueEnd));
+  const items: unknown[] = Array.isArray(value) ? value : [];
+  const odd = items.findIndex((x) => typeof x !== 'string');
+  if (odd >= 0) {
+    // reading shows the text items only; writing the list anew would drop the others without a word
+    throw new ToolError(
+      'io',
+      `Cannot edit cell ${index + 1} of ${display}: its "source" list holds an item that is not text (item ${odd + 1} is ${boundedItem(items[odd])}), which reading does not show and an edit would drop. Nothing was changed. Ask the user to repair the cell's source in the file.`,
+    );
+  }
   const ind = arrayIndents(json, m, style);
   return json.slice(0, m.valueStart) + sourceValue(source, style, ind.item, ind.close, ind.sep) + json.slice(m.valueEnd);
+}
+
+/** A JSON value as a message names it: its kind and, when short, itself. */
+function boundedItem(v: unknown): string {
+  const kind = v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+  const text = JSON.stringify(v);
+  return text.length <= 20 && v !== null ? `${kind}, ${text}` : kind;
 }
 
 /** The text between one member's value and the next key (`,\n   `), from a cell with two members, else `, `. */

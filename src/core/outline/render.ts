@@ -1,10 +1,12 @@
+import type { CancelSignal } from '../cancel';
 import { continueLine, span } from '../contract';
 import { MAX_OUTLINE_INSIDE_TRIES, MAX_OUTLINE_PAGE_BYTES, MAX_READ_BYTES } from '../limits';
-import { findSymbol, flatten, symbolLine, symbolName, type FlatSymbol, type Outline, type OutlineSymbol } from './symbols';
+import { symbolLineAt, symbolName, type FlatSymbol, type Outline } from './symbols';
+import { paced } from '../pace';
+import { lookupSymbol, viewNow, viewOf, type OutlineView } from './view';
 
 export interface OutlinePage {
   displayPath: string;
-  outline: Outline;
   /** Lines of the file the outline is of. */
   totalLines: number;
   encoding: string;
@@ -17,8 +19,6 @@ export interface OutlinePage {
   limit: number;
   /** The caller gave `limit`: the page may then fill MAX_READ_BYTES rather than MAX_OUTLINE_PAGE_BYTES (as any page after the first does). */
   limitGiven: boolean;
-  /** The symbol whose inside is outlined (`symbol` with mode "outline"), when one is. */
-  within?: FlatSymbol;
   /** The fs_read call for the outline from symbol `offset` on. */
   nextCall(offset: number): string;
   /** The fs_read call that outlines the inside of the symbol `query` names. */
@@ -26,12 +26,18 @@ export interface OutlinePage {
 }
 
 /** What the meta line says the outline came from. */
-const SOURCE_WORDS: Readonly<Record<Outline['source'], string>> = {
-  'language server': 'from the language server',
-  'tree-sitter': 'from the syntax tree (tree-sitter)',
-  headings: 'from the headings',
-  indentation: 'from indentation (no parser for this file type; ranges are guesses)',
-};
+export function sourceWords(o: Outline): string {
+  switch (o.source) {
+    case 'language server':
+      return 'from the language server';
+    case 'tree-sitter':
+      return 'from the syntax tree (tree-sitter)';
+    case 'headings':
+      return 'from the headings';
+    case 'indentation':
+      return `from indentation (${o.fallback ?? 'no parser for this file type'}; ranges are guesses)`;
+  }
+}
 
 export class OutlineOffsetPastEnd extends Error {
   constructor(readonly offset: number, readonly count: number) {
@@ -39,19 +45,29 @@ export class OutlineOffsetPastEnd extends Error {
   }
 }
 
-/** How many symbols each one holds, at every depth below it. */
-function countInside(symbols: readonly OutlineSymbol[], into: Map<OutlineSymbol, number>): number {
-  let n = 0;
-  for (const s of symbols) {
-    const inside = countInside(s.children, into);
-    into.set(s, inside);
-    n += 1 + inside;
-  }
-  return n;
-}
-
 function insideNote(n: number): string {
   return ` (${n} inside)`;
+}
+
+/**
+ * What every page of one outline (or of the inside of one symbol) shares: the entries of
+ * the view it shows, the levels shown, and the call that goes deeper. Computed once per
+ * call, in slices (see viewOf), so a page then costs only its own lines.
+ */
+export interface OutlinePlan {
+  view: OutlineView;
+  within?: FlatSymbol;
+  /** Positions in view.flat of the symbols shown, in order. */
+  rows: number[];
+  /** Depth in view.flat of the first level shown. */
+  base: number;
+  /** Levels shown, and levels there are. */
+  levels: number;
+  deepest: number;
+  /** Symbols in all (below `within`, when given). */
+  total: number;
+  /** The name that outlines the inside of the largest collapsed symbol, when one is unique. */
+  insideQuery?: string;
 }
 
 /**
@@ -60,37 +76,61 @@ function insideNote(n: number): string {
  * hold), else the top level alone, paged. It depends on the whole outline only, never on
  * the page, so every page of one outline cuts at the same level.
  */
-function levelsShown(flat: readonly FlatSymbol[], inside: ReadonlyMap<OutlineSymbol, number>): { shown: number; levels: number } {
+function* plan(v: OutlineView, within: FlatSymbol | undefined): Generator<void, OutlinePlan> {
+  const from = within ? v.at.get(within.symbol)! + 1 : 0;
+  const to = within ? from + v.inside[from - 1] : v.flat.length;
+  const base = within ? within.depth + 1 : 0;
   const plain: number[] = [];
   const noted: number[] = [];
-  for (const f of flat) {
-    const b = Buffer.byteLength(symbolLine(f), 'utf8') + 1;
-    const n = inside.get(f.symbol) ?? 0;
-    plain[f.depth] = (plain[f.depth] ?? 0) + b;
-    noted[f.depth] = (noted[f.depth] ?? 0) + (n > 0 ? Buffer.byteLength(insideNote(n), 'utf8') : 0);
+  for (let i = from; i < to; i++) {
+    const d = v.flat[i].depth - base;
+    const n = v.inside[i];
+    plain[d] = (plain[d] ?? 0) + Buffer.byteLength(symbolLineAt(v.flat[i].symbol, d), 'utf8') + 1;
+    noted[d] = (noted[d] ?? 0) + (n > 0 ? Buffer.byteLength(insideNote(n), 'utf8') : 0);
+    if (i % 512 === 0) {
+      yield;
+    }
   }
-  const levels = plain.length;
+  const deepest = plain.length;
   let bytes = 0;
-  let shown = 1;
-  for (let d = 1; d <= levels; d++) {
+  let levels = 1;
+  for (let d = 1; d <= deepest; d++) {
     bytes += plain[d - 1];
-    if (bytes + (d < levels ? noted[d - 1] : 0) > MAX_OUTLINE_PAGE_BYTES) {
+    if (bytes + (d < deepest ? noted[d - 1] : 0) > MAX_OUTLINE_PAGE_BYTES) {
       break;
     }
-    shown = d;
+    levels = d;
   }
-  return { shown, levels };
+  const rows: number[] = [];
+  // the collapsed symbols that hold the most, largest first: the candidates for the call that goes deeper
+  const largest: number[] = [];
+  const bigger = (a: number, b: number) => v.inside[a] > v.inside[b] || (v.inside[a] === v.inside[b] && v.flat[a].symbol.first < v.flat[b].symbol.first);
+  for (let i = from; i < to; i++) {
+    const d = v.flat[i].depth - base;
+    if (d < levels) {
+      rows.push(i);
+    }
+    if (levels < deepest && d === levels - 1 && v.inside[i] > 0 && (largest.length < MAX_OUTLINE_INSIDE_TRIES || bigger(i, largest[largest.length - 1]))) {
+      const at = largest.findIndex((j) => bigger(i, j));
+      largest.splice(at < 0 ? largest.length : at, 0, i);
+      largest.length = Math.min(largest.length, MAX_OUTLINE_INSIDE_TRIES);
+    }
+    if (i % 512 === 0) {
+      yield;
+    }
+  }
+  return { view: v, within, rows, base, levels, deepest, total: to - from, insideQuery: insideQuery(v, largest) };
 }
 
 /**
  * The name to pass as `symbol` to outline the inside of one collapsed symbol: the one that
  * holds the most, among those a name (with its parameters if need be) picks out alone.
  */
-function insideQuery(outline: Outline, collapsed: readonly FlatSymbol[], inside: ReadonlyMap<OutlineSymbol, number>): string | undefined {
-  const ranked = [...collapsed].sort((a, b) => (inside.get(b.symbol) ?? 0) - (inside.get(a.symbol) ?? 0) || a.symbol.first - b.symbol.first);
-  for (const f of ranked.slice(0, MAX_OUTLINE_INSIDE_TRIES)) {
+function insideQuery(v: OutlineView, largest: readonly number[]): string | undefined {
+  for (const i of largest) {
+    const f = v.flat[i];
     for (const q of [symbolName(f), `${symbolName(f)}${f.symbol.params ?? ''}`]) {
-      const hit = findSymbol(outline, q);
+      const hit = lookupSymbol(v, q);
       if (hit.kind === 'found' && hit.symbol.symbol === f.symbol) {
         return q;
       }
@@ -99,21 +139,32 @@ function insideQuery(outline: Outline, collapsed: readonly FlatSymbol[], inside:
   return undefined;
 }
 
+/** The plan of an outline's pages (of the inside of `within`, when given), built in slices. */
+export async function planOutline(outline: Outline, within: FlatSymbol | undefined, signal?: CancelSignal): Promise<OutlinePlan> {
+  return paced(plan(await viewOf(outline, signal), within), signal);
+}
+
+/** {@link planOutline} at once, for a small outline. */
+export function planOutlineNow(outline: Outline, within?: FlatSymbol): OutlinePlan {
+  const g = plan(viewNow(outline), within);
+  for (;;) {
+    const r = g.next();
+    if (r.done) {
+      return r.value;
+    }
+  }
+}
+
 /**
  * A page of the outline in fs_read's envelope: one line per symbol, nested by two spaces,
  * each with the lines it spans, down to the level that fits a small page (see
  * levelsShown); then `End of outline.` or the one call that goes on: the next page when
  * the levels shown continue, else the outline inside the largest collapsed symbol.
  */
-export function renderOutline(p: OutlinePage): { text: string; shown: number } {
-  const roots = p.within ? p.within.symbol.children : p.outline.symbols;
-  const all = flatten(roots, p.within?.path);
-  const inside = new Map<OutlineSymbol, number>();
-  const total = countInside(roots, inside);
-  const { shown: levels, levels: deepest } = levelsShown(all, inside);
-  const cut = levels < deepest;
-  const visible = cut ? all.filter((f) => f.depth < levels) : all;
-  const count = visible.length;
+export function renderOutline(p: OutlinePage, pl: OutlinePlan): { text: string; shown: number } {
+  const v = pl.view;
+  const cut = pl.levels < pl.deepest;
+  const count = pl.rows.length;
   if (count > 0 && p.offset > count) {
     throw new OutlineOffsetPastEnd(p.offset, count);
   }
@@ -122,10 +173,11 @@ export function renderOutline(p: OutlinePage): { text: string; shown: number } {
   const cap = p.limitGiven || p.offset > 1 ? MAX_READ_BYTES : MAX_OUTLINE_PAGE_BYTES;
   const rendered: string[] = [];
   let bytes = 0;
-  for (let i = first - 1; i < count && rendered.length < p.limit; i++) {
-    const f = visible[i];
-    const n = inside.get(f.symbol) ?? 0;
-    const line = symbolLine(f) + (cut && f.depth === levels - 1 && n > 0 ? insideNote(n) : '');
+  for (let k = first - 1; k < count && rendered.length < p.limit; k++) {
+    const i = pl.rows[k];
+    const d = v.flat[i].depth - pl.base;
+    const n = v.inside[i];
+    const line = symbolLineAt(v.flat[i].symbol, d) + (cut && d === pl.levels - 1 && n > 0 ? insideNote(n) : '');
     const b = Buffer.byteLength(line, 'utf8') + 1;
     if (rendered.length > 0 && bytes + b > cap) {
       break;
@@ -135,15 +187,15 @@ export function renderOutline(p: OutlinePage): { text: string; shown: number } {
   }
   const last = first + rendered.length - 1;
   let symbols = count === 0 ? 'no symbols' : `symbols ${span(first, last)} of ${count}`;
-  if (p.within) {
-    const w = p.within.symbol;
-    symbols += ` inside ${w.kind} ${symbolName(p.within)} (L${span(w.first, w.last)})`;
+  if (pl.within) {
+    const w = pl.within.symbol;
+    symbols += ` inside ${w.kind} ${symbolName(pl.within)} (L${span(w.first, w.last)})`;
   }
   const meta = [symbols];
   if (cut) {
-    meta.push(`${levels === 1 ? 'level 1' : `levels 1-${levels}`} of ${deepest}, ${total} symbols in all`);
+    meta.push(`${pl.levels === 1 ? 'level 1' : `levels 1-${pl.levels}`} of ${pl.deepest}, ${pl.total} symbols in all`);
   }
-  meta.push(SOURCE_WORDS[p.outline.source], `${p.totalLines} lines`, p.encoding);
+  meta.push(sourceWords(v.outline), `${p.totalLines} lines`, p.encoding);
   if (p.eol !== 'none') {
     meta.push(p.eol);
   }
@@ -158,8 +210,7 @@ export function renderOutline(p: OutlinePage): { text: string; shown: number } {
   if (last < count) {
     out.push(continueLine(p.nextCall(last + 1)));
   } else if (cut) {
-    const q = insideQuery(p.outline, visible.filter((f) => f.depth === levels - 1 && (inside.get(f.symbol) ?? 0) > 0), inside);
-    out.push(q === undefined ? 'End of outline.' : continueLine(p.insideCall(q)));
+    out.push(pl.insideQuery === undefined ? 'End of outline.' : continueLine(p.insideCall(pl.insideQuery)));
   } else {
     out.push('End of outline.');
   }

@@ -1,6 +1,5 @@
-import { span } from '../contract';
-import { MAX_SUGGESTIONS, MAX_SYMBOL_DOC_LINES } from '../limits';
-import { levenshtein } from '../suggest';
+import { oneLine, span } from '../contract';
+import { MAX_OUTLINE_NAME_CHARS, MAX_SYMBOL_DOC_LINES } from '../limits';
 
 /**
  * A file's outline: its symbols as a tree, each with the lines it spans, from whichever
@@ -17,6 +16,10 @@ export interface OutlineSymbol {
   /** 1-based, inclusive: the symbol's own first and last lines (its doc comment not included). */
   first: number;
   last: number;
+  /** 0-based column (UTF-16 code units) where the symbol starts on line `first`, when the source says (else the line's first). */
+  startColumn?: number;
+  /** 0-based column just past the symbol's end on line `last`, when the source says (else the line's end). */
+  endColumn?: number;
   children: OutlineSymbol[];
   /** The source cannot vouch for the range (a parse error inside or next to it): never edited by it. */
   uncertain?: boolean;
@@ -27,6 +30,10 @@ export interface Outline {
   symbols: OutlineSymbol[];
   /** Lines a parser could not make sense of, when one parsed the file. */
   errors?: readonly { first: number; last: number }[];
+  /** Why no parser gave the outline, when it is from indentation (`the parse took over 5 s`). @default no parser for this file type */
+  fallback?: string;
+  /** The parser's own symbols beside a language server's (an edit checks a range shared with other code against them). */
+  syntax?: OutlineSymbol[];
 }
 
 /** One line of the outline: a symbol with its depth and the names of the symbols around it. */
@@ -51,94 +58,37 @@ export function flatten(symbols: readonly OutlineSymbol[], within: readonly stri
   return out;
 }
 
+/**
+ * A symbol's name or parameter list as an outline keeps it: on one line (whitespace
+ * collapsed, control characters escaped as every tool escapes names, see oneLine), and
+ * cut at MAX_OUTLINE_NAME_CHARS, never inside an escape or a surrogate pair. A query finds
+ * the symbol by this form, the one the outline prints.
+ */
+export function outlineName(text: string): string {
+  const one = oneLine(text.replace(/\s+/g, ' ').trim());
+  if (one.length <= MAX_OUTLINE_NAME_CHARS) {
+    return one;
+  }
+  let end = MAX_OUTLINE_NAME_CHARS - 1;
+  const esc = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})$/.exec(one.slice(Math.max(0, end - 5), end));
+  if (esc) {
+    end -= esc[0].length;
+  }
+  const c = one.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) {
+    end--;
+  }
+  return `${one.slice(0, end)}…`;
+}
+
 /** `L120-264 class Parser`, indented two spaces per level. */
 export function symbolLine(f: FlatSymbol): string {
-  const s = f.symbol;
-  return `${'  '.repeat(f.depth)}L${span(s.first, s.last)} ${s.kind} ${s.name}${s.params ?? ''}`;
+  return symbolLineAt(f.symbol, f.depth);
 }
 
-/** What `symbol` asks for: dotted names (`Parser.parse`; `::` and `#` work too), the last one optionally with its parameters. */
-interface SymbolQuery {
-  names: string[];
-  params?: string;
-}
-
-function squash(s: string): string {
-  return s.replace(/\s+/g, '');
-}
-
-/** C++'s and Ruby's separators read as dots, as a query's are. */
-function normal(name: string): string {
-  return name.replace(/::|#/g, '.');
-}
-
-export function parseSymbolQuery(text: string): SymbolQuery {
-  let rest = text.trim();
-  let params: string | undefined;
-  const paren = rest.indexOf('(');
-  if (paren > 0) {
-    params = squash(rest.slice(paren));
-    rest = rest.slice(0, paren);
-  }
-  const names = rest.split(/\.|::|#/).map((n) => n.trim()).filter((n) => n !== '');
-  return { names, params };
-}
-
-export type SymbolLookup =
-  | { kind: 'found'; symbol: FlatSymbol }
-  | { kind: 'ambiguous'; candidates: FlatSymbol[] }
-  | { kind: 'missing'; suggestions: FlatSymbol[] };
-
-/**
- * The symbol a query names: the last name is the symbol's, the ones before it name the
- * symbols that hold it, innermost last (`Parser.parse` is a `parse` directly inside a
- * `Parser`; a leading part of the path may be left out). Parameters, when given, pick one
- * of several overloads.
- */
-export function findSymbol(outline: Outline, query: string): SymbolLookup {
-  const q = parseSymbolQuery(query);
-  const flat = flatten(outline.symbols);
-  if (q.names.length === 0) {
-    return { kind: 'missing', suggestions: [] };
-  }
-  const wanted = q.names.join('.');
-  const whole = query.trim();
-  const endsWith = (path: string[]) => {
-    const p = path.map(normal).join('.');
-    return p === wanted || p.endsWith(`.${wanted}`);
-  };
-  // a name may hold dots itself (a heading `v1.2`): the whole query as one name counts first
-  let hits = flat.filter((f) => f.symbol.name === whole);
-  if (hits.length === 0) {
-    hits = flat.filter((f) => endsWith(f.path));
-  }
-  if (hits.length > 1 && hits.some((f) => f.symbol.kind !== 'declaration')) {
-    // a C prototype and its definition: the definition is the symbol
-    hits = hits.filter((f) => f.symbol.kind !== 'declaration');
-  }
-  if (hits.length > 1 && q.params !== undefined) {
-    const same = hits.filter((f) => f.symbol.params !== undefined && squash(f.symbol.params) === q.params);
-    hits = same.length > 0 ? same : hits;
-  }
-  if (hits.length === 1) {
-    return { kind: 'found', symbol: hits[0] };
-  }
-  if (hits.length > 1) {
-    return { kind: 'ambiguous', candidates: hits };
-  }
-  const lower = wanted.toLowerCase();
-  const last = q.names[q.names.length - 1].toLowerCase();
-  const scored = flat
-    .map((f) => {
-      const name = f.symbol.name.toLowerCase();
-      const path = f.path.map(normal).join('.').toLowerCase();
-      // a name that holds the one asked for (or is held by it) comes after a near-miss spelling
-      const d = Math.min(levenshtein(last, name), levenshtein(lower, path), name.includes(last) || last.includes(name) ? 2 : Infinity);
-      return { f, d };
-    })
-    .filter((x) => x.d <= Math.max(2, Math.floor(last.length / 3)))
-    .sort((a, b) => a.d - b.d || a.f.symbol.first - b.f.symbol.first);
-  return { kind: 'missing', suggestions: scored.slice(0, MAX_SUGGESTIONS).map((x) => x.f) };
+/** {@link symbolLine} at a depth of the caller's (the inside of a symbol is outlined from depth 0). */
+export function symbolLineAt(s: OutlineSymbol, depth: number): string {
+  return `${'  '.repeat(depth)}L${span(s.first, s.last)} ${s.kind} ${s.name}${s.params ?? ''}`;
 }
 
 /** The dotted name a later call can pass as `symbol` to get this one. */
@@ -149,18 +99,32 @@ export function symbolName(f: FlatSymbol): string {
 /** The comment syntax that may sit above a symbol as its documentation. */
 export type DocStyle = 'slash' | 'hash' | 'none';
 
-/** A comment, decorator or attribute line: what documents the declaration below it. */
+/** A decorator or annotation alone on its line (`@Override`, `@app.get("/")`): what a declaration below it wears. */
+const DECORATOR = /^@[\w.$]+(\s*\(.*\))?\s*$/;
+
+/** Whether nothing but a comment's end and whitespace follows the first `*\/` of a line, or no `*\/` closes it there. */
+function closesAlone(t: string): boolean {
+  const end = t.indexOf('*/');
+  return end < 0 || t.slice(end + 2).trim() === '';
+}
+
+/**
+ * A line that is all documentation for the declaration below it: a comment, a decorator
+ * or an attribute, with no code of its own (`/* init *\/ registerHandlers();` is code).
+ */
 export function isDocLine(line: string, style: DocStyle): boolean {
   const t = line.trim();
   if (t === '') {
     return false;
   }
+  if (DECORATOR.test(t)) {
+    return style !== 'none';
+  }
   if (style === 'slash') {
-    // comments, and decorators or attributes that belong to the declaration below
-    return t.startsWith('//') || t.startsWith('/*') || t.startsWith('*') || t.startsWith('@') || t.startsWith('#[') || (t.startsWith('[') && t.endsWith(']'));
+    return t.startsWith('//') || ((t.startsWith('/*') || t.startsWith('*')) && closesAlone(t)) || (t.startsWith('#[') && t.endsWith(']')) || (t.startsWith('[') && t.endsWith(']'));
   }
   if (style === 'hash') {
-    return (t.startsWith('#') && !t.startsWith('#!')) || t.startsWith('@');
+    return t.startsWith('#') && !t.startsWith('#!');
   }
   return false;
 }
@@ -169,14 +133,15 @@ export function isDocLine(line: string, style: DocStyle): boolean {
  * The first line of a symbol with its documentation: the comment, decorator and attribute
  * lines directly above it (no blank line between), at most MAX_SYMBOL_DOC_LINES of them,
  * never reaching into the symbol above (`floor`, the last line that belongs to something else).
+ * `lineAt(n)`: the text of line n (1-based).
  */
-export function docFirstLine(lines: readonly string[], first: number, style: DocStyle, floor = 0): number {
+export function docFirstLine(lineAt: (n: number) => string, first: number, style: DocStyle, floor = 0): number {
   let top = first;
-  while (top - 1 > floor && first - (top - 1) <= MAX_SYMBOL_DOC_LINES && isDocLine(lines[top - 2] ?? '', style)) {
+  while (top - 1 > floor && first - (top - 1) <= MAX_SYMBOL_DOC_LINES && isDocLine(lineAt(top - 1), style)) {
     top--;
   }
   // Reaching a block comment's middle lines (`*`) without its opening `/*`: none of that comment is documentation.
-  while (top < first && /^\s*\*/.test(lines[top - 1])) {
+  while (top < first && /^\s*\*/.test(lineAt(top))) {
     top++;
   }
   return top;
@@ -186,9 +151,9 @@ export function docFirstLine(lines: readonly string[], first: number, style: Doc
  * The line a symbol's documentation may not climb past: the end of the nearest symbol
  * that ends before it starts, or the line of the symbol that holds it.
  */
-export function docFloor(outline: Outline, target: OutlineSymbol): number {
+export function docFloor(flat: readonly FlatSymbol[], target: OutlineSymbol): number {
   let floor = 0;
-  for (const f of flatten(outline.symbols)) {
+  for (const f of flat) {
     const s = f.symbol;
     if (s === target) {
       continue;
@@ -200,27 +165,4 @@ export function docFloor(outline: Outline, target: OutlineSymbol): number {
     }
   }
   return floor;
-}
-
-/**
- * Why the lines of a symbol cannot be replaced whole, when they cannot: the source is
- * unsure of the range, or another symbol that is neither inside nor around it shares
- * one of its lines (replacing the lines would change that one too).
- */
-export function replaceRefusal(outline: Outline, target: FlatSymbol, first: number): string | undefined {
-  const s = target.symbol;
-  if (outline.source === 'indentation') {
-    return 'its range was guessed from indentation (no language server or parser knows this file type)';
-  }
-  if (s.uncertain || outline.errors?.some((e) => e.first <= s.last + 1 && e.last >= first - 1)) {
-    return 'the file does not parse cleanly around it';
-  }
-  for (const f of flatten(outline.symbols)) {
-    const o = f.symbol;
-    const nested = (o.first >= s.first && o.last <= s.last) || (o.first <= s.first && o.last >= s.last);
-    if (o !== s && !nested && o.first <= s.last && o.last >= first) {
-      return `lines ${span(first, s.last)} also hold ${o.kind} ${o.name} (L${span(o.first, o.last)})`;
-    }
-  }
-  return undefined;
 }

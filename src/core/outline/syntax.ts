@@ -1,5 +1,5 @@
-import { MAX_OUTLINE_DEPTH, MAX_OUTLINE_NAME_CHARS } from '../limits';
-import type { OutlineSymbol } from './symbols';
+import { MAX_OUTLINE_DEPTH } from '../limits';
+import { outlineName, type OutlineSymbol } from './symbols';
 
 /**
  * The outline of a syntax tree (tree-sitter's, parsed in the host): which nodes are the
@@ -11,6 +11,8 @@ export interface SyntaxNode {
   readonly startPosition: { row: number; column: number };
   readonly endPosition: { row: number; column: number };
   readonly namedChildren: readonly (SyntaxNode | null)[];
+  readonly lastChild: SyntaxNode | null;
+  readonly previousSibling: SyntaxNode | null;
   readonly text: string;
   readonly hasError: boolean;
   readonly isError: boolean;
@@ -38,14 +40,10 @@ type Role =
   | { through: readonly (SyntaxNode | null)[] }
   | undefined;
 
-function cut(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > MAX_OUTLINE_NAME_CHARS ? `${one.slice(0, MAX_OUTLINE_NAME_CHARS - 1)}…` : one;
-}
 
 function field(n: SyntaxNode, name: string): string | undefined {
   const f = n.childForFieldName(name);
-  return f ? cut(f.text) : undefined;
+  return f ? outlineName(f.text) : undefined;
 }
 
 function membersOf(n: SyntaxNode, name = 'body'): readonly (SyntaxNode | null)[] {
@@ -154,7 +152,7 @@ function pythonRole(n: SyntaxNode, inClass: boolean, top: boolean): Role {
       if (!left || left.type !== 'identifier') {
         return undefined;
       }
-      return { symbol: { kind: inClass ? 'property' : /^[A-Z0-9_]+$/.test(left.text) ? 'constant' : 'variable', name: cut(left.text) } };
+      return { symbol: { kind: inClass ? 'property' : /^[A-Z0-9_]+$/.test(left.text) ? 'constant' : 'variable', name: outlineName(left.text) } };
     }
     default:
       return undefined;
@@ -165,7 +163,7 @@ function pythonRole(n: SyntaxNode, inClass: boolean, top: boolean): Role {
 function receiverType(n: SyntaxNode): string | undefined {
   const p = n.childForFieldName('receiver')?.namedChildren.find((c) => c?.type === 'parameter_declaration');
   const t = p?.childForFieldName('type');
-  return t ? cut(t.text.replace(/^\*/, '').replace(/\[.*$/, '')) : undefined;
+  return t ? outlineName(t.text.replace(/^\*/, '').replace(/\[.*$/, '')) : undefined;
 }
 
 function goRole(n: SyntaxNode, _inClass: boolean, top: boolean): Role {
@@ -223,7 +221,7 @@ function rustRole(n: SyntaxNode, inClass: boolean): Role {
     case 'impl_item': {
       const type = n.childForFieldName('type');
       const trait = field(n, 'trait');
-      const name = type ? cut((type.childForFieldName('type') ?? type).text) : undefined;
+      const name = type ? outlineName((type.childForFieldName('type') ?? type).text) : undefined;
       return name ? { symbol: { kind: trait ? `impl ${trait} for` : 'impl', name }, members: membersOf(n) } : undefined;
     }
     default:
@@ -246,11 +244,11 @@ function javaRole(n: SyntaxNode, inClass: boolean): Role {
       return named('constructor', n, { params: true });
     case 'enum_body_declarations':
       return { through: n.namedChildren };
-    case 'field_declaration': {
-      const d = n.childForFieldName('declarator');
-      const name = d ? field(d, 'name') : undefined;
-      return inClass && name ? { symbol: { kind: 'field', name } } : undefined;
-    }
+    case 'field_declaration':
+      // `int a = 1, b = 2;`: a field per name, each spanning the declaration they share
+      return inClass ? { through: n.namedChildren.filter((c) => c?.type === 'variable_declarator') } : undefined;
+    case 'variable_declarator':
+      return inClass ? named('field', n) : undefined;
     default:
       return undefined;
   }
@@ -289,7 +287,7 @@ function declaratorName(d: SyntaxNode | null): { name: string; params?: string }
   for (let cur = d; cur; ) {
     if (cur.type === 'function_declarator') {
       const inner = cur.childForFieldName('declarator');
-      return inner ? { name: cut(inner.text), params: field(cur, 'parameters') } : undefined;
+      return inner ? { name: outlineName(inner.text), params: field(cur, 'parameters') } : undefined;
     }
     const next = cur.childForFieldName('declarator');
     if (!next) {
@@ -356,6 +354,27 @@ const CONTAINERS = new Set(['class', 'interface', 'struct', 'trait', 'impl', 're
 /** Declarations without a body, that an implementation of the same name may follow (TypeScript overloads). */
 const SIGNATURES = new Set(['function_signature', 'method_signature', 'abstract_method_signature']);
 
+/**
+ * Where a declaration's own text ends: a comment after it on its line (`f() {} // note`)
+ * is in its node for the parser, but it is not the declaration's to replace.
+ */
+function endOf(n: SyntaxNode): { row: number; column: number } {
+  // down the last child that is not a comment, to the token that ends the declaration (the
+  // comment may sit inside its last block); node by node, as a list of children costs memory for each
+  for (let cur = n; ; ) {
+    let next = cur.lastChild;
+    while (next && COMMENTS.has(next.type)) {
+      next = next.previousSibling;
+    }
+    if (!next) {
+      return cur.endPosition;
+    }
+    cur = next;
+  }
+}
+
+const COMMENTS = new Set(['comment', 'line_comment', 'block_comment']);
+
 function isBroken(n: SyntaxNode | null | undefined): boolean {
   return !!n && (n.isError || n.isMissing);
 }
@@ -385,12 +404,17 @@ export function outlineFromSyntax(root: SyntaxNode, language: SyntaxLanguage): O
         return;
       }
       const span = outer ?? n;
+      const end = endOf(span);
+      // a node that ends at the start of a line ends with the line before it
+      const endsAtLineStart = end.column === 0 && end.row > span.startPosition.row;
       const symbol: OutlineSymbol = {
         kind: role.symbol.kind,
         name: role.symbol.name,
         params: role.symbol.params,
         first: span.startPosition.row + 1,
-        last: span.endPosition.row + (span.endPosition.column === 0 && span.endPosition.row > span.startPosition.row ? 0 : 1),
+        last: end.row + (endsAtLineStart ? 0 : 1),
+        startColumn: span.startPosition.column,
+        ...(endsAtLineStart ? {} : { endColumn: end.column }),
         children: [],
       };
       if (SIGNATURES.has(n.type)) {
@@ -423,7 +447,7 @@ function mergeOverloads(symbols: OutlineSymbol[], signatures: ReadonlySet<Outlin
     s.children = mergeOverloads(s.children, signatures);
     const prev = out[out.length - 1];
     if (run && prev === run && prev.name === s.name && prev.kind === s.kind && s.first - prev.last <= 1) {
-      const merged = { ...s, first: prev.first, uncertain: prev.uncertain || s.uncertain || undefined };
+      const merged = { ...s, first: prev.first, startColumn: prev.startColumn, uncertain: prev.uncertain || s.uncertain || undefined };
       out[out.length - 1] = merged;
       run = signatures.has(s) ? merged : undefined;
       continue;

@@ -1,3 +1,4 @@
+import { oneLine } from '../contract';
 import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_ERROR_LINE_CHARS, MAX_PATCH_ERROR_LINES, MAX_PATCH_FAILED_FILES_SHOWN, MAX_PATCH_FAILURES_CHARS, MAX_PATCH_FAILURES_PER_FILE } from '../limits';
 import type { ChunkLine } from './types';
 
@@ -166,7 +167,9 @@ export function describeVerifyFailures(failures: readonly PatchVerifyDetail[], d
 const HEADERS = { add: 'Add File', delete: 'Delete File', update: 'Update File' } as const;
 
 export function quoteLine(text: string): string {
-  return text.length > MAX_PATCH_ERROR_LINE_CHARS ? `${text.slice(0, MAX_PATCH_ERROR_LINE_CHARS)}... (${text.length} characters)` : text;
+  // on one line whatever it holds (a line separator or a control character is escaped), cut when long
+  const one = oneLine(text.length > MAX_PATCH_ERROR_LINE_CHARS ? text.slice(0, MAX_PATCH_ERROR_LINE_CHARS) : text);
+  return text.length > MAX_PATCH_ERROR_LINE_CHARS ? `${one}... (${text.length} characters)` : one;
 }
 
 function hunkName(h: HunkRef): string {
@@ -218,7 +221,9 @@ function showRegion(path: string, r: FileRegion): string[] {
 }
 
 /** The explanation of a verification failure, in the words the model reads. */
-export function describeVerifyError(d: PatchVerifyDetail): string {
+export function describeVerifyError(detail: PatchVerifyDetail): string {
+  // a path as the patch wrote it, on one line whatever it holds
+  const d = 'path' in detail ? ({ ...detail, path: oneLine(detail.path) } as PatchVerifyDetail) : detail;
   switch (d.code) {
     case 'empty':
       return 'The patch has no file operations.';
@@ -228,7 +233,7 @@ export function describeVerifyError(d: PatchVerifyDetail): string {
       const why = d.earlier
         ? d.earlier.how === 'deleted'
           ? ` (${hunkName(d.earlier.hunk)} deletes it earlier in this patch)`
-          : ` (${hunkName(d.earlier.hunk)} moves it to ${d.earlier.hunk.movePath} earlier in this patch)`
+          : ` (${hunkName(d.earlier.hunk)} moves it to ${quoteLine(d.earlier.hunk.movePath ?? '')} earlier in this patch)`
         : '';
       const fix =
         d.hunk.kind === 'delete'

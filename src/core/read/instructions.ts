@@ -156,6 +156,8 @@ export interface ReminderOptions {
    * @default the path relative to `rootPath` with "/" separators
    */
   display?: (path: string) => string;
+  /** How a call names an instruction file (`display` unescaped). @default `display` */
+  callPath?: (path: string) => string;
   /** The workspace root, for the default `display`. */
   rootPath?: string;
   /** @default node:path */
@@ -187,6 +189,7 @@ export function renderInstructionReminder(files: readonly InstructionFile[], opt
   ];
   for (const f of files) {
     const shown = display(f.path);
+    const named = opts.callPath?.(f.path) ?? shown;
     if (f.skipped !== undefined) {
       out.push(`(Skipped ${shown}: ${f.skipped}.)`);
       continue;
@@ -195,11 +198,11 @@ export function renderInstructionReminder(files: readonly InstructionFile[], opt
     if (f.error !== undefined) {
       out.push(`(Could not be read: ${f.error})`);
     } else if (f.omitted) {
-      out.push(`(Not included: it is ${formatBytes(f.bytes)}, and the nearer instructions above fill the space allowed. Read it with: ${callText('fs_read', { path: shown })})`);
+      out.push(`(Not included: it is ${formatBytes(f.bytes)}, and the nearer instructions above fill the space allowed. Read it with: ${callText('fs_read', { path: named })})`);
     } else {
       out.push(f.content);
       if (f.nextLine !== undefined) {
-        out.push(`(Cut: the file is ${formatBytes(f.bytes)}, and only its start is shown. Read the rest with: ${callText('fs_read', { path: shown, offset: f.nextLine })})`);
+        out.push(`(Cut: the file is ${formatBytes(f.bytes)}, and only its start is shown. Read the rest with: ${callText('fs_read', { path: named, offset: f.nextLine })})`);
       }
     }
     out.push('</instructions>');

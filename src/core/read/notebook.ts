@@ -1,6 +1,6 @@
 import { ToolError } from '../errors';
 import { readPageCall } from './render';
-import { continueLine, END_OF_FILE, span } from '../contract';
+import { continueLine, END_OF_FILE, oneLine, quotedLine, span } from '../contract';
 import { formatBytes, plural } from '../format';
 import { MAX_NOTEBOOK_JSON_CONTAINERS, MAX_NOTEBOOK_JSON_DEPTH, MAX_NOTEBOOK_OUTPUT_LINE_CHARS, MAX_NOTEBOOK_OUTPUT_LINES, MAX_READ_BYTES } from '../limits';
 import { cutLine, splitLines } from '../text/lines';
@@ -240,13 +240,15 @@ const ANSI_ESCAPE = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /**
  * Output text as a terminal would show it (colour codes gone, a progress bar's `\r`
- * rewrites collapsed to their last state), cut to the first and last few lines.
+ * rewrites collapsed to their last state), cut to the first and last few lines, each
+ * line quoted (`> `): an output that prints `</content>` or `End of file.` reads as the
+ * output it is, never as the envelope's own line.
  */
 function outputLines(text: string): string[] {
   const lines = splitLines(text.replace(ANSI_ESCAPE, '')).map((l) => {
     const shown = l.slice(l.lastIndexOf('\r') + 1);
     const cut = shown.length > MAX_NOTEBOOK_OUTPUT_LINE_CHARS ? `${shown.slice(0, MAX_NOTEBOOK_OUTPUT_LINE_CHARS)}… [${shown.length} characters]` : shown;
-    return cut;
+    return quotedLine(cut);
   });
   if (lines.length <= MAX_NOTEBOOK_OUTPUT_LINES) {
     return lines;
@@ -260,7 +262,7 @@ function renderOutput(item: NotebookOutputItem): string[] {
   const { mime } = item;
   if (item.text === undefined || isImageMime(mime)) {
     const size = item.bytes !== undefined ? `, ${formatBytes(item.bytes)}` : '';
-    return [`[${mime} output${size}]`];
+    return [`[${oneLine(mime)} output${size}]`];
   }
   if (mime === ERROR_MIME) {
     let err: { name?: unknown; message?: unknown; stack?: unknown } = {};
@@ -269,9 +271,9 @@ function renderOutput(item: NotebookOutputItem): string[] {
     } catch {
       err = { name: 'Error', message: item.text };
     }
-    const head = `[error] ${String(err.name ?? 'Error')}: ${String(err.message ?? '')}`;
+    const head = outputLines(`${String(err.name ?? 'Error')}: ${String(err.message ?? '')}`);
     const stack = typeof err.stack === 'string' && err.stack.trim() !== '' ? outputLines(err.stack) : [];
-    return [head, ...stack];
+    return ['[error]', ...head, ...stack];
   }
   if (mime === STDOUT_MIME || mime === STDERR_MIME) {
     return [mime === STDOUT_MIME ? '[stdout]' : '[stderr]', ...outputLines(item.text)];
@@ -279,11 +281,11 @@ function renderOutput(item: NotebookOutputItem): string[] {
   if (isReadableMime(mime)) {
     return [`[${mime}]`, ...outputLines(item.text)];
   }
-  return [`[${mime} output, ${plural(item.text.length, 'character')}]`];
+  return [`[${oneLine(mime)} output, ${plural(item.text.length, 'character')}]`];
 }
 
 function attr(name: string, value: string): string {
-  return `${name}="${value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}"`;
+  return `${name}="${oneLine(value).replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}"`;
 }
 
 /** A cell as the lines of its `<cell>` element. */
@@ -359,7 +361,7 @@ export interface NotebookPage {
  * L1: print(len(df))
  * <outputs>
  * [stdout]
- * 42
+ * > 42
  * [image/png output, 12.1 KiB]
  * </outputs>
  * </cell>
@@ -414,7 +416,7 @@ export function renderNotebook(nb: ParsedNotebook | readonly NotebookCell[], opt
 
   const meta = [first === undefined ? 'no cells' : `${first === last ? 'cell' : 'cells'} ${span(first, last!)} of ${total}`];
   if (parsed.language) {
-    meta.push(parsed.language);
+    meta.push(oneLine(parsed.language));
   }
   if (parsed.nbformat) {
     meta.push(`nbformat ${parsed.nbformat}`);

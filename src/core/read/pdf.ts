@@ -3,7 +3,7 @@ import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/a
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
 import { readPageCall } from './render';
-import { continueLine, END_OF_FILE, span } from '../contract';
+import { continueLine, END_OF_FILE, quotedLine, span } from '../contract';
 import { formatBytes, plural } from '../format';
 import { MAX_PDF_BYTES, MAX_PDF_EXTRACT_MS, MAX_PDF_PAGE_CHARS, MAX_PDF_PAGES_PER_READ, MAX_READ_BYTES, MAX_TASK_MEMORY_BYTES } from '../limits';
 import { TaskStopped, type ProcessHost, type TaskRequest } from '../process';
@@ -276,14 +276,18 @@ export interface PdfEnvelope {
   nextCall?(offset: number): string;
 }
 
-/** A page's text as lines, each cut at the line cap like any read. */
+/**
+ * A page's text as lines, each cut at the line cap like any read, and quoted (`> `): a
+ * page that holds `</content>` or `Continue with: ...` reads as the page's text, never as
+ * the envelope's own line.
+ */
 function pageLines(page: PdfPage): string[] {
   if (page.text === '') {
     return ['(No text on this page: it may be a scanned image or a drawing.)'];
   }
   const lines = page.text.split('\n').map((l, i) => {
     const cut = cutLine(i + 1, l);
-    return cut.fullLength === undefined ? cut.text : `${cut.text}… [line cut: characters 1-${cut.text.length} of ${cut.fullLength} shown]`;
+    return quotedLine(cut.fullLength === undefined ? cut.text : `${cut.text}… [line cut: characters 1-${cut.text.length} of ${cut.fullLength} shown]`);
   });
   if (page.fullLength !== undefined) {
     lines.push(`… [page cut: characters 1-${page.text.length} of ${page.fullLength} shown]`);
@@ -300,8 +304,8 @@ function pageLines(page: PdfPage): string[] {
  * <meta>pages 1-2 of 12, 245.1 KiB, version 5d41402a</meta>
  * <content>
  * === Page 1 ===
- * Introduction
- * ...
+ * > Introduction
+ * > ...
  * </content>
  * Continue with: fs_read {"path":"docs/guide.pdf","offset":3}
  * ```

@@ -53,6 +53,8 @@ interface Found {
   scope: Scope;
   rel: string;
   display: string;
+  /** The path as a call takes it (see Scope.callPath). */
+  callPath: string;
   count: number;
   hits?: FileHits;
 }
@@ -106,7 +108,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
         report.hiddenRecords += n;
         continue;
       }
-      found.set(rel, { scope, rel, display: scope.display(rel), count: n });
+      found.set(rel, { scope, rel, display: scope.display(rel), callPath: scope.callPath(rel), count: n });
     }
     for (const doc of env.dirty) {
       const real = await env.host.realpath(doc.path);
@@ -123,7 +125,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
       found.delete(rel);
       const hits = await env.engine.textDetails(scope, req.query, doc.text, req.context);
       if (hits && hits.records.length) {
-        found.set(rel, { scope, rel, display: scope.display(rel), count: hits.records.length, hits });
+        found.set(rel, { scope, rel, display: scope.display(rel), callPath: scope.callPath(rel), count: hits.records.length, hits });
       }
     }
     if (pruned) {
@@ -179,9 +181,9 @@ export interface GrepPage {
  * One line of a result, cut at the line cap with the fs_read call that shows the rest.
  * `long`: ripgrep gave only the line's start (see LineCollector), so its length is not known.
  */
-function renderHitLine(display: string, n: number, text: string, kind: ':' | '-', long: boolean): string {
+function renderHitLine(callPath: string, n: number, text: string, kind: ':' | '-', long: boolean): string {
   const cut = cutLine(n, text.replace(/\r$/, ''));
-  const next = () => callText('fs_read', { path: display, offset: n, limit: 1, column: cut.text.length + 1 });
+  const next = () => callText('fs_read', { path: callPath, offset: n, limit: 1, column: cut.text.length + 1 });
   const body = long
     ? `${cut.text}… [line cut: characters ${span(1, cut.text.length)} shown of a line over ${MAX_RG_COLUMN_BYTES} bytes; next piece: ${next()}]`
     : cut.fullLength === undefined
@@ -195,7 +197,7 @@ function renderHitLine(display: string, n: number, text: string, kind: ':' | '-'
  * element holds what that record adds (lines already printed for an earlier record are
  * not repeated; a gap is marked "--").
  */
-export function renderFileHits(display: string, hits: FileHits, from: number, to: number, context: number): string[][] {
+export function renderFileHits(callPath: string, hits: FileHits, from: number, to: number, context: number): string[][] {
   const records = hits.records.slice(from, to);
   const matchLines = new Set<number>();
   for (const r of records) {
@@ -215,7 +217,7 @@ export function renderFileHits(display: string, hits: FileHits, from: number, to
       if (context > 0 && last > 0 && n > last + 1) {
         block.push('  --');
       }
-      block.push(renderHitLine(display, n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-', hits.long?.has(n) ?? false));
+      block.push(renderHitLine(callPath, n, hits.lines.get(n) ?? '', matchLines.has(n) ? ':' : '-', hits.long?.has(n) ?? false));
       last = n;
     }
     out.push(block);
@@ -290,7 +292,7 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
       const upto = c.from + n;
       // A file split across pages says which of its records this page holds.
       out.push(c.from === 0 && upto === c.f.count ? c.f.display : `${c.f.display} (${span(c.from + 1, upto)} of its ${plural(c.f.count, unit[0], unit[1])})`);
-      for (const block of renderFileHits(c.f.display, c.f.hits!, c.from, upto, req.context)) {
+      for (const block of renderFileHits(c.f.callPath, c.f.hits!, c.from, upto, req.context)) {
         out.push(...block);
       }
     }

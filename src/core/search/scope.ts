@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
+import { printable } from '../contract';
 import { ToolError } from '../errors';
 import { IgnorePolicy, relPosix, type RuleReader } from '../ignore/policy';
 import type { Located, Root } from '../paths';
@@ -30,8 +31,10 @@ export interface Scope {
   policy: IgnorePolicy;
   /** How the walked folder's volume compares names: globs and ignore rules match as it does. */
   names: NameComparison;
-  /** How a path relative to `rootPath` is printed: workspace-relative, or absolute outside. */
+  /** How a path relative to `rootPath` is printed: workspace-relative, or absolute outside, escaped as names are (see printable). */
   display(rel: string): string;
+  /** The same path as a call takes it (not escaped): for the calls a result suggests. */
+  callPath(rel: string): string;
 }
 
 export interface ScopeOptions {
@@ -45,7 +48,12 @@ export interface ScopeOptions {
   signal?: CancelSignal;
 }
 
+/** How a path relative to `rootPath` is printed (see Scope.display). */
 export function displayPath(root: Root | undefined, rootPath: string, rel: string, multiRoot: boolean): string {
+  return printable(callPathOf(root, rootPath, rel, multiRoot));
+}
+
+function callPathOf(root: Root | undefined, rootPath: string, rel: string, multiRoot: boolean): string {
   if (!root) {
     return rel ? `${rootPath.replace(/[\\/]+$/, '')}/${rel}` : rootPath;
   }
@@ -95,6 +103,7 @@ export async function openScope(host: ScopeHost, t: { real: string; located: Loc
     policy,
     names,
     display: (rel) => displayPath(root, rootPath, rel, multiRoot),
+    callPath: (rel) => callPathOf(root, rootPath, rel, multiRoot),
   };
 }
 
