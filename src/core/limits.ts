@@ -300,6 +300,10 @@ export const MAX_EDIT_PLACES_LISTED = 20;
 export const MAX_EDIT_QUOTE_CHARS = 160;
 /** Differing lines a stale old_string's answer lists one by one; when more differ it shows the file's region instead. */
 export const MAX_EDIT_DIFFERING_LINES_LISTED = 4;
+/** Places of an ambiguous old_string shown with their first lines (from the line above each), so context can be added without another read. */
+export const MAX_EDIT_PREVIEW_PLACES = 3;
+/** Lines shown of each such place, the line above it included. */
+export const MAX_EDIT_PREVIEW_LINES = 3;
 /** Lines of the file's region a stale old_string's answer shows at most. */
 export const MAX_EDIT_REGION_LINES = 60;
 /** Bytes (UTF-8) of the file's region a stale old_string's answer shows at most. */
