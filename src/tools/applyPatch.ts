@@ -169,7 +169,10 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
         }
         const summary = files.length === 1 ? `patch ${files[0].target.located.display}` : `patch ${files.length} files`;
         const notes = matchNotes(plan.changes, targets);
-        const shown = files.flatMap((f) => (notes.has(f.target.real) ? [`${f.target.located.display}: ${notes.get(f.target.real)![0]}`] : []));
+        const shown = files.flatMap((f) => {
+          const note = notes.get(f.target.real);
+          return note ? [`${f.target.located.display}: ${note[0]}`, ...note.slice(1)] : [];
+        });
         const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files, notes: shown }, [...access.values()]);
         return textResult(renderPatchResult(landed, notes, skippedLines(patch)));
       },
