@@ -36,14 +36,14 @@ export function renderLandedFile(f: LandedFile, opts: { notes?: readonly string[
   if (f.newErrors.length) {
     lines.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
   } else if (p.action !== 'delete') {
-    lines.push(checkLine(f.check));
+    lines.push(...checkLine(f.check));
   }
   return lines;
 }
 
-/** What the checkers said of a changed file without new errors: silence is no answer, so it says which. */
-function checkLine(c: CheckState): string {
-  return c.checked ? 'No new errors.' : `Not checked for errors: ${c.reason}.`;
+/** What the checkers said of a changed file without new errors: silence is no answer, so it says which (a reason of the whole host once). */
+function checkLine(c: CheckState): string[] {
+  return c.checked ? ['No new errors.'] : c.said ? [] : [`Not checked for errors: ${c.reason}.`];
 }
 
 /**
@@ -59,7 +59,7 @@ function patchCheckLines(files: readonly LandedFile[]): string[] {
   }
   const why = new Map<string, string[]>();
   for (const f of quiet) {
-    if (!f.check.checked) {
+    if (!f.check.checked && !f.check.said) {
       const names = why.get(f.check.reason) ?? [];
       names.push(f.planned.target.located.display);
       why.set(f.check.reason, names);
