@@ -8,58 +8,20 @@
 // quotes over the `old_string:` line beside it (or, given only a region or a read call, reads
 // and copies the lines); for fs_apply_patch it rewrites each chunk an answer names, and only
 // those. Usage: node bench/roundtrips.mjs [path/to/cli.js] (default: dist/cli.js).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { callTool as callCli, numbered, quotedPairs, tree } from './scriptedModel.mjs';
 
 const cli = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..', 'dist', 'cli.js'));
 const MAX_CALLS = 10;
 
 /** One tool call through the CLI (changes approved): its text, and whether it failed. */
 function callTool(root, tool, input) {
-  try {
-    const out = execFileSync(process.execPath, [cli, tool, '--root', root, '--yes', '--input', JSON.stringify(input)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return { ok: true, text: out };
-  } catch (e) {
-    return { ok: false, text: `${e.stdout ?? ''}${e.stderr ?? ''}` };
-  }
-}
-
-function tree(files) {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'aft-roundtrips-'));
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
+  return callCli(cli, root, tool, input);
 }
 
 const FUNC = Array.from({ length: 40 }, (_, i) => `const setting${i} = read("setting${i}");`);
 const FILE = [...FUNC, 'function total(items, rate) {', '  let sum = 0;', '  for (const it of items) {', '    sum += it.price * it.count;', '  }', '  const tax = sum * rate;', '  return sum + tax;', '}', ...FUNC.map((l) => l.replace('const', 'let'))].join('\n') + '\n';
-
-/** Pairs of `old_string: "..."` / `file: "..."` quoted in an fs_edit answer. */
-function quotedPairs(text) {
-  const pairs = [];
-  const lines = text.split('\n');
-  for (let i = 0; i + 1 < lines.length; i++) {
-    const a = /^\s*old_string: (".*")$/.exec(lines[i]);
-    const b = /^\s*file: +(".*")$/.exec(lines[i + 1]);
-    if (a && b) {
-      pairs.push([JSON.parse(a[1]), JSON.parse(b[1])]);
-    }
-  }
-  return pairs;
-}
-
-/** `L{n}: text` lines of an answer (fs_read's page or a region in an error). */
-function numbered(text) {
-  return text
-    .split('\n')
-    .map((l) => /^L(\d+): (.*)$/.exec(l))
-    .filter(Boolean)
-    .map((m) => [Number(m[1]), m[2]]);
-}
 
 function staleOldString() {
   const root = tree({ 'src/total.js': FILE });

@@ -30,7 +30,8 @@ const RUNNERS: { readonly [N in ToolName]: () => Promise<{ run(call: CliCall): P
 
 const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--json]
        agent-file-tools --list
-tools: ${TOOL_NAMES.join(', ')}`;
+tools: ${TOOL_NAMES.join(', ')}
+Changes are not checked for errors: no language server runs outside VS Code.`;
 
 class UsageError extends Error {}
 

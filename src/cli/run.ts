@@ -48,6 +48,8 @@ export async function runTool<S extends z.ZodType>(spec: ToolSpec<S>, call: CliC
     return 2;
   }
   ws.trusted = !call.untrusted;
+  // --help says that no checker runs here: the answers need not
+  ws.uncheckedSaid = true;
   const approver = cliApprover({ yes: call.yes, allowProtected: call.allowProtected, allowOutside: call.allowOutside });
   const ctx: ToolContext = { ws, approver, settings: DEFAULT_SETTINGS, signal: NEVER_CANCELLED, ledger: new ReadLedger(), locks: new FileLocks(), log: SILENT_LOGGER };
   const result = await invokeTool(spec as unknown as ToolSpec, call.raw, ctx);

@@ -271,6 +271,8 @@ export const MAX_EDITS_PER_CALL = 100;
 export const MAX_CHANGE_DIFF_LINES = 120;
 /** Bytes (UTF-8) of the applied change's unified diff a result shows before cutting it (a line can be a whole minified file). */
 export const MAX_CHANGE_DIFF_BYTES = 32 * 1024;
+/** Bytes of diffs a patch's result shows, all files together (each file's within the two caps above); the diffs of the files after are counted. */
+export const MAX_PATCH_DIFF_BYTES = 32 * 1024;
 /** Bytes (UTF-8) of the unified diffs the CLI prints for a change it may not apply (all files together). */
 export const MAX_PREVIEW_DIFF_BYTES = 64 * 1024;
 /**
@@ -305,6 +307,10 @@ export const MAX_EDIT_PLACES_LISTED = 20;
 export const MAX_EDIT_QUOTE_CHARS = 160;
 /** Differing lines a stale old_string's answer lists one by one; when more differ it shows the file's region instead. */
 export const MAX_EDIT_DIFFERING_LINES_LISTED = 4;
+/** Places of an ambiguous old_string shown with their first lines (from the line above each), so context can be added without another read. */
+export const MAX_EDIT_PREVIEW_PLACES = 3;
+/** Lines shown of each such place, the line above it included. */
+export const MAX_EDIT_PREVIEW_LINES = 3;
 /** Lines of the file's region a stale old_string's answer shows at most. */
 export const MAX_EDIT_REGION_LINES = 60;
 /** Bytes (UTF-8) of the file's region a stale old_string's answer shows at most. */
@@ -378,6 +384,10 @@ export const MAX_PATCH_FAILURES_CHARS = 7000;
 export const MAX_PATCH_PREFIX_LINES = 1000;
 /** Places an ambiguity error names (it counts the rest). */
 export const MAX_PATCH_AMBIGUOUS_PLACES = 5;
+/** Lines of a loosely matched chunk shown as written beside the file's, per chunk, in a patch's answer. */
+export const MAX_PATCH_LOOSE_LINES_SHOWN = 3;
+/** Loosely matched chunks listed in a patch's answer; the rest are counted. */
+export const MAX_PATCH_LOOSE_CHUNKS_SHOWN = 5;
 /** Occurrences of one line in a file above which the closest-region search ignores that line (too common to say anything). */
 export const MAX_PATCH_CLOSEST_LINE_OCCURRENCES = 1000;
 /** Lines of a chunk (its first ones) that the closest-region search compares with the file. */

@@ -19,6 +19,9 @@ import type { NameComparison } from '../core/names';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
 
+/** Why no change here is checked for errors, said once per workspace (and in the CLI's --help). */
+export const NO_CHECKER = 'no language server runs outside VS Code';
+
 /** The workspace on node:fs: one or more folders, no editors; trusted unless told otherwise (the CLI's --untrusted). */
 export class NodeWorkspace implements Workspace {
   private readonly rootList: Root[];
@@ -157,7 +160,15 @@ export class NodeWorkspace implements Workspace {
     return [];
   }
 
+  /**
+   * Whether the change results said already that no checker runs here: the first change
+   * of this workspace says it, later ones not; the CLI, which says it in --help, sets it.
+   */
+  uncheckedSaid = false;
+
   async settleDiagnostics(paths: readonly string[]): Promise<Map<string, CheckState>> {
-    return new Map(paths.map((p) => [p, { checked: false, reason: 'no language server runs outside VS Code' }] as const));
+    const state: CheckState = this.uncheckedSaid ? { checked: false, reason: NO_CHECKER, said: true } : { checked: false, reason: NO_CHECKER };
+    this.uncheckedSaid ||= paths.length > 0;
+    return new Map(paths.map((p) => [p, state] as const));
   }
 }

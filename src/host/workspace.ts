@@ -192,8 +192,12 @@ export interface Workspace {
   settleDiagnostics(paths: readonly string[], maxMs: number, signal: CancelSignal, filesChanged?: boolean): Promise<Map<string, CheckState>>;
 }
 
-/** Whether a checker (a language server's diagnostics) looked at a file after a change; `reason` is a few words on why none did. */
-export type CheckState = { checked: true } | { checked: false; reason: string };
+/**
+ * Whether a checker (a language server's diagnostics) looked at a file after a change;
+ * `reason` is a few words on why none did. `said`: the reason holds for the whole host and
+ * was said already (once per workspace, or in the CLI's --help), so it is not repeated.
+ */
+export type CheckState = { checked: true } | { checked: false; reason: string; said?: true };
 
 /** What one path of a failed change holds after putting the change back failed there. */
 export interface FileState {

@@ -1,4 +1,4 @@
-import { MAX_UNCHECKED_NAMED } from '../core/limits';
+import { MAX_PATCH_DIFF_BYTES, MAX_UNCHECKED_NAMED } from '../core/limits';
 import type { CheckState, Diagnostic } from '../host/workspace';
 import type { Landed, LandedFile } from './mutation';
 
@@ -36,14 +36,14 @@ export function renderLandedFile(f: LandedFile, opts: { notes?: readonly string[
   if (f.newErrors.length) {
     lines.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
   } else if (p.action !== 'delete') {
-    lines.push(checkLine(f.check));
+    lines.push(...checkLine(f.check));
   }
   return lines;
 }
 
-/** What the checkers said of a changed file without new errors: silence is no answer, so it says which. */
-function checkLine(c: CheckState): string {
-  return c.checked ? 'No new errors.' : `Not checked for errors: ${c.reason}.`;
+/** What the checkers said of a changed file without new errors: silence is no answer, so it says which (a reason of the whole host once). */
+function checkLine(c: CheckState): string[] {
+  return c.checked ? ['No new errors.'] : c.said ? [] : [`Not checked for errors: ${c.reason}.`];
 }
 
 /**
@@ -59,7 +59,7 @@ function patchCheckLines(files: readonly LandedFile[]): string[] {
   }
   const why = new Map<string, string[]>();
   for (const f of quiet) {
-    if (!f.check.checked) {
+    if (!f.check.checked && !f.check.said) {
       const names = why.get(f.check.reason) ?? [];
       names.push(f.planned.target.located.display);
       why.set(f.check.reason, names);
@@ -87,10 +87,37 @@ function copiesLeftLines(landed: Landed): string[] {
   return landed.savedCopiesLeft.length ? [`The change landed, but a saved copy of the previous content could not be removed (it can be deleted): ${landed.savedCopiesLeft.join(', ')}`] : [];
 }
 
+/**
+ * The diffs of a patch's updated and moved files in one block, in file order, within one
+ * budget: a patch of 200 files neither prints nor computes 200 diffs (each is computed when
+ * read). Added files are the patch's own text; deleted ones are gone.
+ */
+function patchDiffLines(files: readonly LandedFile[]): string[] {
+  const diffs: string[] = [];
+  let bytes = 0;
+  let left = 0;
+  for (const f of files) {
+    if (f.planned.action !== 'modify' && f.planned.action !== 'move') {
+      continue;
+    }
+    if (bytes >= MAX_PATCH_DIFF_BYTES) {
+      left++;
+    } else if (f.diff) {
+      diffs.push(f.diff);
+      bytes += f.diff.length;
+    }
+  }
+  const out = diffs.length ? ['<diff>', ...diffs, '</diff>'] : [];
+  if (left > 0) {
+    out.push(`The diffs of ${left} more changed file${left === 1 ? '' : 's'} are not shown: read them to check.`);
+  }
+  return out;
+}
+
 const LETTER = { create: 'A', overwrite: 'A', modify: 'M', move: 'M', delete: 'D' } as const;
 
-/** The result of fs_apply_patch: Codex's summary lines, then what each file needs said. */
-export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, string>): string {
+/** The result of fs_apply_patch: Codex's summary lines, then what each file needs said, its loose matches and its diff. */
+export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, readonly string[]>, skipped: readonly string[] = []): string {
   const out = ['Success. Updated the following files:'];
   for (const f of landed.files) {
     const p = f.planned;
@@ -101,11 +128,12 @@ export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, str
   if (versions.length) {
     out.push(`Versions: ${versions.join(', ')}.`);
   }
+  out.push(...skipped);
   for (const f of landed.files) {
     const display = f.planned.target.located.display;
     const note = notes.get(f.planned.target.real);
     if (note) {
-      out.push(`${display}: ${note}`);
+      out.push(`${display}: ${note[0]}`, ...note.slice(1));
     }
     if (f.unsaved) {
       out.push(`${display}: the change is in the editor, not saved: the file had unsaved changes of the user, which were kept.`);
@@ -120,6 +148,7 @@ export function renderPatchResult(landed: Landed, notes: ReadonlyMap<string, str
       out.push(`New errors in ${display}:`, ...f.newErrors.map(problemLine));
     }
   }
+  out.push(...patchDiffLines(landed.files));
   out.push(...patchCheckLines(landed.files));
   out.push(...copiesLeftLines(landed));
   return out.join('\n');

@@ -544,6 +544,7 @@ export async function landChange(
     const version = now?.version ?? heldVersion ?? (f.notebook && text === f.after ? f.notebook.version : text !== undefined ? textVersion(text) : undefined);
     // counted when read, once: a patch's result does not print them, and counting is a line diff
     let counted: { added: number; removed: number } | undefined;
+    let diff: string | undefined;
     const stats = () => (counted ??= formatted.has(f.target.real) ? lineStats(f.before?.text ?? '', text ?? '') : statsOf(f, perFile.get(f)!, text));
     const fromDisplay = (f.from ?? f.target).located.display;
     const userEdited = edited.includes(f.target.real) && proposed !== undefined && text !== undefined;
@@ -560,7 +561,10 @@ export async function landChange(
       get removed() {
         return stats().removed;
       },
-      diff: opts.diffs === false || !showsOld.has(f) ? '' : unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text, RESULT_DIFF_BOUNDS),
+      // computed when read: a patch's result shows the diffs of its first files only
+      get diff() {
+        return (diff ??= opts.diffs === false || !showsOld.has(f) ? '' : unifiedDiff(fromDisplay, f.target.located.display, f.before?.text, text, RESULT_DIFF_BOUNDS));
+      },
       version,
       unsaved: report.unsaved.includes(f.target.real),
       wasReadOnly: report.readOnly.includes(f.target.real),

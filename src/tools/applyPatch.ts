@@ -7,7 +7,7 @@ import { ToolError } from '../core/errors';
 import { nameKey } from '../core/names';
 import type { AliasTable } from '../services/aliases';
 import { inOrder } from '../core/inOrder';
-import { MAX_PATCH_FAILED_FILES_SHOWN, PATH_CHECKS_IN_FLIGHT } from '../core/limits';
+import { MAX_PATCH_FAILED_FILES_SHOWN, MAX_PATCH_LOOSE_CHUNKS_SHOWN, PATH_CHECKS_IN_FLIGHT } from '../core/limits';
 import { suggestPaths } from '../services/suggest';
 import { renderPatchResult } from '../services/changeResult';
 import { Access, firstQuestion, invocationMessage, requireTrust } from '../services/access';
@@ -179,9 +179,12 @@ export const applyPatchTool: ToolSpec<typeof applyPatchSchema> = {
         }
         const summary = files.length === 1 ? `patch ${files[0].target.located.display}` : `patch ${files.length} files`;
         const notes = matchNotes(plan.changes, targets);
-        const shown = files.flatMap((f) => (notes.has(f.target.real) ? [`${f.target.located.display}: ${notes.get(f.target.real)}`] : []));
-        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files, notes: shown }, [...access.values()], { diffs: false });
-        return textResult(renderPatchResult(landed, notes));
+        const shown = files.flatMap((f) => {
+          const note = notes.get(f.target.real);
+          return note ? [`${f.target.located.display}: ${note[0]}`, ...note.slice(1)] : [];
+        });
+        const landed = await landChange(ctx, { tool: 'fs_apply_patch', summary, files, notes: shown }, [...access.values()]);
+        return textResult(renderPatchResult(landed, notes, skippedLines(patch)));
       },
       ctx.signal,
     );
@@ -208,18 +211,51 @@ async function suggestMissing(ctx: ToolContext, failures: readonly PatchVerifyDe
 
 const PASS_WORDS = { exact: 'exactly', 'trim-end': 'ignoring trailing whitespace', trim: 'ignoring whitespace at both ends', unicode: 'treating typographic quotes, dashes and spaces as ASCII' } as const;
 
-/** For each updated file whose chunks needed tolerance to be found: which, so the model checks them. */
-function matchNotes(changes: readonly PlannedChange[], targets: ReadonlyMap<string, Target>): Map<string, string> {
-  const notes = new Map<string, string>();
+/**
+ * For each updated file whose chunks needed tolerance to be found: every such chunk, where
+ * it landed, what was forgiven, how its added lines were placed, and its lines as the patch
+ * wrote them beside the file's (the first few), so the model checks them against the diff.
+ */
+function matchNotes(changes: readonly PlannedChange[], targets: ReadonlyMap<string, Target>): Map<string, string[]> {
+  const notes = new Map<string, string[]>();
+  let listed = 0;
+  let unlisted = 0;
   for (const c of changes) {
     if (c.kind !== 'update') {
       continue;
     }
     const loose = c.matches.filter((m) => m.pass !== 'exact');
-    if (loose.length) {
-      const t = targets.get(c.movePath ?? c.path)!;
-      notes.set(t.real, `${loose.map((m) => `chunk ${m.chunk} at line ${m.line} matched ${PASS_WORDS[m.pass]}`).join('; ')}; check those lines.`);
+    if (loose.length === 0) {
+      continue;
+    }
+    const out: string[] = [];
+    for (const m of loose) {
+      if (listed >= MAX_PATCH_LOOSE_CHUNKS_SHOWN) {
+        unlisted++;
+        continue;
+      }
+      listed++;
+      const span = m.lines !== undefined && m.lines > 1 ? `lines ${m.line}-${m.line + m.lines - 1}` : `line ${m.line}`;
+      const how = m.indent ? ` (${m.indent})` : '';
+      const diff = m.differing ?? [];
+      out.push(`chunk ${m.chunk} at ${span} matched ${PASS_WORDS[m.pass]}${how}${diff.length ? '; as written, then as in the file:' : '.'}`);
+      for (const d of diff) {
+        const at = `  line ${d.line}: `;
+        out.push(`${at}${JSON.stringify(d.written)}`, `${' '.repeat(at.length)}${JSON.stringify(d.file)}`);
+      }
+    }
+    if (out.length > 0) {
+      notes.set(targets.get(c.movePath ?? c.path)!.real, out);
     }
   }
+  if (unlisted > 0) {
+    const last = [...notes.values()].pop();
+    last?.push(`and ${unlisted} more chunk${unlisted === 1 ? '' : 's'} matched loosely.`);
+  }
   return notes;
+}
+
+/** Sections of the patch with no lines under them: left out, and said, so a forgotten change is not mistaken for a done one. */
+function skippedLines(patch: ReturnType<typeof parsePatch>): string[] {
+  return (patch.empty ?? []).map((e) => (e.kind === 'update' ? `Skipped \`*** Update File: ${e.path}\` (patch line ${e.patchLine}): no lines under it.` : `Skipped a \`@@\` line of ${e.path} (patch line ${e.patchLine}): no lines under it.`));
 }

@@ -27,8 +27,9 @@ export const writeAliases: AliasTable = {
 /**
  * An existing file is overwritten only over what the model knew of it: the version it last
  * read (or passed) must be the file's. A file it never read would be replaced unseen, with
- * whatever it held lost, so that asks for a read (or the version, when the model knows the
- * file another way, as in the CLI where no read precedes a call).
+ * whatever it held lost, so that asks for a read (or the version a read gave, as in the CLI,
+ * where the ledger does not outlive a call). The refusal never prints the file's version:
+ * echoed back, it would make the read-first rule a detour.
  */
 function refuseBlindOverwrite(ctx: ToolContext, input: WriteInput, display: string, real: string, before: FileText): void {
   const known = input.version ?? ctx.ledger.get(fileKey(ctx, real))?.version;
@@ -39,12 +40,12 @@ function refuseBlindOverwrite(ctx: ToolContext, input: WriteInput, display: stri
     const lines = before.text === '' ? 0 : before.text.split('\n').length - (before.text.endsWith('\n') ? 1 : 0);
     throw new ToolError(
       'stale',
-      `${display} already exists (${plural(lines, 'line')}, version ${before.version}) and you have not read it, so nothing was written: overwriting it would lose what it holds. Read it first, or pass "version": "${before.version}" to replace it as it is.\n${tryLine(callText('fs_read', { path: input.path }))}`,
+      `${display} already exists (${plural(lines, 'line')}) and you have not read it, so nothing was written: overwriting it would lose what it holds. Read it first, or pass the "version" an fs_read of it gave.\n${tryLine(callText('fs_read', { path: input.path }))}`,
     );
   }
   throw new ToolError(
     'stale',
-    `${display} changed since ${input.version !== undefined ? 'the version you gave' : 'you last read it'} (version ${known}, now ${before.version}). Nothing was written: overwriting it would lose that change. Read it again, then write.`,
+    `${display} changed since ${input.version !== undefined ? 'the version you gave' : 'you last read it'} (version ${known}). Nothing was written: overwriting it would lose that change. Read it again, then write.`,
   );
 }
 

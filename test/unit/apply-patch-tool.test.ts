@@ -24,7 +24,8 @@ describe('fs_apply_patch', () => {
     assert.equal(r.isError, false, r.text);
     assert.equal(s.reviews.length, 1);
     assert.deepEqual(s.reviews[0].files.map((f) => `${f.action} ${f.display}`), ['modify a.txt', 'create new/c.txt', 'delete gone.txt']);
-    assert.match(r.text, /^Success\. Updated the following files:\nM a\.txt\nA new\/c\.txt\nD gone\.txt\nVersions: a\.txt [0-9a-f]{8}, new\/c\.txt [0-9a-f]{8}\.\nNot checked for errors \(no language server runs outside VS Code\): a\.txt, new\/c\.txt\.$/);
+    // the updated file's diff; an added file's content is the patch's own, a deleted one's is gone
+    assert.match(r.text, /^Success\. Updated the following files:\nM a\.txt\nA new\/c\.txt\nD gone\.txt\nVersions: a\.txt [0-9a-f]{8}, new\/c\.txt [0-9a-f]{8}\.\n<diff>\n--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1,3 \+1,3 @@\n a1\n-a2\n\+A2\n a3\n<\/diff>\nNot checked for errors \(no language server runs outside VS Code\): a\.txt, new\/c\.txt\.$/);
     assert.equal(read('a.txt'), 'a1\nA2\na3\n');
     assert.equal(read('new/c.txt'), 'c1\n');
     assert.equal(fs.existsSync(p('gone.txt')), false);
@@ -239,7 +240,7 @@ describe('fs_apply_patch', () => {
     const r = await call(await context(tree.root), 'fs_apply_patch', { patch: patch('*** Update File: w.txt', '-"quoted"', '+"plain"') });
     assert.equal(r.isError, false, r.text);
     assert.deepEqual(fs.readFileSync(p('w.txt')), Buffer.from(encodeText('"plain"\r\nline\r\n', 'utf-8-bom')));
-    assert.match(r.text, /w\.txt: chunk 1 at line 1 matched treating typographic quotes, dashes and spaces as ASCII; check those lines\./);
+    assert.match(r.text, /w\.txt: chunk 1 at line 1 matched treating typographic quotes, dashes and spaces as ASCII; as written, then as in the file:\n {2}line 1: "\\"quoted\\""\n {10}"“quoted”"\n<diff>\n/);
   });
 
   it('refuses to touch .git, names the patch line of a syntax error, and refuses when untrusted', async () => {

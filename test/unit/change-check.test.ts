@@ -17,6 +17,17 @@ describe('change results: checked, or why not', () => {
     return ctx;
   }
 
+  it('says once per workspace that no checker runs outside VS Code: the first change says it, the next ones not', async () => {
+    const ctx = await context(tree.root);
+    const first = await call(ctx, 'fs_edit', { path: 'a.ts', old_string: 'a = 1', new_string: 'a = 2' });
+    assert.match(first.text, /<\/diff>\nNot checked for errors: no language server runs outside VS Code\.$/);
+    const next = await call(ctx, 'fs_edit', { path: 'a.ts', old_string: 'a = 2', new_string: 'a = 3' });
+    assert.match(next.text, /<\/diff>$/);
+    const patch = await call(ctx, 'fs_apply_patch', { patch: '*** Begin Patch\n*** Update File: c.txt\n@@\n-c\n+d\n*** End Patch' });
+    assert.match(patch.text, /<\/diff>$/);
+    assert.doesNotMatch(next.text + patch.text, /Not checked/);
+  });
+
   it('says "No new errors." when a checker reported on the file and found none new', async () => {
     const ctx = await checkedBy({ 'a.ts': { checked: true } });
     const r = await call(ctx, 'fs_edit', { path: 'a.ts', old_string: 'a = 1', new_string: 'a = 2' });

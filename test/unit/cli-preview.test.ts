@@ -37,6 +37,6 @@ describe('CLI preview (no --yes): the loose-match note', () => {
     const patch = '*** Begin Patch\n*** Update File: app.ts\n@@\n-  return alpha;   \n+  return beta;\n*** End Patch';
     const r = await call(await preview(), 'fs_apply_patch', { patch });
     assert.equal(r.needsApproval, true);
-    assert.match(r.text, /^app\.ts: chunk 1 at line 2 matched ignoring trailing whitespace; check those lines\.\n--- a\/app\.ts\n/);
+    assert.match(r.text, /^app\.ts: chunk 1 at line 2 matched ignoring trailing whitespace; as written, then as in the file:\n {2}line 2: " {2}return alpha; {3}"\n {10}" {2}return alpha;"\n--- a\/app\.ts\n/);
   });
 });

@@ -98,11 +98,25 @@ describe('fs_edit messages', () => {
     assert.match(m, new RegExp(`\\(lines ${next}-300 not shown\\)\nRead the lines not shown and retry with the exact text\\.\nTry: fs_read \\{"path":"big\\.js","offset":${next},"limit":${301 - next}\\}$`));
   });
 
-  it('not found, a line that differs only in whitespace: says so, and the quotes show the tabs and spaces', () => {
-    const f = failure(findEdit(code('if (a) {', '\tgo();', '  stop();', '}'), { oldString: 'if (a) {\n  go();\n    stop();\n}', newString: 'x' }));
+  it('not found, lines that differ in whitespace only (inside a line too, so indentation off by different amounts is not forgiven): every one, the quotes showing the tabs and spaces', () => {
+    const f = failure(findEdit(code('if (a) {', '\tgo(1, 2);', '  stop();', '}'), { oldString: 'if (a) {\n  go(1,  2);\n    stop();\n}', newString: 'x' }));
     const m = describeFailure(f, 'a.ts');
-    assert.match(m, /indented differently/);
-    assert.match(m, /"\\tgo\(\);"| {2}stop/);
+    assert.match(m, /The same text is at lines 1-4, but indented differently on 2 of its lines:\n {2}line 2:\n {4}old_string: " {2}go\(1, {2}2\);"\n {4}file: {7}"\\tgo\(1, 2\);"\n {2}line 3:\n {4}old_string: " {4}stop\(\);"\n {4}file: {7}" {2}stop\(\);"\nRetry with the exact text of those lines\./);
+  });
+
+  it('not found, an added line that the lines around it do not place: the region as the file has it, and which line', () => {
+    const f = failure(findEdit(code('for x in xs:', '    go(x)', 'done()'), { oldString: 'for x in xs:\ngo(x)\ndone()', newString: 'for x in xs:\ngo(x)\nlog(x)\ndone()' }));
+    assert.equal(
+      describeFailure(f, 'a.py'),
+      [
+        'old_string was not found in a.py.',
+        'The same text is at lines 1-3, indented differently on 1 of its lines, and new_string\'s line 3, "log(x)", added after line 2 (4 columns) and before line 3 (0 columns), has no certain indentation: new_string does not say which of those lines it goes with. The file has there:',
+        'L1: for x in xs:',
+        'L2:     go(x)',
+        'L3: done()',
+        "Retry with old_string as the file has it, and new_string in the file's indentation.",
+      ].join('\n'),
+    );
   });
 
   it('not found, nothing alike: says no line of it is in the file and gives the read call', () => {
@@ -136,7 +150,16 @@ describe('fs_edit messages', () => {
     assert.equal(
       m,
       [
-        'old_string is found at 3 places in x.ts (lines 1, 3, 5), so it is not clear which one to change; nothing was changed.',
+        'old_string is found at 3 places in x.ts (lines 1, 3, 5), so it is not clear which one to change; nothing was changed. Each place\'s first lines, with the line above:',
+        'L1: a();',
+        'L2: b();',
+        '--',
+        'L2: b();',
+        'L3: a();',
+        'L4: c();',
+        '--',
+        'L4: c();',
+        'L5: a();',
         'Add lines around the change to old_string (and new_string) so it matches one place, or set replace_all to true to change every place.',
       ].join('\n'),
     );

@@ -65,6 +65,9 @@ describe('fs_edit properties', () => {
         fc.pre(occurrences(lfContent, lfOld) === 1 && lfOld !== repl);
         // A one-line old_string found inside a deeper indentation re-indents new_string's later lines (tested on its own).
         fc.pre(!(/^[ \t]/.test(old) && /[ \t]$/.test(content.slice(0, i)) && !lfOld.includes('\n') && repl.includes('\n')));
+        // Whole lines but for the first line's indentation are read as whole lines (tested on their own, edit-indent.test.ts).
+        const lineStart = content.lastIndexOf('\n', i - 1) + 1;
+        fc.pre(!(lfOld.includes('\n') && /^\S/.test(old) && i > lineStart && content.slice(lineStart, i).trim() === '' && (j === content.length || content[j] === '\n' || content[j] === '\r')));
         const r = findEdit(content, { oldString: old, newString: repl });
         if (cutsWord(content, i) || cutsWord(content, j)) {
           // Names and numbers match whole: a place that cuts one is never edited (a looser level may find a whole line elsewhere).

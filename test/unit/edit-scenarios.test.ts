@@ -74,6 +74,17 @@ describe('fs_edit scenarios', () => {
     assert.match(r.warnings.join(), /said line 1, but the text is at line 4/);
   });
 
+  it('lines copied from fs_grep output (two spaces, `L{n}: ` and `L{n}- `): the note names fs_grep, not fs_read', () => {
+    const f = code('a();', 'b();', 'c();');
+    const { r, text } = apply(f, '  L1- a();\n  L2: b();', '  L1- a();\n  L2: b(1);');
+    assert.ok(r.ok);
+    assert.equal(text, f.replace('b();', 'b(1);'));
+    assert.match(r.adjustments.join(), /removed the `L\{n\}: ` line-number prefixes copied from fs_grep output/);
+    const read = apply(f, 'L1: a();\nL2: b();', 'L1: a();\nL2: b(1);');
+    assert.ok(read.r.ok);
+    assert.match(read.r.adjustments.join(), /copied from fs_read output/);
+  });
+
   it('Markdown with typographic quotes and dashes, model writes ASCII: the file keeps its typography', () => {
     const md = code('# Notes', '', 'The “fast” path — used by default — skips checks.', '', 'Done.');
     const { r, text } = apply(md, 'The "fast" path - used by default - skips checks.', 'The "fast" path - used by default - skips most checks.');

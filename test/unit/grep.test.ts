@@ -71,6 +71,17 @@ for (const [engineName, engine] of ENGINES) {
       assert.match(joined.text, /\n {2}L1: needle\n {2}L2- a\n {2}L3- b\n {2}L4- c\n {2}L5- d\n {2}L6: needle$/);
     });
 
+    it('a page that starts inside a file does not show again the context lines the page before showed', async () => {
+      // records at lines 1 and 6 with context 3: the first page shows lines 1-4 and 5 (6 is a record of the next page)
+      const first = await run({ pattern: 'needle', path: 'ctx/gap.ts', context: 3, limit: 1 });
+      assert.match(first.text, /\n {2}L1: needle\n {2}L2- a\n {2}L3- b\n {2}L4- c\nContinue with: /);
+      const next = await run({ pattern: 'needle', path: 'ctx/gap.ts', context: 3, limit: 1, offset: 2 });
+      assert.match(next.text, /\nctx\/gap\.ts \(2 of its 2 matching lines\)\n {2}L5- d\n {2}L6: needle$/);
+      // a record shown as context on the page before is shown again, as a record
+      const close = await run({ pattern: 'a|b', path: 'ctx/gap.ts', context: 1, limit: 1, offset: 2 });
+      assert.match(close.text, /\n {2}L3: b\n {2}L4- c$/);
+    });
+
     it('lists files or counts per file', async () => {
       const files = await run({ pattern: 'needle', path: 'src', output: 'files' });
       assert.equal(files.text, '5 matching lines in 4 files for "needle" in src; all shown:\nsrc/app.ts\nsrc/deep/more.ts\nsrc/lib.ts\nsrc/notes.md');

@@ -165,6 +165,32 @@ describe('indentation mode', () => {
     });
   });
 
+  describe('without max_levels: the smallest block that holds the anchor', () => {
+    it('a line inside a block: the block that directly holds it, and which max_levels widens it', () => {
+      const b = indentationBlock(splitLines(TS), { anchorLine: 19 });
+      assert.deepEqual([b.first, b.last, b.levels], [18, 22, 1]);
+      assert.deepEqual(b.wider, { maxLevels: 2, first: 17, last: 23 });
+      assert.equal(describeIndentationBlock(b), 'the block around line 19; max_levels 2 widens it to lines 17-23');
+      // Python: the `if` that holds the return, then the method
+      const p = indentationBlock(splitLines(PYTHON), { anchorLine: 6 });
+      assert.deepEqual([p.first, p.last, p.wider], [5, 6, { maxLevels: 2, first: 4, last: 8 }]);
+    });
+
+    it('a line that opens a block (a function, a method, a key): the block it opens, with its header', () => {
+      const m = indentationBlock(splitLines(TS), { anchorLine: 17 });
+      assert.deepEqual([m.first, m.last, m.levels], [17, 23, 0]);
+      assert.deepEqual(m.wider, { maxLevels: 1, first: 14, last: 28 });
+      assert.deepEqual(range(TS, { anchorLine: 6 }), [3, 12]);
+      assert.equal(indentationBlock(splitLines(TS), { anchorLine: 6 }).wider, undefined, 'a top-level block has nothing around it');
+      assert.deepEqual(range(YAML, { anchorLine: 8 }), [8, 11]);
+    });
+
+    it('a line of the top level that opens nothing: the top-level block, nothing wider', () => {
+      const b = indentationBlock(splitLines(YAML), { anchorLine: 1 });
+      assert.deepEqual([b.first, b.last, b.wider], [1, 1, undefined]);
+    });
+  });
+
   describe('TypeScript', () => {
     it('keeps } else { with its if', () => {
       assert.deepEqual(range(TS, { anchorLine: 8, maxLevels: 1 }), [7, 11]);
@@ -173,14 +199,14 @@ describe('indentation mode', () => {
     });
 
     it('takes the JSDoc header above the function, or not', () => {
-      assert.deepEqual(range(TS, { anchorLine: 8 }), [3, 12]);
-      assert.deepEqual(range(TS, { anchorLine: 8, includeHeader: false }), [6, 12]);
+      assert.deepEqual(range(TS, { anchorLine: 8, maxLevels: 0 }), [3, 12]);
+      assert.deepEqual(range(TS, { anchorLine: 8, maxLevels: 0, includeHeader: false }), [6, 12]);
       assert.deepEqual(range(TS, { anchorLine: 8, maxLevels: 2 }), [3, 12]);
     });
 
     it('takes line comments and decorators above a class', () => {
-      assert.deepEqual(range(TS, { anchorLine: 19 }), [14, 28]);
-      assert.deepEqual(range(TS, { anchorLine: 19, includeHeader: false }), [16, 28]);
+      assert.deepEqual(range(TS, { anchorLine: 19, maxLevels: 0 }), [14, 28]);
+      assert.deepEqual(range(TS, { anchorLine: 19, maxLevels: 0, includeHeader: false }), [16, 28]);
     });
 
     it('counts levels by the enclosing lines found, whatever the indent width', () => {
@@ -239,7 +265,7 @@ describe('indentation mode', () => {
       assert.deepEqual(range(YAML, { anchorLine: 11, maxLevels: 2 }), [8, 11]);
       assert.deepEqual(range(YAML, { anchorLine: 11, maxLevels: 3 }), [6, 11]);
       assert.deepEqual(range(YAML, { anchorLine: 11, maxLevels: 0 }), [5, 16]);
-      assert.deepEqual(range(YAML, { anchorLine: 4 }), [2, 4]);
+      assert.deepEqual(range(YAML, { anchorLine: 4, maxLevels: 0 }), [2, 4]);
     });
 
     it('takes all jobs with siblings, blank lines inside kept', () => {
@@ -282,7 +308,7 @@ describe('indentation mode', () => {
   describe('max_lines', () => {
     it('caps the block around the anchor, growing up and down in turn', () => {
       const lines = splitLines(TS);
-      const b = indentationBlock(lines, { anchorLine: 19, maxLines: 5 });
+      const b = indentationBlock(lines, { anchorLine: 19, maxLevels: 0, maxLines: 5 });
       assert.deepEqual([b.first, b.last], [17, 21]);
       assert.equal(b.capped, true);
       assert.deepEqual([b.blockFirst, b.blockLast, b.blockLines], [14, 28, 15]);

@@ -35,7 +35,7 @@ const EXPECTED: Record<string, string[]> = {
     '  L7 property kind',
     '  L8 property text',
     'L14-27 class Parser',
-    '  L15 property pos',
+    '  L15 field pos',
     '  L17 constructor constructor(private readonly source: string)',
     '  L20-22 method parse(text: string)',
     '  L24-26 method peek()',
@@ -66,7 +66,7 @@ const EXPECTED: Record<string, string[]> = {
   'sample.py': [
     'L3 constant MAX_DEPTH',
     'L6-22 class Walker',
-    '  L9 property depth',
+    '  L9 field depth',
     '  L11-12 method __init__(self, root)',
     // the decorator belongs to the method
     '  L14-16 method name(self)',
@@ -133,6 +133,14 @@ describe('outline: symbols per grammar (tree-sitter, the parsers VS Code ships)'
       assert.ok(flatten(o.symbols).every((f) => !f.symbol.uncertain), 'a clean parse vouches for every range');
     });
   }
+
+  it('names what a symbol is as the grammar does: class attributes (annotated or not) and class fields are fields, interface members properties', async () => {
+    const py = await syntaxOutline('python', 'class Config:\n    prompt: str | None\n    retries: int = 3\n    name = "x"\n\n    @property\n    def size(self):\n        return 1\n', NEVER_CANCELLED);
+    assert.equal(py.kind, 'parsed');
+    assert.deepEqual(lines(py.kind === 'parsed' ? py.symbols : []), ['L1-8 class Config', '  L2 field prompt', '  L3 field retries', '  L4 field name', '  L6-8 method size(self)']);
+    const ts = await syntaxOutline('typescript', 'class A {\n  x = 1;\n  #y: number;\n}\ninterface B {\n  z: string;\n}\n', NEVER_CANCELLED);
+    assert.deepEqual(lines(ts.kind === 'parsed' ? ts.symbols : []), ['L1-4 class A', '  L2 field x', '  L3 field #y', 'L5-7 interface B', '  L6 property z']);
+  });
 
   it('marks the symbol next to a parse error uncertain, and says where the parser gave up', async () => {
     const o = await parsed('broken.ts');

@@ -115,7 +115,9 @@ describe('fs_apply_patch: every failure in one answer', () => {
     const t = Date.now();
     const e = await refused({ 'big.py': file }, ...lines);
     assert.equal(e.failures.length, 2000);
-    assert.match(e.message, /^2000 problems, each below:\nIn big\.py: 2000 problems \(3 shown\):/);
+    // one file: named once, its problems counted once
+    assert.match(e.message, /^2000 problems in big\.py:\n`\*\*\* Update File: big\.py`/);
+    assert.doesNotMatch(e.message, /In big\.py:/);
     assert.match(e.message, /\nAnd 1997 more problems not shown: fix those above/);
     assert.ok(Date.now() - t < 20_000, `${Date.now() - t} ms`);
   });

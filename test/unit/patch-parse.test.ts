@@ -184,9 +184,18 @@ describe('parsePatch: lenient forms', () => {
     assert.equal((b as { contents: string }).contents, 'x\n');
   });
 
-  it('ignores "\\ No newline at end of file" lines', () => {
-    const c = updateOf(patch('*** Update File: f', '@@', '-a', '\\ No newline at end of file', '+b', '\\ No newline at end of file')).chunks[0];
-    assert.deepEqual([c.oldLines, c.newLines], [['a'], ['b']]);
+  it('reads "\\ No newline at end of file" lines as what they say of the line above, not as lines', () => {
+    const both = updateOf(patch('*** Update File: f', '@@', '-a', '\\ No newline at end of file', '+b', '\\ No newline at end of file')).chunks[0];
+    assert.deepEqual([both.oldLines, both.newLines, both.noNewline], [['a'], ['b'], { old: true, new: true }]);
+    const added = updateOf(patch('*** Update File: f', '@@', '-a', '\\ No newline at end of file', '+b')).chunks[0];
+    assert.deepEqual(added.noNewline, { old: true, new: false });
+    const kept = updateOf(patch('*** Update File: f', '@@', '-a', '+b', ' c', '\\ No newline at end of file')).chunks[0];
+    assert.deepEqual(kept.noNewline, { old: true, new: true });
+    // after a line that is not the last of its side: says nothing
+    const inside = updateOf(patch('*** Update File: f', '@@', '-a', '\\ No newline at end of file', ' c', '+b')).chunks[0];
+    assert.equal(inside.noNewline, undefined);
+    // a line starting with a backslash and no space is a kept line of its own
+    assert.deepEqual(updateOf(patch('*** Update File: f', '@@', '\\begin{x}', '-a')).chunks[0].oldLines, ['\\begin{x}', 'a']);
   });
 
   it('keeps paths as written, trimmed, without judging them', () => {
@@ -195,6 +204,51 @@ describe('parsePatch: lenient forms', () => {
       parsed.hunks.map((h) => h.path),
       ['../up/./x y.txt', '/abs/p', 'C:\\w\\f.txt'],
     );
+  });
+});
+
+describe('parsePatch: habits of models, read where they mean one thing', () => {
+  it('a chunk line without its leading space is a kept line, its whole text the line; + and - keep their meaning', () => {
+    const c = updateOf(patch('*** Update File: a', '@@', ' x', 'y', '    z', '-w', '+v')).chunks[0];
+    assert.deepEqual(c.oldLines, ['x', 'y', '   z', 'w']);
+    assert.deepEqual(
+      c.body.map((l) => [l.op, l.text, l.bare === true]),
+      [
+        [' ', 'x', false],
+        [' ', 'y', true],
+        [' ', '   z', false],
+        ['-', 'w', false],
+        ['+', 'v', false],
+      ],
+    );
+  });
+
+  it('an update with no lines under it is empty: left out and listed, and the rest of the patch stands', () => {
+    const parsed = parsePatch(patch('*** Update File: a', '', '*** Delete File: b', '*** Update File: c', '@@ ctx', '*** Update File: d', '@@', '-x', '+y'));
+    assert.deepEqual(
+      parsed.hunks.map((h) => [h.kind, h.path]),
+      [
+        ['delete', 'b'],
+        ['update', 'd'],
+      ],
+    );
+    assert.deepEqual(parsed.empty, [
+      { path: 'a', patchLine: 2, kind: 'update' },
+      { path: 'c', patchLine: 6, kind: 'chunk' },
+    ]);
+  });
+
+  it('a last @@ line with nothing under it is empty; the chunks before it stand', () => {
+    const parsed = parsePatch(patch('*** Update File: a', '@@', '-x', '+y', '@@ def f():'));
+    assert.equal((parsed.hunks[0] as { chunks: Chunk[] }).chunks.length, 1);
+    assert.deepEqual(parsed.empty, [{ path: 'a', patchLine: 6, kind: 'chunk' }]);
+  });
+
+  it('blank lines after a chunk of only + lines separate it from what follows; ` ` lines stay kept lines', () => {
+    const sep = updateOf(patch('*** Update File: a', '@@', '+x', '', '', '@@', '-y')).chunks[0];
+    assert.deepEqual([sep.oldLines, sep.newLines], [[], ['x']]);
+    const kept = updateOf(patch('*** Update File: a', '@@', '+x', ' ')).chunks[0];
+    assert.deepEqual(kept.oldLines, ['']);
   });
 });
 
@@ -209,14 +263,14 @@ describe('parsePatch: errors name the line and the valid forms', () => {
     { name: 'no hunks (Codex 005)', text: '*** Begin Patch\n*** End Patch\n', line: 2, says: /no file operations between `\*\*\* Begin Patch` \(line 1\) and `\*\*\* End Patch`.*`\*\*\* Add File: <path>`/ },
     { name: 'unknown header (Codex 013)', text: patch('*** Frobnicate File: foo'), line: 2, says: /`\*\*\* Frobnicate File: foo` is not a valid hunk header\. Valid hunk headers: `\*\*\* Add File: <path>`, `\*\*\* Delete File: <path>` or `\*\*\* Update File: <path>`/ },
     { name: 'update without chunks (Codex 008)', text: patch('*** Update File: foo.txt'), line: 2, says: /`\*\*\* Update File: foo.txt` has no changes.*`@@` line/ },
-    { name: 'update without chunks, before the next hunk', text: patch('*** Update File: a', '', '*** Delete File: b'), line: 2, says: /has no changes/ },
+    { name: 'only empty sections', text: patch('*** Update File: a', '', '*** Update File: b', '@@ ctx'), line: 2, says: /`\*\*\* Update File: a` has no changes/ },
     { name: 'header without a path', text: patch('*** Add File:   ', '+x'), line: 2, says: /`\*\*\* Add File:` names no path\. Write `\*\*\* Add File: <path>`/ },
     { name: 'move without a path', text: patch('*** Update File: a', '*** Move to:', '@@', '-x'), line: 3, says: /`\*\*\* Move to:` names no path/ },
     { name: 'a line after a delete', text: patch('*** Delete File: a', '-old content'), line: 3, says: /follows `\*\*\* Delete File:` \(line 2\), which takes no lines/ },
     { name: 'an added line without +', text: patch('*** Add File: a', '+one', 'two'), line: 4, says: /`two` is not a line of the file added at line 2: every line of an added file starts with `\+`/ },
-    { name: 'a chunk line without a mark', text: patch('*** Update File: a', '@@', ' x', 'y', '+z'), line: 5, says: /`y` in a chunk of a: every line of a chunk starts with ` ` \(a line kept as it is\), `-` \(a line removed\) or `\+` \(a line added\)/ },
+    { name: 'a chunk line that starts with *** and is no marker (a header or a line: two readings)', text: patch('*** Update File: a', '@@', ' x', '*** y', '+z'), line: 5, says: /`\*\*\* y` in a chunk of a starts as a marker does but is none/ },
     { name: 'a second chunk without @@', text: patch('*** Update File: a', '@@', '-x', '*** End of File', ' y', '-z'), line: 6, says: /starts a new chunk of a without a `@@` line; only the first chunk/ },
-    { name: 'a @@ line without lines', text: patch('*** Update File: a', '@@ ctx', '*** Delete File: b'), line: 3, says: /the chunk of a has no lines \(line 4 is `\*\*\* Delete File: b`\)/ },
+    { name: 'a @@ line without lines before End of File', text: patch('*** Update File: a', '@@ ctx', '*** End of File'), line: 3, says: /the chunk of a has no lines\. After its `@@` line/ },
     { name: 'a @@ line at the end', text: patch('*** Update File: a', '@@ ctx'), line: 3, says: /the chunk of a has no lines\. After its `@@` line/ },
     { name: 'End of File at the start of a chunk', text: patch('*** Update File: a', '*** End of File'), line: 3, says: /`\*\*\* End of File` must follow the lines of a chunk/ },
     { name: 'End of File after an add', text: patch('*** Add File: a', '+x', '*** End of File'), line: 4, says: /`\*\*\* End of File` may only end a chunk/ },

@@ -238,12 +238,13 @@ describe('planPatch: matching', () => {
       c.matches.map((m) => m.pass),
       ['exact', 'trim-end', 'trim', 'unicode'],
     );
-    assert.equal(c.newText, '1\n2\n3\n4\n');
+    // `-indented` was written 2 columns short of `  indented`: the line added in its place moves with it
+    assert.equal(c.newText, '1\n2\n  3\n4\n');
   });
 
-  it('keeps kept lines as the file has them when they matched loosely', async () => {
+  it('keeps kept lines as the file has them when they matched loosely, and writes added lines in its indentation', async () => {
     const c = await updated('\tif (x) {\n\t\tgo();\n\t}\n', '@@', '    if (x) {', '-        go();', '+        stop();', '    }');
-    assert.equal(c.newText, '\tif (x) {\n        stop();\n\t}\n');
+    assert.equal(c.newText, '\tif (x) {\n\t\tstop();\n\t}\n');
     assert.equal(c.matches[0].pass, 'trim');
   });
 
@@ -419,7 +420,8 @@ describe('planPatch: End of File and chunks without old lines', () => {
     assert.equal((await updated('a\nb\n', '@@', '+c')).newText, 'a\nb\nc\n');
     assert.equal((await updated('a\n\n', '@@', '+c')).newText, 'a\nc\n\n');
     assert.equal((await updated('', '@@', '+c')).newText, 'c\n');
-    assert.equal((await updated('a', '@@', '+c')).newText, 'a\nc\n');
+    // a file without a final line break keeps ending without one
+    assert.equal((await updated('a', '@@', '+c')).newText, 'a\nc');
   });
 
   it('accepts a chunk of only + lines under a @@ line that is the last line of the file', async () => {
@@ -460,12 +462,25 @@ describe('planPatch: line endings and the final newline', () => {
 
   it('on a tie CRLF dominates; a file without endings takes LF', async () => {
     assert.equal((await updated('a\r\nb\n', '@@', '-a', '-b', '+1', '+2', '+3')).newText, '1\r\n2\n3\r\n');
-    assert.equal((await updated('a', '@@', '-a', '+b')).newText, 'b\n');
+    assert.equal((await updated('a', '@@', '-a', '+b', '+c')).newText, 'b\nc');
   });
 
-  it('an updated file ends with a line ending, in its own style (Codex 014); an emptied file stays empty', async () => {
-    assert.equal((await updated('x\r\nlast', '@@', '-x', '+y')).newText, 'y\r\nlast\r\n');
+  it('an updated file ends as it ended: with its line ending, or without one, whichever chunk changed its last line; an emptied file stays empty', async () => {
+    assert.equal((await updated('x\r\nlast', '@@', '-x', '+y')).newText, 'y\r\nlast');
+    assert.equal((await updated('x\r\nlast', '@@', ' x', '-last', '+LAST')).newText, 'x\r\nLAST');
+    assert.equal((await updated('x\nlast', '@@', ' last', '+more')).newText, 'x\nlast\nmore');
+    assert.equal((await updated('x\nlast', '@@', '-x', '-last')).newText, '');
+    assert.equal((await updated('x\r\nlast\r\n', '@@', '-x', '+y')).newText, 'y\r\nlast\r\n');
     assert.equal((await updated('only\n', '@@', '-only')).newText, '');
+  });
+
+  it('a `\\ No newline at end of file` line of the chunk that ends the file says how the result ends', async () => {
+    // git's form for "the line break was added": the old side marked, the new one not
+    assert.equal((await updated('x\nlast', '@@', ' x', '-last', '\\ No newline at end of file', '+last')).newText, 'x\nlast\n');
+    // and "taken away"
+    assert.equal((await updated('x\nlast\n', '@@', ' x', '-last', '+last', '\\ No newline at end of file')).newText, 'x\nlast');
+    // a mark on a chunk that does not reach the end says nothing of the end
+    assert.equal((await updated('x\nmid\nlast', '@@', '-x', '\\ No newline at end of file', '+y', ' mid')).newText, 'y\nmid\nlast');
   });
 
   it('added files use \\n', async () => {
@@ -574,5 +589,64 @@ describe('planPatch: hostile input stays bounded', () => {
     const text = Array.from({ length: 100 }, (_, i) => `l${i}\n`).join('');
     await assert.rejects(planPatch(parsePatch(patchText('*** Update File: f', ...lines)), tree({ f: text }).probe, signal), CancelledError);
     assert.ok(checks > 5 && checks < 20, `${checks} checks`);
+  });
+});
+
+describe('planPatch: the habits of models, applied where the place is certain', () => {
+  const yaml = 'list:\n  - item1a\n  - group:\n    - item1b\n    - item2b\n      - nested1\n';
+
+  it('a chunk found with its indentation forgiven moves its added lines as its other lines moved, and says so', async () => {
+    const c = await updated(yaml, '@@', '-  - item2b', '+  - item20b', '-    - nested1', '+    - nested3');
+    assert.equal(c.newText, yaml.replace('item2b', 'item20b').replace('nested1', 'nested3'));
+    const [m] = c.matches;
+    assert.deepEqual([m.pass, m.line, m.lines], ['trim', 5, 2]);
+    assert.deepEqual(m.differing, [
+      { line: 5, written: '  - item2b', file: '    - item2b' },
+      { line: 6, written: '    - nested1', file: '      - nested1' },
+    ]);
+    assert.match(m.indent ?? '', /moved 2 columns right/);
+  });
+
+  it('lines off by different amounts: each added line from its nearest kept or removed line', async () => {
+    const py = 'class R:\n    def run(self):\n        for i in x:\n            if i:\n                go(i)\n';
+    const c = await updated(py, '@@', '         for i in x:', '         if i:', '-              go(i)', '+              go(i, 2)', '+              done(i)');
+    assert.equal(c.newText, py.replace('                go(i)\n', '                go(i, 2)\n                done(i)\n'));
+  });
+
+  it('refuses, naming the line and showing the region, an added line that would not sit where the patch puts it', async () => {
+    const e = await refused({ f: 'a:\n  b: 1\n  c:\n    d: 2\n' }, '*** Update File: f', '@@', ' a:', '   b: 1', ' c:', '-   d: 2', '+ d: 3');
+    assert.equal(e.code, 'indent-uncertain');
+    assert.match(e.message, /its added line `\+ d: 3` would land at 2 columns[^]*L3: {3}c:\nL4: {5}d: 2\nWrite the chunk's lines with the file's indentation\./);
+  });
+
+  it('kept lines without their leading space: read whole, or refused when the two readings fit two places', async () => {
+    const c = await updated('def f():\n    x = 1\n    return x\n', '@@', 'def f():', '    x = 1', '-    return x', '+    return x + 1');
+    assert.equal(c.newText, 'def f():\n    x = 1\n    return x + 1\n');
+    assert.equal(c.matches[0].pass, 'exact');
+    const e = await refused({ f: 'x\n a\ny\nx\n  a\ny\n' }, '*** Update File: f', '@@', 'x', '  a', '-y', '+Y');
+    assert.equal(e.code, 'ambiguous');
+    assert.match(e.message, /some of its kept lines have no leading space[^]*at different places \(lines 1 and 4\)/);
+  });
+
+  it('a blank line before the next @@ is a kept empty line only where the chunk fits nowhere else without it', async () => {
+    // with it: lines 2-3 only; without it: lines 2, 3 and 5
+    const e = await refused({ f: 'k\n\n\nx\n\n' }, '*** Update File: f', '@@', ' ', '+y', '');
+    assert.equal(e.code, 'ambiguous');
+    // with it and without it, the same one place
+    const c = await updated('a\nb\n\nc\n', '@@', ' a', '-b', '+B', '', '@@', '-c', '+C');
+    assert.equal(c.newText, 'a\nB\n\nC\n');
+  });
+
+  it('names every chunk that fits in more than one way, in one answer', async () => {
+    const e = await refused({ f: 'x\nx\ny\nq\ny\n' }, '*** Update File: f', '@@', '-x', '+X', '@@', ' q', '+z');
+    assert.deepEqual(
+      e.failures.map((f) => f.code),
+      ['ambiguous'],
+    );
+    const both = await refused({ f: 'x\nx\nq\ny\ny\n' }, '*** Update File: f', '@@', '-x', '+X', '@@', ' q', '@@', '-y', '+Y');
+    assert.deepEqual(
+      both.failures.map((f) => (f.code === 'ambiguous' ? f.chunk.index : 0)),
+      [1, 3],
+    );
   });
 });

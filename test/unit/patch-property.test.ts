@@ -1,26 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { structuredPatch } from 'diff';
 import fc from 'fast-check';
 import { parsePatch, planPatch, PatchVerifyError, seekSequence, SEEK_PASSES, type FileProbe, type PlannedChange, type SeekPass } from '../../src/core/patch';
 import { Scopes } from '../../src/core/patch/scope';
 import { passKey } from '../../src/core/patch/seek';
 import { ArrayLines } from '../../src/core/patch/text';
-
-/** An `*** Update File` patch turning `oldText` into `newText`, from a unified diff (bare `@@` lines). */
-export function updatePatch(path: string, oldText: string, newText: string, context = 3): string {
-  const diff = structuredPatch(path, path, oldText, newText, '', '', { context });
-  const out = ['*** Begin Patch', `*** Update File: ${path}`];
-  for (const h of diff.hunks) {
-    out.push('@@');
-    for (const l of h.lines) {
-      if (!l.startsWith('\\')) {
-        out.push(l);
-      }
-    }
-  }
-  out.push('*** End Patch');
-  return `${out.join('\n')}\n`;
-}
+import { updatePatch } from './patchHelpers';
 
 function text(lines: readonly string[], eol = '\n'): string {
   return lines.map((l) => l + eol).join('');

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { call, context } from './helpers';
 
-// Every scenario folder `NNN_name/{input/, patch.txt, expected/}` (Codex's peer suite and
-// ours): copy input/ to a temporary folder, apply the patch there with the fs_apply_patch
+// Every scenario folder `NNN_name/{input/, patch.txt, expected/}` (Codex's peer suite, ours,
+// and the habits of models the README lists, one folder per case): copy input/ to a temporary folder, apply the patch there with the fs_apply_patch
 // tool on node:fs, and compare the whole tree, folders included, with expected/. Folders a
 // move or delete leaves empty stay, as Codex leaves them (004 and 020 rely on it).
 
@@ -13,6 +13,7 @@ const root = path.resolve(__dirname, '../../..');
 const suites = [
   { name: 'codex', dir: path.join(root, 'test/fixtures/patch-scenarios/codex/scenarios') },
   { name: 'own', dir: path.join(root, 'test/fixtures/patch-scenarios/own') },
+  { name: 'habits', dir: path.join(root, 'test/fixtures/patch-scenarios/habits') },
 ];
 
 /** Relative path -> file text, or `<dir>` for a folder. Texts are decoded only when lossless. */
@@ -60,7 +61,7 @@ for (const suite of suites) {
     const names = fs.readdirSync(suite.dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
     it('has its scenarios', () => {
-      assert.ok(names.length >= (suite.name === 'codex' ? 23 : 18), names.join(', '));
+      assert.ok(names.length >= { codex: 23, own: 18, habits: 29 }[suite.name]!, names.join(', '));
     });
 
     for (const name of names) {

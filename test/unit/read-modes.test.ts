@@ -48,12 +48,33 @@ describe('fs_read modes and file kinds', () => {
 
   it('indentation mode returns the block around the anchor, with its header, and says its size', async () => {
     const ctx = await context(tree.root);
-    const r = await call(ctx, 'fs_read', { path: 'mod.py', mode: 'indentation', indentation: { anchor_line: 6 } });
+    const r = await call(ctx, 'fs_read', { path: 'mod.py', mode: 'indentation', indentation: { anchor_line: 6, max_levels: 0 } });
     assert.equal(r.isError, false, r.text);
     const shown = r.text.split('\n').filter((l) => /^L\d+: /.test(l));
     assert.deepEqual(shown, ['L3: # Helpers for paths.', 'L4: def first(p):', 'L5:     if p:', 'L6:         return p[0]', 'L7:     return None']);
     assert.match(r.text, /<meta>lines 3-7 of 11, the block around line 6, utf-8, LF, version [0-9a-f]{8}<\/meta>/);
     assert.match(r.text, /\n<\/content>\nEnd of block\.$/);
+  });
+
+  it('indentation mode with only anchor_line: the smallest block that holds the anchor, and how to widen it', async () => {
+    const ctx = await context(tree.root);
+    const r = await call(ctx, 'fs_read', { path: 'mod.py', mode: 'indentation', indentation: { anchor_line: 6 } });
+    assert.deepEqual(
+      r.text.split('\n').filter((l) => /^L\d+: /.test(l)),
+      ['L5:     if p:', 'L6:         return p[0]'],
+    );
+    assert.match(r.text, /<meta>lines 5-6 of 11, the block around line 6; max_levels 2 widens it to lines 3-7, utf-8, LF, version [0-9a-f]{8}<\/meta>/);
+    // a 13-line function nested in a method of a long class: that function, not the class
+    const body = Array.from({ length: 300 }, (_, i) => `        step_${i}(self)`);
+    const nested = ['        def helper(item):', ...Array.from({ length: 11 }, (_, i) => `            item = f_${i}(item)`), '            return item'];
+    const cls = ['class Service:', '    def run(self):', ...body, ...nested, '        return helper', ''].join('\n');
+    fs.writeFileSync(path.join(tree.root, 'svc.py'), cls);
+    const n = await call(ctx, 'fs_read', { path: 'svc.py', mode: 'indentation', indentation: { anchor_line: 310 } });
+    assert.deepEqual(
+      n.text.split('\n').filter((l) => /^L\d+: /.test(l)).map((l) => Number(/^L(\d+)/.exec(l)![1])),
+      Array.from({ length: 13 }, (_, i) => 303 + i),
+    );
+    assert.match(n.text, /the block around line 310; max_levels 2 widens it to lines 2-316/);
   });
 
   it('indentation mode takes anchor_line from offset and refuses an anchor past the end', async () => {

@@ -54,7 +54,7 @@ describe('fs_read mode "outline" and "symbol"', function () {
         `<meta>symbols 1-4 of 4, from the syntax tree (tree-sitter), 16 lines, utf-8, LF, version ${version}</meta>`,
         '<outline>',
         'L1-16 class Parser',
-        '  L2 property pos',
+        '  L2 field pos',
         '  L7-10 method parse(text: string)',
         '  L12-15 method peek()',
         '</outline>',

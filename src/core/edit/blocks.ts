@@ -4,16 +4,16 @@
  * the tolerance the place needed, strictest first ({@link LINE_LEVELS}): trimmed-boundary,
  * line-trimmed, indentation-flexible, whitespace-normalized, unicode-normalized, block-anchor.
  */
-import { EDIT_GUARD_CHAR_RATIO, EDIT_GUARD_EXTRA_CHARS, EDIT_GUARD_EXTRA_LINES, EDIT_GUARD_LINE_RATIO, MAX_EDIT_PLACES } from '../limits';
+import { EDIT_GUARD_CHAR_RATIO, EDIT_GUARD_EXTRA_CHARS, EDIT_GUARD_EXTRA_LINES, EDIT_GUARD_LINE_RATIO, MAX_EDIT_DIFFERING_LINES_LISTED, MAX_EDIT_PLACES } from '../limits';
 import { describeIndentMap, indentMap, indentWidth, perLineIndent, type IndentMap } from './indent';
-import { partitionPoint } from '../sorted';
 import { LINE_LEVELS } from './levels';
 import { collapseSpaces, isBlank, leadingWhitespace, substanceKey, tightSpacing } from './normalize';
-import { blockReplacement, projectBlock, type BlockPairing, type LineAdaptation } from './project';
+import { blockReplacement, projectBlock, type BlockPairing, type LineAdaptation, type Projection } from './project';
+import { regionText } from './closest';
 import { ambiguous, found, listLines, plural } from './result';
 import { findSequence } from './search';
 import type { Subject } from './subject';
-import type { FindFailure, FindResult, MatchLevel, Replacement } from './types';
+import type { ClosestRegion, FindFailure, FindResult, LineDifference, MatchLevel, Replacement } from './types';
 import { coreOf, type Core, type Variant } from './variant';
 
 /** One place a line level found, with how it pairs with old_string and what it needed. */
@@ -85,27 +85,35 @@ function rejection(subject: Subject, core: Core, p: Placed, levelName?: MatchLev
 }
 
 /**
- * "Not found" for a place whose lines say the same as old_string's but are indented in
- * another shape (in Python, other code): the closest region is that place, and the line
- * named is the first whose indentation breaks the shape of the lines before it.
+ * "Not found" for a place whose lines say the same as old_string's but whose indentation
+ * cannot be carried over (another shape where the place is not certain, or, with `uncertain`,
+ * a line new_string adds that the lines around it do not place): the closest region is that
+ * place, with every line whose indentation differs, or the region as the file has it when
+ * more differ than are listed or a line could not be placed.
  */
-export function indentationMismatch(subject: Subject, old: readonly string[], pairing: BlockPairing): FindFailure {
+export function indentationMismatch(subject: Subject, old: readonly string[], pairing: BlockPairing, uncertain?: Extract<Projection, { problem: 'indent-uncertain' }>): FindFailure {
   const table = subject.table;
-  const pairs: [string, string][] = [];
-  const at: number[] = [];
+  const differ: LineDifference[] = [];
   for (let j = 0; j < old.length; j++) {
-    if (pairing.from[j] >= 0 && !isBlank(old[j]) && pairing.from[j] === pairing.to[j]) {
-      pairs.push([old[j], table.text(pairing.from[j])]);
-      at.push(pairing.from[j]);
+    const f = pairing.from[j];
+    if (f >= 0 && !isBlank(old[j]) && f === pairing.to[j] && leadingWhitespace(old[j]) !== leadingWhitespace(table.text(f))) {
+      differ.push({ line: f + 1, expected: old[j], actual: table.text(f) });
     }
   }
-  if (indentMap(pairs, () => false)) {
+  if (differ.length === 0) {
     return { ok: false, reason: 'not-found' };
   }
-  // The shortest run of lines from the first that has no map: a longer run never has one.
-  const lo = partitionPoint(1, pairs.length, (k) => !indentMap(pairs.slice(0, k), () => false));
-  const [expected, actual] = pairs[lo - 1];
-  return { ok: false, reason: 'not-found', closest: { startLine: pairing.s + 1, endLine: pairing.e + 1, line: at[lo - 1] + 1, expected, actual, difference: 'indentation' } };
+  const closest: ClosestRegion = { startLine: pairing.s + 1, endLine: pairing.e + 1, ...differ[0], difference: 'indentation', differing: differ.length };
+  if (uncertain || differ.length > MAX_EDIT_DIFFERING_LINES_LISTED) {
+    closest.current = regionText(subject, pairing.s, pairing.e);
+  } else if (differ.length > 1) {
+    closest.lines = differ;
+  }
+  if (uncertain) {
+    const at = (i: number | undefined) => (i === undefined ? undefined : { line: i + 1, columns: indentWidth(leadingWhitespace(table.text(i))) });
+    closest.uncertain = { newLine: uncertain.line, text: uncertain.text, after: at(uncertain.after), before: at(uncertain.before) };
+  }
+  return { ok: false, reason: 'not-found', closest };
 }
 
 /** Pairs old_string's lines with the block s..e and works out the tolerance the place needs. */
@@ -235,13 +243,13 @@ export function tolerances(subject: Subject, old: readonly string[], pairing: Bl
   }
   const level: MatchLevel = typography ? 'unicode-normalized' : inner || layout ? 'whitespace-normalized' : indent ? 'indentation-flexible' : trailing ? 'line-trimmed' : 'trimmed-boundary';
   if (!map) {
-    // Only indentation differs, by different amounts on different lines: certain when the place is the only one and the lines nest alike.
+    // Only indentation differs, by different amounts on different lines: certain when the place is the only one.
     const perLine = unique && !inner && !layout && !typography ? perLineIndent(pairs, () => subject.indentStep(), () => subject.usesTabs()) : undefined;
     if (!perLine) {
       return { level, notes };
     }
     notes.push(
-      `old_string's indentation differs from the file's by different amounts on ${plural(perLine.differing, 'line')}; unchanged lines keep the file's, changed and added lines take the indentation of the file line they replace or follow`,
+      `old_string's indentation differs from the file's by different amounts on ${plural(perLine.differing, 'line')}; unchanged lines keep the file's, a changed line takes that of the line it replaces, an added line that of the lines around it`,
     );
     return { level, notes, adapt: { indent: IDENTITY, perLine, trimTrailing: extraTrailing, keepFormat: false } };
   }
@@ -272,8 +280,8 @@ export function foundBlocks(subject: Subject, core: Core, v: Variant, chosen: Pl
     const adapt = asGiven ? { ...p.adapt, indent: IDENTITY } : p.adapt;
     const proj = projectBlock(table, core.old, core.new, p.pairing, adapt, elisions);
     if (!proj.ok && proj.problem === 'indent-uncertain') {
-      // A line added after a line whose indentation was off has no certain place: the file's indentation is what the model needs.
-      return indentationMismatch(subject, core.old, p.pairing);
+      // A line added where the lines around it were off by different amounts has no certain place: the file's indentation is what the model needs.
+      return indentationMismatch(subject, core.old, p.pairing, proj);
     }
     if (!proj.ok) {
       return {

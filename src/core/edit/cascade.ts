@@ -13,7 +13,8 @@ import { toLf } from './lines';
 import { looksPrefixed, stripReadPrefixes, stripReadPrefixesLoose } from './normalize';
 import { Subject } from './subject';
 import { substring, typographyInLine, type Cut } from './substring';
-import type { Ambiguous, EditRequest, FindResult, FoundEdit, PlanResult, Replacement } from './types';
+import type { Ambiguous, EditRequest, FindResult, FoundEdit, PlanResult, RegionText, Replacement } from './types';
+import { MAX_EDIT_PREVIEW_LINES, MAX_EDIT_PREVIEW_PLACES, MAX_EDIT_QUOTE_CHARS } from '../limits';
 import { coreOf, splitLines, unescaped, type Variant } from './variant';
 
 /**
@@ -26,6 +27,30 @@ import { coreOf, splitLines, unescaped, type Variant } from './variant';
  */
 export function findEdit(content: string, req: EditRequest, signal?: CancelSignal): FindResult {
   throwIfCancelled(signal);
+  const subject = new Subject(content, signal);
+  const r = cascade(subject, req);
+  return r.ok || r.reason !== 'ambiguous' || r.readings || r.cutReading || r.overlapping ? r : { ...r, previews: previews(subject, r.lines) };
+}
+
+/**
+ * The first lines of the first places (from the line above each, which often tells them
+ * apart: a function's header), each cut to MAX_EDIT_QUOTE_CHARS.
+ */
+function previews(subject: Subject, lines: readonly number[]): RegionText[] {
+  const table = subject.table;
+  return lines.slice(0, MAX_EDIT_PREVIEW_PLACES).map((line) => {
+    const first = Math.max(0, line - 2);
+    const last = Math.min(table.count - 1, line + MAX_EDIT_PREVIEW_LINES - 3);
+    const shown: string[] = [];
+    for (let i = first; i <= last; i++) {
+      const t = table.text(i);
+      shown.push(t.length > MAX_EDIT_QUOTE_CHARS ? `${t.slice(0, MAX_EDIT_QUOTE_CHARS)}... (${t.length} characters)` : t);
+    }
+    return { startLine: first + 1, lines: shown, cut: last < table.count - 1 };
+  });
+}
+
+function cascade(subject: Subject, req: EditRequest): FindResult {
   if (req.oldString.length === 0) {
     return { ok: false, reason: 'invalid', message: 'old_string is empty.' };
   }
@@ -33,7 +58,6 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   if (base.old === base.new) {
     return { ok: false, reason: 'invalid', message: 'old_string and new_string are the same, so there is nothing to change.' };
   }
-  const subject = new Subject(content, signal);
   const all = req.replaceAll === true;
   // A place found only inside a longer name or number is no place; it is what "not found" says when no level finds another.
   const cuts: Cut[] = [];
@@ -60,13 +84,19 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   // A file whose lines really begin with `L{n}: ` (fs_read output kept as a fixture) may hold old_string as written.
   let literal: FindResult | undefined | null = null;
   const asWritten = () => (literal ??= prefixed ? (lineLevels(subject, base, all) ?? typographyInLine(subject, base, all, [])) : undefined);
+  // an exact place whose first line's indentation old_string left out, while new_string gives one: whole lines decide
+  let deferred: FindResult | undefined;
   for (const { step } of CASCADE) {
     const r = run[step]();
     if (!r) {
       continue;
     }
-    // The text as given, found exactly, is never a second reading.
+    // The text as given, found exactly, is never a second reading, unless it starts in a line's indentation (below).
     if (step === 'exact') {
+      if (r.ok && startsInIndentation(subject, r, base)) {
+        deferred = r;
+        continue;
+      }
       return r;
     }
     // Where old_string is as written, inside a longer name or number, a looser reading of it
@@ -88,6 +118,9 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   if (lit) {
     return lit;
   }
+  if (deferred) {
+    return deferred;
+  }
   subject.checkCancelled();
   if (cuts.length > 0) {
     return cuts[0].found;
@@ -97,6 +130,25 @@ export function findEdit(content: string, req: EditRequest, signal?: CancelSigna
   const closest = core ? closestRegion(subject, core.old) : undefined;
   const hint = !prefixed && looksPrefixed(base.old) ? 'old_string starts with an `L{n}: ` prefix from fs_read output, but not every line has one or the numbers skip; copy the text without the prefixes.' : undefined;
   return { ok: false, reason: 'not-found', ...(closest ? { closest } : {}), ...(hint ? { hint } : {}) };
+}
+
+/**
+ * An exact place of a multi-line old_string that is whole lines but for the first line's
+ * indentation (it starts at that line's first character, ends at a line's end): the model
+ * copied whole lines, the first without its indentation. Replacing the text as given
+ * would write new_string's first line after the file's indentation (`  ` + `  x`) and its
+ * added lines in another frame than the first line's; read as whole lines, the line levels
+ * carry each line's indentation over (the first line's off by what it lost).
+ */
+function startsInIndentation(subject: Subject, r: FoundEdit, v: Variant): boolean {
+  if (r.replacements.length !== 1 || v.old.indexOf('\n') === -1 || /^\s/.test(v.old)) {
+    return false;
+  }
+  const { start, end } = r.replacements[0];
+  const table = subject.table;
+  const before = subject.content.slice(table.starts[table.lineOf(start)], start);
+  // whole lines: from the first character after the indentation to a line's end
+  return before.length > 0 && before.trim() === '' && (end === subject.content.length || subject.content[end] === '\n' || subject.content[end] === '\r');
 }
 
 /**

@@ -34,6 +34,8 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
   let whitespace: ClosestRegion | undefined;
   // Every line whose words differ, so one answer shows them all: a model fixing them one per call pays a call for each.
   const listed: LineDifference[] = [];
+  // and every line whose words are the file's but not its indentation: fixing the words alone would meet them next
+  const indented: LineDifference[] = [];
   let differing = 0;
   for (let j = 0; j < n; j++) {
     const p = start + j;
@@ -51,8 +53,11 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
       }
       continue;
     }
+    const actual = table.text(fileLines[p]);
+    if (leadingWhitespace(expected) !== leadingWhitespace(actual)) {
+      indented.push({ line: fileLines[p] + 1, expected, actual });
+    }
     if (!whitespace && differing === 0) {
-      const actual = table.text(fileLines[p]);
       if (expected.trimEnd() !== actual.trimEnd()) {
         const region = { startLine: fileLines[first] + 1, endLine: fileLines[last] + 1, line: fileLines[p] + 1, expected, actual };
         whitespace = { ...region, difference: leadingWhitespace(expected) !== leadingWhitespace(actual) ? 'indentation' : 'whitespace' };
@@ -62,10 +67,11 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
   const startLine = fileLines[first] + 1;
   const endLine = fileLines[last] + 1;
   if (differing > 0) {
-    const region: ClosestRegion = { startLine, endLine, ...listed[0], difference: 'text', differing };
-    if (differing > 1 && differing <= MAX_EDIT_DIFFERING_LINES_LISTED) {
-      region.lines = listed;
-    } else if (differing > MAX_EDIT_DIFFERING_LINES_LISTED) {
+    const all = differing + indented.length;
+    const region: ClosestRegion = { startLine, endLine, ...listed[0], difference: 'text', differing: all };
+    if (all > 1 && all <= MAX_EDIT_DIFFERING_LINES_LISTED) {
+      region.lines = [...listed, ...indented].sort((a, b) => a.line - b.line);
+    } else if (all > MAX_EDIT_DIFFERING_LINES_LISTED) {
       region.current = regionText(subject, fileLines[first], fileLines[last]);
     }
     return region;
@@ -80,7 +86,7 @@ export function closestRegion(subject: Subject, oldLines: readonly string[], at?
 }
 
 /** The file's lines first..last (0-based), within the caps of lines and bytes; a long line is cut, saying how long it is. */
-function regionText(subject: Subject, first: number, last: number): RegionText {
+export function regionText(subject: Subject, first: number, last: number): RegionText {
   const out: string[] = [];
   let bytes = 0;
   for (let i = first; i <= last; i++) {

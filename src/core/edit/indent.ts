@@ -98,19 +98,15 @@ export function describeIndentMap(map: IndentMap): string {
 
 /**
  * old_string indented differently from the file by different amounts on different lines (a
- * tab where the file has spaces, a line off by two): the file's own indentation is kept line
- * by line. Only when the lines nest the same way on both sides (see {@link perLineIndent}).
+ * nested block copied without its indentation, a line that lost four spaces and the next
+ * two): the file's own indentation is kept line by line. Only where old_string's lines are
+ * in the file once, so the place is certain (see {@link perLineIndent}).
  */
 export interface PerLineIndent {
   /** Columns a tab of old_string and new_string stands for: one indentation step of the file when the block has no tabs (a model's tab means one level). */
   tabColumns: number;
   /** Render new indentation with tabs (the file block's style). */
   tabs: boolean;
-  /**
-   * old_string's width minus the file's on most of its lines (the model's frame), undefined
-   * when no shift is the most common: a line added after a line off by another amount has no certain place.
-   */
-  shift: number | undefined;
   /** Lines of old_string whose indentation is not the file's. */
   differing: number;
 }
@@ -124,12 +120,11 @@ function gcd(a: number, b: number): number {
 }
 
 /**
- * Whether (old line, file line) pairs with text, whose indentation has no single map, still
- * nest the same way, so the differences are copying noise and not another structure (in
- * Python, other code): wherever the file goes deeper or shallower from one line to the next,
- * old_string goes the same way, and no two lines' differences from the file differ by a
- * whole indentation step of the file (the step of the block, else `fileStep()`). A line off
- * by a step, or nested under another line than in the file, is refused.
+ * How to keep the file's indentation line by line for (old line, file line) pairs with text
+ * whose indentation has no single map. The lines say the same as the file's, in order and
+ * once in the file: the place is certain whatever their indentation, and unchanged lines
+ * keep the file's text; only new_string's added lines need a frame, which `project.ts`
+ * finds from the lines around each (and refuses where they disagree).
  */
 export function perLineIndent(pairs: readonly (readonly [string, string])[], fileStep: () => number, fileUsesTabs: () => boolean): PerLineIndent | undefined {
   if (pairs.length < 2) {
@@ -144,40 +139,15 @@ export function perLineIndent(pairs: readonly (readonly [string, string])[], fil
     step = gcd(step, Math.abs(fw[i] - fw[i - 1]));
   }
   step ||= fileStep();
-  const tabColumns = blockTabs ? TAB_COLUMNS : step;
-  const ow = pairs.map(([o]) => indentWidth(leadingWhitespace(o), tabColumns));
-  const delta = ow.map((w, i) => w - fw[i]);
-  if (Math.max(...delta) - Math.min(...delta) >= step) {
-    return undefined;
-  }
-  for (let i = 1; i < fw.length; i++) {
-    const df = Math.sign(fw[i] - fw[i - 1]);
-    if (df !== 0 && Math.sign(ow[i] - ow[i - 1]) !== df) {
-      return undefined;
-    }
-  }
-  return { tabColumns, tabs: blockTabs || (!blockSpaces && fileUsesTabs()), shift: usualShift(delta), differing: pairs.filter(([o, f]) => leadingWhitespace(o) !== leadingWhitespace(f)).length };
+  return { tabColumns: blockTabs ? TAB_COLUMNS : step, tabs: blockTabs || (!blockSpaces && fileUsesTabs()), differing: pairs.filter(([o, f]) => leadingWhitespace(o) !== leadingWhitespace(f)).length };
 }
 
-/** The most common value of `delta`; of two as common, the smaller in size; undefined when that is still a tie (+2 and -2). */
-function usualShift(delta: readonly number[]): number | undefined {
-  const count = new Map<number, number>();
-  for (const d of delta) {
-    count.set(d, (count.get(d) ?? 0) + 1);
-  }
-  let best: number | undefined;
-  let tie = false;
-  for (const [d, n] of count) {
-    const b = best === undefined ? 0 : count.get(best)!;
-    if (best === undefined || n > b || (n === b && Math.abs(d) < Math.abs(best))) {
-      best = d;
-      tie = false;
-    } else if (n === b && Math.abs(d) === Math.abs(best)) {
-      tie = true;
-    }
-  }
-  return tie ? undefined : best;
-}
+/**
+ * A line that ends the block above it or continues its statement (`}`, `end`, `else:`,
+ * `except`, a closing tag; not a call or name that starts alike, `done()`, `end_time`): a
+ * line added right before it belongs to the block above.
+ */
+export const CLOSES_BLOCK = /^(?:[}\])]|<\/|(?:end|else|elif|elsif|elseif|except|finally|catch|rescue|ensure|fi|done|esac)(?![\w$(=.]))/;
 
 /** Leading whitespace `width` columns wide, in tabs (of {@link TAB_COLUMNS}) and spaces or in spaces only. */
 export function renderIndent(width: number, tabs: boolean): string {

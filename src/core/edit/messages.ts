@@ -73,7 +73,7 @@ function body(f: FindFailure, path: string, read: (first?: number, last?: number
       const c = f.closest;
       if (c.current && !c.current.cut) {
         // the whole region is above: reading it again would only repeat it
-        out.push('Retry with the exact text of those lines.');
+        out.push(c.uncertain ? "Retry with old_string as the file has it, and new_string in the file's indentation." : 'Retry with the exact text of those lines.');
         return out;
       }
       if (c.current) {
@@ -104,8 +104,10 @@ function body(f: FindFailure, path: string, read: (first?: number, last?: number
           `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]}, and some of them overlap (${placeList(f.lines, f.count)}), so replace_all cannot replace each one. Use a longer old_string, or separate edits.`,
         ];
       }
+      const shown = f.previews ?? [];
       return [
-        `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]} (${placeList(f.lines, f.count)}), so it is not clear which one to change; nothing was changed.`,
+        `old_string is found at ${f.count} places in ${path}${IGNORING[f.level]} (${placeList(f.lines, f.count)}), so it is not clear which one to change; nothing was changed.${shown.length ? ` ${shown.length === f.count ? "Each place's" : `The first ${shown.length} places'`} first lines, with the line above:` : ''}`,
+        ...shown.flatMap((r, i) => [...(i > 0 ? ['--'] : []), ...r.lines.map((t, j) => `L${r.startLine + j}: ${t}`)]),
         'Add lines around the change to old_string (and new_string) so it matches one place, or set replace_all to true to change every place.',
       ];
     }
@@ -122,6 +124,25 @@ function body(f: FindFailure, path: string, read: (first?: number, last?: number
 
 function closest(c: ClosestRegion): string[] {
   const range = c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`;
+  if (c.uncertain && c.current) {
+    const u = c.uncertain;
+    const around = [u.after && `after line ${u.after.line} (${u.after.columns} columns)`, u.before && `before line ${u.before.line} (${u.before.columns} columns)`].filter(Boolean).join(' and ');
+    return [
+      `The same text is at ${range}, indented differently on ${c.differing} of its lines, and new_string's line ${u.newLine}, ${JSON.stringify(u.text.trim())}, added ${around}, has no certain indentation: new_string does not say which of those lines it goes with. The file has there:`,
+      ...regionLines(c),
+    ];
+  }
+  if (c.lines && c.difference === 'indentation') {
+    const out = [`The same text is at ${range}, but indented differently on ${c.lines.length} of its lines:`];
+    for (const d of c.lines) {
+      const [expected, actual] = quotePair(d.expected, d.actual);
+      out.push(`  line ${d.line}:`, `    old_string: ${expected}`, `    file:       ${actual}`);
+    }
+    return out;
+  }
+  if (c.current && c.difference === 'indentation') {
+    return [`The same text is at ${range}, but indented differently on ${c.differing} of its lines. The file has there:`, ...regionLines(c)];
+  }
   if (c.lines) {
     const out = [`The closest text is at ${range}; ${c.lines.length} of its lines differ:`];
     for (const d of c.lines) {
@@ -131,14 +152,7 @@ function closest(c: ClosestRegion): string[] {
     return out;
   }
   if (c.current) {
-    const r = c.current;
-    const last = r.startLine + r.lines.length - 1;
-    const out = [`The closest text is at ${range}, but ${c.differing} of its lines differ from old_string (the first is line ${c.line}). The file has there:`];
-    out.push(...r.lines.map((t, i) => `L${r.startLine + i}: ${t}`));
-    if (r.cut) {
-      out.push(`(lines ${last + 1}-${c.endLine} not shown)`);
-    }
-    return out;
+    return [`The closest text is at ${range}, but ${c.differing} of its lines differ from old_string (the first is line ${c.line}). The file has there:`, ...regionLines(c)];
   }
   const what =
     c.difference === 'indentation'
@@ -148,6 +162,13 @@ function closest(c: ClosestRegion): string[] {
         : `the closest text is at ${range}; line ${c.line} differs:`;
   const [expected, actual] = quotePair(c.expected, c.actual);
   return [what[0].toUpperCase() + what.slice(1), `  old_string: ${expected}`, `  file:       ${actual}`];
+}
+
+/** The region's lines as the file has them (`c.current`), and what is not shown of it. */
+function regionLines(c: ClosestRegion): string[] {
+  const r = c.current!;
+  const last = r.startLine + r.lines.length - 1;
+  return [...r.lines.map((t, i) => `L${r.startLine + i}: ${t}`), ...(r.cut ? [`(lines ${last + 1}-${c.endLine} not shown)`] : [])];
 }
 
 /** The `Try:` line of the `fs_read` call showing lines first..last (the file from its start when no line is given). */

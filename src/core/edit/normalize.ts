@@ -69,6 +69,9 @@ const LINE_PREFIXES: readonly { re: RegExp; shown: string; from: string }[] = [
   { re: /^ *(\d+)\u2192/, shown: '`{n}\u2192`', from: 'a read output' },
 ];
 
+/** A line as fs_grep prints it: two spaces, then `L{n}: ` or `L{n}- ` (the prefix fs_read never prints so). */
+const GREP_PREFIX = /^(?: {2}L\d+[:-]|L\d+-)(?: |$)/m;
+
 /** old_string with its line-number prefixes removed, the first line's number, and how to strip new_string the same way. */
 export interface Unprefixed {
   text: string;
@@ -90,7 +93,9 @@ export function stripReadPrefixes(text: string): Unprefixed | undefined {
   for (const p of LINE_PREFIXES) {
     const r = stripWith(text, p.re);
     if (r) {
-      return { ...r, shown: p.shown, from: p.from, stripNew: (t) => stripLoose(t, p.re) };
+      // fs_grep indents its lines by two spaces and marks context lines `L{n}-`
+      const from = p.re === READ_PREFIX && GREP_PREFIX.test(text) ? 'fs_grep output' : p.from;
+      return { ...r, shown: p.shown, from, stripNew: (t) => stripLoose(t, p.re) };
     }
   }
   return undefined;

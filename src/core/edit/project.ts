@@ -1,7 +1,7 @@
 import { diffChars, type Change } from 'diff';
 import { MAX_EDIT_ALIGN_LINES, MAX_EDIT_CHAR_ALIGN_CHARS, MAX_EDIT_SOURCE_LINES } from '../limits';
 import { alignLines } from './align';
-import { indentWidth, reindent, renderIndent, TAB_COLUMNS, type IndentMap, type PerLineIndent } from './indent';
+import { CLOSES_BLOCK, indentWidth, reindent, renderIndent, TAB_COLUMNS, type IndentMap, type PerLineIndent } from './indent';
 import type { LineTable } from './lines';
 import { asciiTypography, isBlank, isElision, leadingWhitespace } from './normalize';
 import type { Replacement } from './types';
@@ -32,7 +32,15 @@ export interface LineAdaptation {
   keepFormat: boolean;
 }
 
-export type Projection = { ok: true; lines: string[] } | { ok: false; problem: 'elision-dropped' | 'elision-added' | 'indent-uncertain'; line: number };
+/**
+ * The block's new lines, or why they cannot be made: an elision dropped or added, or (lines
+ * off by different amounts) an added line whose indentation the lines around it do not
+ * settle, between the file lines `after` and `before` (0-based, when there are such lines).
+ */
+export type Projection =
+  | { ok: true; lines: string[] }
+  | { ok: false; problem: 'elision-dropped' | 'elision-added'; line: number }
+  | { ok: false; problem: 'indent-uncertain'; line: number; text: string; after?: number; before?: number };
 
 const ELIDED = '\u0000elided';
 
@@ -68,8 +76,8 @@ export function projectBlock(
       for (let c = 0; c < ops[i].count; c++, j++, k++) {
         if (pairing.from[j] >= 0) {
           emitTo(pairing.to[j]);
-          if (per && pairing.from[j] === pairing.to[j] && !isBlank(oldLines[j]) && !per.anchor(newLines[k], file.text(pairing.from[j]))) {
-            return { ok: false, problem: 'indent-uncertain', line: k + 1 };
+          if (per && pairing.from[j] === pairing.to[j] && !isBlank(oldLines[j])) {
+            per.anchor(newLines[k], file.text(pairing.from[j]), pairing.from[j]);
           }
         }
       }
@@ -115,8 +123,10 @@ export function projectBlock(
       for (let a = 0; a < added.length; a++) {
         const r = a < removed.length ? removed[a] : -1;
         const partner = r >= 0 && pairing.from[r] >= 0 && pairing.from[r] === pairing.to[r] && !isBlank(oldLines[r]) ? r : -1;
-        if (!per.add(added[a], partner >= 0 ? oldLines[partner] : undefined, partner >= 0 ? file.text(pairing.from[partner]) : undefined, adapt.trimTrailing)) {
-          return { ok: false, problem: 'indent-uncertain', line: k - added.length + a + 1 };
+        if (partner >= 0) {
+          per.change(added[a], oldLines[partner], file.text(pairing.from[partner]), pairing.from[partner], adapt.trimTrailing);
+        } else {
+          per.add(added[a], k - added.length + a, adapt.trimTrailing);
         }
       }
       continue;
@@ -126,8 +136,9 @@ export function projectBlock(
     });
   }
   emitTo(pairing.e);
-  if (per && !per.settled()) {
-    return { ok: false, problem: 'indent-uncertain', line: 1 };
+  const uncertain = per?.resolve();
+  if (uncertain) {
+    return { ok: false, problem: 'indent-uncertain', ...uncertain };
   }
   return { ok: true, lines: out };
 }
@@ -135,17 +146,23 @@ export function projectBlock(
 /**
  * new_string's changed and added lines placed in a block whose indentation old_string gave
  * by different amounts on different lines. A changed line takes the indentation of the file
- * line it replaces (plus what new_string changed of it); an added line takes its indentation
- * relative to the nearest line before it that has a counterpart in the file (after it, at the
- * block's start). That counterpart must be off by the usual shift of old_string
- * ({@link PerLineIndent.shift}): next to a line off by another amount, whether new_string's
- * line was written relative to the line as copied or as meant cannot be told, and nothing is placed.
+ * line it replaces (moved as far as new_string moves it from old_string's line). An added
+ * line follows the kept or changed line before it (P), or the one after it (N) at the start:
+ * the indentation that line has in the result, moved by as much as new_string moves the
+ * added line from it. Where P and N would place it differently (they were copied off by
+ * different amounts), the structure decides, or nothing is placed:
+ * - P opens a block (N is deeper): the line is in it, placed from N;
+ * - P and N are level: placed from P, the line it follows;
+ * - P ends a block (N is shallower): placed from P when N closes that block or continues
+ *   its statement (`}`, `else:`, `except`) or new_string puts the line no shallower than P,
+ *   from N when new_string puts it shallower than P and no deeper than N; level with both
+ *   in new_string (an unindented copy), it is uncertain: inside the block, or after it?
  */
 class PerLineAnchors {
-  /** The last line with a counterpart: its width in new_string, and its indentation in the result. */
-  private last?: { newWidth: number; ws: string; width: number; clean: boolean };
-  /** Added lines before any counterpart: their index in `out` and their line of new_string. */
-  private readonly pending: { at: number; line: string }[] = [];
+  /** Kept and changed lines with text, in order: their index in `out`, width in new_string, indentation in the result, file line. */
+  private readonly anchors: { at: number; newWidth: number; ws: string; text: string; fileLine: number }[] = [];
+  /** Added lines: their index in `out`, their line of new_string and its index. */
+  private readonly pending: { at: number; line: string; k: number }[] = [];
 
   constructor(
     private readonly per: PerLineIndent,
@@ -156,68 +173,87 @@ class PerLineAnchors {
     return indentWidth(ws, this.per.tabColumns);
   }
 
-  /** A line new_string keeps (its file line is already in `out`): the counterpart of the lines added after it. */
-  anchor(newLine: string, fileLine: string): boolean {
-    const ws = leadingWhitespace(fileLine);
-    this.set(this.width(leadingWhitespace(newLine)), ws);
-    return this.flush();
+  /** A line new_string keeps: its file line is already the last of `out`. */
+  anchor(newLine: string, fileLine: string, at: number): void {
+    this.anchors.push({ at: this.out.length - 1, newWidth: this.width(leadingWhitespace(newLine)), ws: leadingWhitespace(fileLine), text: fileLine, fileLine: at });
   }
 
-  /** A changed line (with the old_string line it replaces and that line's file line) or an added one. */
-  add(line: string, oldLine: string | undefined, fileLine: string | undefined, trimTrailing: boolean): boolean {
+  /** A changed line, with the old_string line it replaces and that line's file line. */
+  change(line: string, oldLine: string, fileLine: string, at: number, trimTrailing: boolean): void {
     const text = trimTrailing ? line.trimEnd() : line;
     if (text.trim().length === 0) {
       this.out.push('');
-      return true;
+      return;
     }
     const lead = leadingWhitespace(text);
-    const body = text.slice(lead.length);
-    const newWidth = this.width(lead);
-    if (oldLine !== undefined && fileLine !== undefined) {
-      const oldWs = leadingWhitespace(oldLine);
-      const fileWs = leadingWhitespace(fileLine);
-      // As copied: the file's; already the file's: as written; else moved as new_string moves it from old_string's line.
-      const ws = lead === oldWs ? fileWs : lead === fileWs ? lead : renderIndent(indentWidth(fileWs) + newWidth - this.width(oldWs), this.per.tabs);
-      this.out.push(ws + body);
-      this.set(newWidth, ws);
-      return this.flush();
+    const oldWs = leadingWhitespace(oldLine);
+    const fileWs = leadingWhitespace(fileLine);
+    // As copied: the file's; already the file's: as written; else moved as new_string moves it from old_string's line.
+    const ws = lead === oldWs ? fileWs : lead === fileWs ? lead : renderIndent(indentWidth(fileWs) + this.width(lead) - this.width(oldWs), this.per.tabs);
+    this.out.push(ws + text.slice(lead.length));
+    this.anchors.push({ at: this.out.length - 1, newWidth: this.width(lead), ws, text: ws + text.slice(lead.length), fileLine: at });
+  }
+
+  /** An added line (new_string's line `k`, 0-based): placed by `resolve`. */
+  add(line: string, k: number, trimTrailing: boolean): void {
+    const text = trimTrailing ? line.trimEnd() : line;
+    if (text.trim().length > 0) {
+      this.pending.push({ at: this.out.length, line: text, k });
     }
-    if (!this.last) {
-      this.pending.push({ at: this.out.length, line: text });
-      this.out.push(text);
-      return true;
-    }
-    return this.place(this.out.length, body, newWidth);
+    this.out.push(text.trim().length > 0 ? text : '');
   }
 
-  /** Whether every added line found its counterpart. */
-  settled(): boolean {
-    return this.pending.length === 0;
-  }
-
-  private set(newWidth: number, ws: string): void {
-    const width = indentWidth(ws, TAB_COLUMNS);
-    this.last = { newWidth, ws, width, clean: this.per.shift !== undefined && newWidth - width === this.per.shift };
-  }
-
-  private flush(): boolean {
-    for (const p of this.pending.splice(0)) {
-      const lead = leadingWhitespace(p.line);
-      if (!this.place(p.at, p.line.slice(lead.length), this.width(lead))) {
-        return false;
+  /** Places every added line; the first that cannot be placed, when one cannot. */
+  resolve(): { line: number; text: string; after?: number; before?: number } | undefined {
+    let n = 0;
+    for (const p of this.pending) {
+      while (n < this.anchors.length && this.anchors[n].at < p.at) {
+        n++;
       }
+      const prev = this.anchors[n - 1];
+      const next = this.anchors[n];
+      const lead = leadingWhitespace(p.line);
+      const ws = this.place(this.width(lead), prev, next);
+      if (ws === undefined) {
+        return { line: p.k + 1, text: p.line, after: prev?.fileLine, before: next?.fileLine };
+      }
+      this.out[p.at] = ws + p.line.slice(lead.length);
     }
-    return true;
+    return undefined;
   }
 
-  private place(at: number, body: string, newWidth: number): boolean {
-    const last = this.last!;
-    if (!last.clean) {
-      return false;
+  private place(w: number, prev: PerLineAnchors['anchors'][number] | undefined, next: PerLineAnchors['anchors'][number] | undefined): string | undefined {
+    const from = (a: typeof prev) => {
+      if (!a) {
+        return undefined;
+      }
+      const width = indentWidth(a.ws, TAB_COLUMNS) + w - a.newWidth;
+      return width < 0 ? undefined : { width, ws: width === indentWidth(a.ws, TAB_COLUMNS) ? a.ws : renderIndent(width, this.per.tabs) };
+    };
+    const p = from(prev);
+    const q = from(next);
+    if (!prev || !next || (p && q && p.width === q.width)) {
+      return (p ?? q)?.ws;
     }
-    const width = last.width + newWidth - last.newWidth;
-    this.out[at] = (width === last.width ? last.ws : renderIndent(width, this.per.tabs)) + body;
-    return true;
+    const pw = indentWidth(prev.ws, TAB_COLUMNS);
+    const nw = indentWidth(next.ws, TAB_COLUMNS);
+    const rp = w - prev.newWidth;
+    const rn = w - next.newWidth;
+    if (pw < nw) {
+      // after a line that opens a block, before its first line: in the block
+      return rn >= 0 ? q?.ws : rp > 0 ? p?.ws : undefined;
+    }
+    if (pw === nw) {
+      return p?.ws;
+    }
+    // P ends a block: the line is in it when N closes it or continues its statement, or when new_string puts it no shallower than P
+    if (CLOSES_BLOCK.test(next.text.trim())) {
+      return rp >= 0 || rn > 0 ? p?.ws : undefined;
+    }
+    if (rp === 0 && rn === 0) {
+      return undefined;
+    }
+    return rp >= 0 ? p?.ws : rn <= 0 ? q?.ws : undefined;
   }
 }
 

@@ -17,10 +17,10 @@ import type { Level } from './levels';
  * - `indentation-flexible`: equal apart from indentation, and the indentation of the block is
  *   the file's under one consistent map (a shifted base, tabs for spaces, 2 for 4 columns).
  *   Or, where old_string is in the file once, indentation that differs by different amounts on
- *   different lines (a tab for one line's spaces, the next off by two) when the lines nest the
- *   same way on both sides and no two differ by a whole indentation step: unchanged lines keep
- *   the file's indentation, changed and added lines take that of the file line they replace or
- *   follow (see `perLineIndent` in `indent.ts`).
+ *   different lines (a nested block copied without its indentation, a line that lost four
+ *   spaces and the next two): unchanged lines keep the file's indentation, a changed line takes
+ *   that of the line it replaces, an added line that of the lines around it, or is refused where
+ *   they do not settle it (see `PerLineAnchors` in `project.ts`).
  * - `whitespace-normalized`: as above, and runs of spaces inside lines count as one space.
  * - `unicode-normalized`: as above, and typographic quotes, dashes and spaces count as their
  *   ASCII forms.
@@ -82,12 +82,18 @@ export interface ClosestRegion {
   actual: string;
   /** `text`: the words differ; `indentation`: only the indentation (or its structure) differs; `whitespace`: only other whitespace. */
   difference: 'text' | 'indentation' | 'whitespace';
-  /** For `text`: how many lines of the region differ in their words (the first is `line`). */
+  /** How many lines of the region differ (the first is `line`): in their words for `text` (and then in indentation too), in indentation for `indentation`. */
   differing?: number;
-  /** For `text`, when a few lines differ: each of them, in order (`line` and its texts first). */
+  /** When a few lines differ: each of them, in order (`line` and its texts first). */
   lines?: LineDifference[];
-  /** For `text`, when more lines differ than are listed: the region as the file has it now. */
+  /** When more lines differ than are listed (or a line could not be placed): the region as the file has it now. */
   current?: RegionText;
+  /**
+   * `indentation` only: new_string's line `newLine` (1-based), an added line, which the lines
+   * around it (the file lines `after` and `before`, 1-based, with their indentation in columns)
+   * do not place, old_string having been indented off by different amounts.
+   */
+  uncertain?: { newLine: number; text: string; after?: { line: number; columns: number }; before?: { line: number; columns: number } };
 }
 
 /** One line of old_string and the file's line where old_string puts it. */
@@ -121,6 +127,8 @@ export interface Ambiguous {
   lines: number[];
   /** How many places in all. */
   count: number;
+  /** The first few places' first lines, from the line above each: what tells them apart, without another read. */
+  previews?: RegionText[];
   /** replace_all only: some places overlap, so they cannot all be replaced. */
   overlapping?: boolean;
   /** old_string's lines all begin with `L{n}: `, and the file has it both as written and, elsewhere, without the prefixes. */

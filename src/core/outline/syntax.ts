@@ -95,8 +95,10 @@ function ecmaRole(n: SyntaxNode, inClass: boolean, top: boolean): Role {
     case 'method_signature':
     case 'abstract_method_signature':
       return named(field(n, 'name') === 'constructor' ? 'constructor' : 'method', n, { params: true, members: bodyOf(n) });
+    // as the grammar names them: a class's field, an interface's property
     case 'public_field_definition':
     case 'field_definition':
+      return inClass ? named('field', n) : undefined;
     case 'property_signature':
       return inClass ? named('property', n) : undefined;
     case 'lexical_declaration':
@@ -152,7 +154,8 @@ function pythonRole(n: SyntaxNode, inClass: boolean, top: boolean): Role {
       if (!left || left.type !== 'identifier') {
         return undefined;
       }
-      return { symbol: { kind: inClass ? 'property' : /^[A-Z0-9_]+$/.test(left.text) ? 'constant' : 'variable', name: outlineName(left.text) } };
+      // in a class body, an attribute (`prompt: str | None = None`): a field, not a property (those are `@property` methods)
+      return { symbol: { kind: inClass ? 'field' : /^[A-Z0-9_]+$/.test(left.text) ? 'constant' : 'variable', name: outlineName(left.text) } };
     }
     default:
       return undefined;

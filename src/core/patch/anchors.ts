@@ -1,6 +1,6 @@
 import { throwIfCancelled } from '../cancel';
 import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_PREFIX_LINES } from '../limits';
-import { chunkRef, elsewhere, insertionPoint, variantsOf, type Run } from './chunks';
+import { chunkRef, elsewhere, fitChunk, insertionPoint, type Run } from './chunks';
 import { mostSimilarLine } from './closest';
 import { PatchVerifyError } from './errors';
 import { ListFits, type Fits } from './fits';
@@ -130,13 +130,8 @@ function landingAfter(index: LineIndex, chunks: readonly Chunk[], k: number, r: 
     return at === ip - 1 && anchorsEnd(index, chunk, ip, byPrefix) ? { landing: ip, next: next ?? ip } : undefined;
   }
   const from = overlaps(index, chunk, at, byPrefix) ? at : at + 1;
-  for (const variant of variantsOf(chunk)) {
-    const hit = firstFit(index, variant.pattern, from, chunk.isEndOfFile);
-    if (hit) {
-      return { landing: hit.at, next: next ?? hit.at };
-    }
-  }
-  return undefined;
+  const fit = fitChunk(index, chunk, from);
+  return fit && 'hit' in fit ? { landing: fit.hit.at, next: next ?? fit.hit.at } : undefined;
 }
 
 /**

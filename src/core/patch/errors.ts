@@ -74,13 +74,20 @@ export type PatchVerifyDetail =
     }
   /** The chunk fits in several places (`places`, 1-based, at most a few; `count` in all). */
   /** `inBlocks`: the places (the first few) still left inside the blocks its `@@` lines open, when they did not settle it. */
-  | { code: 'ambiguous'; hunk: HunkRef; path: string; chunk: ChunkRef; places: number[]; count: number; inBlocks?: number[]; textAfterHunk?: number }
+  /** `readings`: the places are those of its kept lines read with their leading space as a marker and as part of the line. */
+  | { code: 'ambiguous'; hunk: HunkRef; path: string; chunk: ChunkRef; places: number[]; count: number; inBlocks?: number[]; readings?: true; textAfterHunk?: number }
   /** A chunk of `+` lines only, under a `@@` line that is not the end of the file. */
   | { code: 'insertion-unanchored'; hunk: HunkRef; path: string; chunk: ChunkRef }
   /** A chunk of `+` lines only (it goes at the end of the file) before chunk `later`, which changes lines of the file. */
   | { code: 'insertion-not-last'; hunk: HunkRef; path: string; chunk: ChunkRef; later: number }
   /** `path` is moved by one hunk and touched by another in a way one patch cannot express safely. */
-  | { code: 'move-sequence'; hunk: HunkRef; path: string; other: HunkRef };
+  | { code: 'move-sequence'; hunk: HunkRef; path: string; other: HunkRef }
+  /**
+   * The chunk was found only with its leading whitespace forgiven, and its added line `line`
+   * (as written) would land at `width` columns, where no line around it stands: `region`,
+   * the file around the place, as it is.
+   */
+  | { code: 'indent-uncertain'; hunk: HunkRef; path: string; chunk: ChunkRef; line: string; width: number; region: FileRegion; textAfterHunk?: number };
 
 export type PatchVerifyCode = PatchVerifyDetail['code'];
 
@@ -128,7 +135,8 @@ export function describeVerifyFailures(failures: readonly PatchVerifyDetail[], d
     }
   }
   const files = groups.size;
-  const out = [`${failures.length} problems${files > 1 ? ` in ${files} files` : ''}, each below${files > 1 ? ', grouped by file' : ''}:`];
+  const only = files === 1 ? [...groups.keys()][0] : undefined;
+  const out = [only !== undefined && only !== '' ? `${failures.length} problems in ${quoteLine(only)}:` : `${failures.length} problems${files > 1 ? ` in ${files} files` : ''}, each below${files > 1 ? ', grouped by file' : ''}:`];
   let size = out[0].length;
   let shown = 0;
   let filesShown = 0;
@@ -154,7 +162,8 @@ export function describeVerifyFailures(failures: readonly PatchVerifyDetail[], d
     filesShown++;
     shown += parts.length;
     size += head.length + 1;
-    out.push(`${head}${parts.length < list.length ? ` (${parts.length} shown)` : ''}:`, ...parts);
+    // one file: the first line named it and counted its problems
+    out.push(...(only !== undefined && only !== '' ? [] : [`${head}${parts.length < list.length ? ` (${parts.length} shown)` : ''}:`]), ...parts);
   }
   if (shown < failures.length) {
     const rest = failures.length - shown;
@@ -288,6 +297,12 @@ export function describeVerifyError(detail: PatchVerifyDetail): string {
           'and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a further `@@` line naming the block inside it that holds the change (`@@ class A` then `@@ def run():`), until only one place fits.'
         );
       }
+      if (d.readings) {
+        return (
+          `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: some of its kept lines have no leading space, so a kept line that starts with a space may mean that space or not, and the two readings ${d.places.length === 2 && d.places[0] !== d.places[1] ? `fit ${d.path} at different places (lines ${places})` : `fit ${d.path} at line ${d.places[0]} only with indentation forgiven, and would indent its added lines differently`}${asEdited(d.textAfterHunk)}. ` +
+          'Start every kept line with a space, followed by the line as the file has it.'
+        );
+      }
       return (
         `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines (marked \` \` or \`-\`) fit ${d.path} in ${d.count} places (starting at lines ${places})${asEdited(d.textAfterHunk)}, ` +
         'and the patch does not say which one it means. Add unchanged ` ` lines around the change, or a `@@` line repeating a line above it (its function or class), until only one place fits.'
@@ -305,6 +320,15 @@ export function describeVerifyError(detail: PatchVerifyDetail): string {
         `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the chunk has only \`+\` lines, and such a chunk goes at the end of the file, but chunk ${d.later} after it changes lines of ${d.path}, which are above the end. ` +
         'To insert above another change, repeat the line above the insertion as an unchanged line (a ` ` line) before the `+` lines; to add at the end of the file, make this chunk the last one.'
       );
+    case 'indent-uncertain': {
+      const r = d.region;
+      return [
+        `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: its old lines fit ${d.path} only with their indentation forgiven, and its added line \`+${quoteLine(d.line)}\` would land at ${d.width} columns, and there it would not sit among the lines around it as the patch puts it${asEdited(d.textAfterHunk)}. ` +
+          'Where it belongs is not certain (indentation carries meaning: YAML, Python, Makefiles), so it was not written. The file has there:',
+        ...r.lines.slice(0, MAX_PATCH_ERROR_LINES).map((t, i) => `L${r.startLine + i}: ${quoteLine(t)}`),
+        "Write the chunk's lines with the file's indentation.",
+      ].join('\n');
+    }
     case 'move-sequence':
       return (
         `${hunkName(d.hunk)} and ${hunkName(d.other)} both involve ${d.path}, and one of them moves it. ` +
@@ -327,6 +351,7 @@ export function describeWithoutContent(d: PatchVerifyDetail): string | undefined
     case 'ambiguous':
     case 'insertion-unanchored':
     case 'insertion-not-last':
+    case 'indent-uncertain':
       return (
         `${hunkName(d.hunk)}, ${chunkName(d.chunk)}: the chunk does not fit ${d.path} in exactly one place. ` +
         `${d.path} may hold secrets or lies outside the workspace, so nothing of its content is shown here. Read it with fs_read (the user is asked first), then send the patch again.`

@@ -13,6 +13,8 @@
  *               | "-" text NL        a line removed (`text` must be in the file)
  *               | "+" text NL        a line added
  *               | NL                 an empty kept line
+ *               | "\ " text NL       "\ No newline at end of file": the line above ends the file without a line break
+ *               | bare NL            a kept line written without its leading space (see below)
  *
  * Only the first chunk of an update may leave out its `@@` line. A chunk's ` ` and `-`
  * lines are its old lines: they must appear in the file, in order, contiguous. Each
@@ -28,8 +30,18 @@
  * - `@@ -12,7 +12,8 @@ text` (unified-diff numbers are ignored, `text` is the context) and
  *   `@@ text @@`;
  * - blank lines among an added file's `+` lines, when more `+` lines follow (empty lines);
- * - a whitespace-only line in a chunk is an empty kept line; `\ No newline at end of file`
- *   lines are ignored.
+ * - a whitespace-only line in a chunk is an empty kept line;
+ * - a kept line without its leading space (`bare`): a chunk line that starts with none of
+ *   ` `, `-`, `+`, `@@`, `***` or `\ ` is a kept line, its whole text the line's. A line
+ *   starting with `-` or `+` always keeps that meaning, and one starting with `***` that is
+ *   not a marker stays an error (a header or a line: two readings). In a chunk with a bare
+ *   line, a line starting with a space may be a kept line with its marker or one whose own
+ *   text starts with a space; place.ts tries both readings (chunks.ts `readingsOf`);
+ * - a section header with no lines under it (an `*** Update File:` with no chunk and no
+ *   move, a last `@@` line with nothing under it) is empty: left out and listed in
+ *   `ParsedPatch.empty`, never an error, unless the whole patch is nothing else;
+ * - blank lines at the end of a chunk of added lines (before the next `@@`, header or
+ *   `*** End Patch`) separate it from what follows: an empty line alone places nothing.
  * Inside a chunk a line starting with a space is always a kept line, even when it looks
  * like an indented marker or `@@` line: a file may contain such text. A blank line
  * between two chunks is an empty kept line of the first (as in Codex); a chunk whose old
@@ -62,12 +74,19 @@
  *   agree.
  * - Text: kept lines keep the file's text and terminator byte for byte (a fuzzy match does
  *   not rewrite them); added lines take, in order, the terminators of the lines they
- *   replace, then the file's dominant ending; an updated file ends with a line ending (an
- *   empty result stays empty). Added files use `\n`.
+ *   replace, then the file's dominant ending. An updated file ends as it ended: with a line
+ *   ending when it had one, without when it had none, whichever chunk changed its last
+ *   line, unless a `\ No newline at end of file` line of the chunk that ends the file says
+ *   otherwise (an empty result stays empty). Codex ends every updated file with a line
+ *   ending (its scenario 014 is named for it, though its input already ends with one); here
+ *   the file's own ending wins, as in fs_edit: a change the patch does not show would land
+ *   unseen in the diff and in the file. Added files use `\n`.
+ * - Indentation: a chunk found with its leading whitespace forgiven writes its added lines
+ *   at the file's indentation (indent.ts), or is refused with the region shown.
  */
 import { MAX_PATCH_CHARS } from '../limits';
 import { PatchSyntaxError, quoteLine } from './errors';
-import type { Chunk, ChunkLine, Hunk, ParsedPatch } from './types';
+import type { Chunk, ChunkLine, EmptySection, Hunk, ParsedPatch } from './types';
 
 const BEGIN_RE = /^\*\*\*\s*begin\s+patch$/i;
 const END_RE = /^\*\*\*\s*end\s+patch$/i;
@@ -161,11 +180,20 @@ export function parsePatch(text: string): ParsedPatch {
   if (first === last || !END_RE.test(lines[last].trim())) {
     fail(last + 1, `the patch must end with \`*** End Patch\`; its last line is ${show(lines[last])}. Was the patch cut off?`);
   }
-  const hunks = new PatchReader(lines, first + 1, last).read();
+  const reader = new PatchReader(lines, first + 1, last);
+  const hunks = reader.read();
+  if (hunks.length === 0 && reader.empty.length > 0) {
+    // nothing but empty sections: the first one is what is missing
+    const e = reader.empty[0];
+    if (e.kind === 'update') {
+      fail(e.patchLine, `\`*** Update File: ${quoteLine(e.path)}\` has no changes. Follow it with a chunk: a \`@@\` line, then lines starting with ${LINE_FORMS}, or with \`*** Move to: <path>\` to rename it.`);
+    }
+    fail(e.patchLine, `the chunk of ${quoteLine(e.path)} has no lines. After its \`@@\` line, give lines starting with ${LINE_FORMS}.`);
+  }
   if (hunks.length === 0) {
     fail(last + 1, `the patch has no file operations between \`*** Begin Patch\` (line ${first + 1}) and \`*** End Patch\`. Each starts with ${HEADER_FORMS}.`);
   }
-  return { hunks };
+  return reader.empty.length > 0 ? { hunks, empty: reader.empty } : { hunks };
 }
 
 function pathOf(m: RegExpExecArray, header: string, line: number): string {
@@ -183,6 +211,8 @@ function pathOf(m: RegExpExecArray, header: string, line: number): string {
 
 class PatchReader {
   private i: number;
+  /** Sections with no lines under them, in order. */
+  readonly empty: EmptySection[] = [];
 
   constructor(
     private readonly lines: readonly string[],
@@ -210,7 +240,10 @@ class PatchReader {
         this.i++;
         hunks.push({ kind: 'delete', path: pathOf(m, 'Delete File', lineNo), patchLine: lineNo });
       } else if ((m = UPDATE_RE.exec(t))) {
-        hunks.push(this.readUpdate(pathOf(m, 'Update File', lineNo), lineNo));
+        const h = this.readUpdate(pathOf(m, 'Update File', lineNo), lineNo);
+        if (h) {
+          hunks.push(h);
+        }
       } else {
         this.misplaced(t, hunks[hunks.length - 1]);
       }
@@ -282,7 +315,8 @@ class PatchReader {
     }
   }
 
-  private readUpdate(path: string, patchLine: number): Hunk {
+  /** An update, or undefined (recorded in `empty`) when it has no lines under it. */
+  private readUpdate(path: string, patchLine: number): Hunk | undefined {
     this.i++;
     this.skipBlank();
     let movePath: string | undefined;
@@ -308,16 +342,27 @@ class PatchReader {
         }
         break;
       }
-      chunks.push(this.readChunk(chunks.length === 0, path));
+      const chunk = this.readChunk(chunks.length === 0, path);
+      if (chunk) {
+        chunks.push(chunk);
+      }
     }
     // A move with no chunk is a pure rename: the file's bytes go to the new path unchanged.
-    if (chunks.length === 0 && (movePath === undefined || movePath === path)) {
-      fail(patchLine, `\`*** Update File: ${quoteLine(path)}\` has no changes. Follow it with a chunk: a \`@@\` line, then lines starting with ${LINE_FORMS}${movePath === undefined ? ', or with `*** Move to: <path>` to rename it' : ''}.`);
+    if (chunks.length === 0 && movePath === undefined) {
+      // an empty `@@` section already said so
+      if (!this.empty.some((e) => e.kind === 'chunk' && e.path === path && e.patchLine > patchLine)) {
+        this.empty.push({ path, patchLine, kind: 'update' });
+      }
+      return undefined;
+    }
+    if (chunks.length === 0 && movePath === path) {
+      fail(patchLine, `\`*** Update File: ${quoteLine(path)}\` has no changes: it moves the file to where it is. Follow it with a chunk: a \`@@\` line, then lines starting with ${LINE_FORMS}.`);
     }
     return movePath === undefined ? { kind: 'update', path, chunks, patchLine } : { kind: 'update', path, movePath, chunks, patchLine };
   }
 
-  private readChunk(first: boolean, path: string): Chunk {
+  /** A chunk, or undefined (recorded in `empty`) for a last `@@` line with nothing under it. */
+  private readChunk(first: boolean, path: string): Chunk | undefined {
     const patchLine = this.i + 1;
     const contexts: string[] = [];
     // `@@` lines start the line: ` @@ text` is a kept line.
@@ -335,12 +380,17 @@ class PatchReader {
     }
     const body: ChunkLine[] = [];
     let isEndOfFile = false;
+    /** Indices in `body` of the lines a `\ No newline at end of file` line followed. */
+    const unterminated = new Set<number>();
+    /** Indices in `body` of blank lines (not ` ` lines: those say they are kept lines). */
+    const blank = new Set<number>();
     while (this.i < this.end) {
       const line = this.lines[this.i];
       const c = line.charAt(0);
       if (c === ' ' || c === '-' || c === '+') {
         body.push({ op: c, text: line.slice(1) });
       } else if (line.trim() === '') {
+        blank.add(body.length);
         body.push({ op: ' ', text: '' });
       } else if (line.startsWith('@@')) {
         break;
@@ -348,16 +398,37 @@ class PatchReader {
         if (EOF_RE.test(line.trim())) {
           isEndOfFile = true;
           this.i++;
+        } else if (!isMarker(line.trim())) {
+          // a header written wrong, or a line of the file: two readings
+          fail(this.i + 1, `${show(line)} in a chunk of ${quoteLine(path)} starts as a marker does but is none (${HEADER_FORMS}, \`*** End of File\`). A line of the file starts with ${LINE_FORMS}.`);
         }
         break;
-      } else if (line.startsWith('\\')) {
-        // "\ No newline at end of file", from unified diffs: says nothing here.
+      } else if (line === '\\' || line.startsWith('\\ ')) {
+        // "\ No newline at end of file", from unified diffs: of the line above.
+        if (body.length > 0) {
+          unterminated.add(body.length - 1);
+        }
       } else {
-        fail(this.i + 1, `${show(line)} in a chunk of ${quoteLine(path)}: every line of a chunk starts with ${LINE_FORMS}; an empty line of the file is \` \` alone.`);
+        body.push({ op: ' ', text: line, bare: true });
       }
       this.i++;
     }
+    // Blank lines after added lines only: separators (before the next `@@`, header or the end), not lines of the file.
+    let keep = body.length;
+    while (keep > 0 && blank.has(keep - 1)) {
+      keep--;
+    }
+    if (keep < body.length && body.slice(0, keep).every((l) => l.op === '+')) {
+      body.length = keep;
+    }
+    const separators = body.length - keep;
     if (body.length === 0) {
+      const next = this.i < this.end ? this.lines[this.i].trim() : '';
+      if (!isEndOfFile && sawAt && (this.i >= this.end || isMarker(next))) {
+        // a section header with nothing under it: empty, not an error
+        this.empty.push({ path, patchLine, kind: 'chunk' });
+        return undefined;
+      }
       const where = this.i < this.end ? ` (line ${this.i + 1} is ${show(this.lines[this.i])})` : '';
       fail(patchLine, `the chunk of ${quoteLine(path)} has no lines${where}. After its \`@@\` line, give lines starting with ${LINE_FORMS}.`);
     }
@@ -367,8 +438,39 @@ class PatchReader {
     if (contexts.length > 0) {
       chunk.context = contexts[contexts.length - 1];
     }
+    if (separators > 0 && !isEndOfFile) {
+      chunk.separators = separators;
+    }
+    const ends = endMarks(body, unterminated);
+    if (ends) {
+      chunk.noNewline = ends;
+    }
     return chunk;
   }
+}
+
+/**
+ * What `\ No newline at end of file` lines say of a chunk: a mark after its last old line
+ * (` ` or `-`) says the file's last line has no line break, one after its last new line
+ * (` ` or `+`) says the result's has none. Marks anywhere else say nothing.
+ */
+function endMarks(body: readonly ChunkLine[], marked: ReadonlySet<number>): Chunk['noNewline'] {
+  if (marked.size === 0) {
+    return undefined;
+  }
+  let lastOld = -1;
+  let lastNew = -1;
+  body.forEach((l, i) => {
+    if (l.op !== '+') {
+      lastOld = i;
+    }
+    if (l.op !== '-') {
+      lastNew = i;
+    }
+  });
+  const old = marked.has(lastOld);
+  const next = marked.has(lastNew);
+  return old || next ? { old, new: next } : undefined;
 }
 
 /** A trimmed line that is one of the format's `***` markers. */

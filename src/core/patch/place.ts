@@ -1,14 +1,15 @@
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_SCOPE_STEPS, MAX_PATCH_SCOPE_WINDOW_LINES } from '../limits';
+import { MAX_PATCH_AMBIGUOUS_PLACES, MAX_PATCH_FAILURES_PER_FILE, MAX_PATCH_LOOSE_LINES_SHOWN, MAX_PATCH_SCOPE_STEPS, MAX_PATCH_SCOPE_WINDOW_LINES } from '../limits';
 import { anchorsEnd, findAnchors, overlaps, type Anchors } from './anchors';
-import { chunkRef, elsewhere, insertionPoint, lastIndex, variantsOf, type Run, type UpdateResult, type UpdateSite, type Variant } from './chunks';
+import { chunkRef, elsewhere, fitChunk, insertionPoint, lastIndex, variantsOf, type Run, type UpdateResult, type UpdateSite, type Variant } from './chunks';
 import { PatchVerifyError, somePlaces, type PatchVerifyDetail } from './errors';
 import { indexAtMost, ListFits, type Fits } from './fits';
 import { closestRegion } from './closest';
-import { LineIndex, firstFit } from './seek';
+import { LineIndex } from './seek';
 import { Scopes } from './scope';
 import { FileText } from './text';
-import type { Chunk, SeekPass } from './types';
+import { adaptIndentation } from './indent';
+import type { Chunk, ChunkMatch, SeekPass } from './types';
 
 export type { UpdateResult, UpdateSite } from './chunks';
 
@@ -25,6 +26,8 @@ interface Placed {
   ctxFits: Fits[];
   /** The old lines start with the last `@@` line itself (a model repeating it as a kept line). */
   overlap: boolean;
+  /** How the added lines were moved to the file's indentation, when they were. */
+  indent?: string;
 }
 
 /**
@@ -52,7 +55,78 @@ export function applyChunks(text: string, chunks: readonly Chunk[], site: Update
     run.explain?.();
     failures.push(...e.failures);
   }
-  return { text: assemble(file, placed), matches: placed.map((p) => ({ hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass })), failures };
+  const adapted = fitIndentation(file, chunks, placed, run, failures);
+  return { text: assemble(file, adapted, chunks), matches: adapted.map((p) => matchOf(file, site, p)), failures };
+}
+
+/** How a chunk was found, for the answer: a loose match with its old lines as written beside the file's. */
+function matchOf(file: FileText, site: UpdateSite, p: Placed): ChunkMatch {
+  const m: ChunkMatch = { hunk: site.hunk.index, chunk: p.chunk + 1, line: p.pos + 1, pass: p.pass };
+  if (p.pass !== 'exact' && !p.insert) {
+    m.lines = p.variant.pattern.length;
+    const differing: { line: number; written: string; file: string }[] = [];
+    p.variant.pattern.forEach((t, j) => {
+      const actual = file.line(p.pos + j);
+      if (t !== actual && differing.length < MAX_PATCH_LOOSE_LINES_SHOWN) {
+        differing.push({ line: p.pos + j + 1, written: t, file: actual });
+      }
+    });
+    m.differing = differing;
+    if (p.indent) {
+      m.indent = p.indent;
+    }
+  }
+  return m;
+}
+
+/**
+ * Chunks found with their leading whitespace forgiven write their `+` lines at the file's
+ * indentation (indent.ts); a chunk whose added lines have no certain place is refused
+ * (recorded in `failures`) and left out.
+ */
+function fitIndentation(file: FileText, chunks: readonly Chunk[], placed: readonly Placed[], run: Run, failures: PatchVerifyDetail[]): Placed[] {
+  const out: Placed[] = [];
+  let tabs: boolean | undefined;
+  for (const p of placed) {
+    const habit = p.variant.body.some((l) => l.bare);
+    if (p.insert || (p.pass !== 'trim' && p.pass !== 'unicode' && !habit)) {
+      out.push(p);
+      continue;
+    }
+    const len = p.variant.pattern.length;
+    const lines = Array.from({ length: len }, (_, j) => file.line(p.pos + j));
+    const near = (from: number, step: number): string | undefined => {
+      for (let i = from; i >= 0 && i < file.count; i += step) {
+        if (file.line(i).trim() !== '') {
+          return file.line(i);
+        }
+      }
+      return undefined;
+    };
+    const usesTabs = () => (tabs ??= file.all().some((l) => l.startsWith('\t')));
+    const r = adaptIndentation(p.variant.body, { lines, before: near(p.pos - 1, -1), after: near(p.pos + len, 1), usesTabs }, habit);
+    if (r.kind === 'same') {
+      out.push(p);
+    } else if (r.kind === 'adapted') {
+      out.push({ ...p, variant: { pattern: p.variant.pattern, body: r.body }, indent: r.how });
+    } else {
+      run.explain?.();
+      const from = Math.max(0, p.pos - 1);
+      const to = Math.min(file.count, p.pos + len + 1);
+      failures.push({
+        code: 'indent-uncertain',
+        hunk: run.hunk,
+        path: run.path,
+        chunk: chunkRef(chunks, p.chunk, run),
+        line: r.line,
+        width: r.width,
+        region: { startLine: from + 1, lines: Array.from({ length: to - from }, (_, i) => file.line(from + i)) },
+        textAfterHunk: run.textAfterHunk,
+      });
+      run.failed.push(p.chunk + 1);
+    }
+  }
+  return out;
 }
 
 /** Each chunk at its first fit after the chunk before it (and its `@@` lines); a chunk that fails is recorded and skipped. */
@@ -109,11 +183,14 @@ function placeReplacement(index: LineIndex, chunks: readonly Chunk[], k: number,
   const chunk = chunks[k];
   const overlap = overlaps(index, chunk, anchors.lastAt, anchors.byPrefix);
   const from = overlap ? anchors.lastAt : s;
-  for (const variant of variantsOf(chunk)) {
-    const hit = firstFit(index, variant.pattern, from, chunk.isEndOfFile);
-    if (hit) {
-      return { chunk: k, insert: false, pos: hit.at, variant, pass: hit.pass, fits: hit.fits, ctxFits: anchors.ctxFits, overlap };
-    }
+  const fit = fitChunk(index, chunk, from);
+  if (fit && 'twoPlaces' in fit) {
+    // kept lines read with and without their leading space fit at two places: two meanings
+    const places = fit.twoPlaces.map((h) => h + 1);
+    throw new PatchVerifyError({ code: 'ambiguous', hunk: run.hunk, path: run.path, chunk: chunkRef(chunks, k, run), places, count: 2, readings: true, textAfterHunk: run.textAfterHunk });
+  }
+  if (fit) {
+    return { chunk: k, insert: false, pos: fit.hit.at, variant: fit.variant, pass: fit.hit.pass, fits: fit.hit.fits, ctxFits: anchors.ctxFits, overlap };
   }
   throw noMatch(index, chunks, k, from, run);
 }
@@ -176,19 +253,26 @@ function settleAmbiguity(index: LineIndex, chunks: readonly Chunk[], placed: Pla
     });
     return;
   }
-  const at = scoped?.kind === 'ambiguous' ? scoped.at : ambiguous;
-  const p = placed[at];
-  const all = p.fits.between(p.pos, latest[at]);
-  throw new PatchVerifyError({
-    code: 'ambiguous',
-    hunk: site.hunk,
-    path: site.path,
-    chunk: chunkRef(chunks, p.chunk, site),
-    places: somePlaces(all).map((h) => h + 1),
-    count: all.length,
-    inBlocks: scoped?.kind === 'ambiguous' ? scoped.places.map((h) => h + 1) : undefined,
-    textAfterHunk: site.textAfterHunk,
+  // every chunk that fits in more than one way, in one answer; the places of those shown
+  // (the first few) counted in full, the others' only named: listing them costs a search each
+  const failures: PatchVerifyDetail[] = [];
+  placed.forEach((p, i) => {
+    if (latest[i] === p.pos) {
+      return;
+    }
+    const all = failures.length < MAX_PATCH_FAILURES_PER_FILE ? p.fits.between(p.pos, latest[i]) : [p.pos, latest[i]];
+    failures.push({
+      code: 'ambiguous',
+      hunk: site.hunk,
+      path: site.path,
+      chunk: chunkRef(chunks, p.chunk, site),
+      places: somePlaces(all).map((h) => h + 1),
+      count: all.length,
+      inBlocks: scoped?.kind === 'ambiguous' && scoped.at === i ? scoped.places.map((h) => h + 1) : undefined,
+      textAfterHunk: site.textAfterHunk,
+    });
   });
+  throw new PatchVerifyError(failures);
 }
 
 /** The scoped search ran out of steps: the chunk stays refused. */
@@ -338,9 +422,10 @@ function placeInScopes(index: LineIndex, placed: readonly Placed[], latest: read
  * Writes the new text: untouched and kept lines copied from the file with their own
  * terminators, added lines with the terminators of the lines they replace (in order),
  * then the dominant one. A line without a terminator (the old last line) gets the
- * dominant one: an updated file ends with a line ending.
+ * dominant one, and then the result's last line loses its own when the file ended without
+ * one (see `endsBare`): byte-faithful where Codex ends every file with a line ending.
  */
-function assemble(file: FileText, placed: readonly Placed[]): string {
+function assemble(file: FileText, placed: readonly Placed[], chunks: readonly Chunk[]): string {
   // A chunk without old lines inside another chunk's replaced lines goes after them.
   // Replacements do not overlap, so the last one starting before it is the only one that can hold it.
   const edits = placed.map((p) => ({ ...p }));
@@ -398,7 +483,22 @@ function assemble(file: FileText, placed: readonly Placed[]): string {
     flush();
   }
   copy(cur, file.count);
-  return out.join('');
+  const text = out.join('');
+  return endsBare(file, placed, chunks) ? text.replace(/\r?\n$/, '') : text;
+}
+
+/**
+ * Whether the result ends without a line break: as the file did, unless the chunk that
+ * reaches the file's end says otherwise with `\ No newline at end of file` (see parse.ts).
+ */
+function endsBare(file: FileText, placed: readonly Placed[], chunks: readonly Chunk[]): boolean {
+  const atEnd = placed.filter((p) => (p.insert ? p.pos : p.pos + p.variant.pattern.length) === file.count);
+  const last = atEnd.find((p) => p.insert) ?? atEnd[0];
+  const said = last ? chunks[last.chunk].noNewline : undefined;
+  if (said) {
+    return said.new;
+  }
+  return file.count > 0 && file.eol(file.count - 1) === '';
 }
 
 function noMatch(index: LineIndex, chunks: readonly Chunk[], k: number, start: number, run: Run): PatchVerifyError {

@@ -1,6 +1,17 @@
 /** A patch read by `parsePatch`: its file operations in the order written. */
 export interface ParsedPatch {
   hunks: Hunk[];
+  /** Sections with no lines under them (an `*** Update File:` or a `@@` line), left out of `hunks`: said in the answer, never an error. */
+  empty?: EmptySection[];
+}
+
+/** A section header with no lines under it. */
+export interface EmptySection {
+  path: string;
+  /** 1-based line of the header in the patch text. */
+  patchLine: number;
+  /** `@@` when a chunk's `@@` line had no lines under it; else the whole `*** Update File:` had none. */
+  kind: 'update' | 'chunk';
 }
 
 /**
@@ -17,6 +28,8 @@ export type Hunk =
 export interface ChunkLine {
   op: ' ' | '-' | '+';
   text: string;
+  /** A kept line written without its leading space (the whole line is its text). */
+  bare?: true;
 }
 
 export interface Chunk {
@@ -34,6 +47,13 @@ export interface Chunk {
   isEndOfFile: boolean;
   /** 1-based line in the patch text where the chunk starts (its first `@@` line or first line). */
   patchLine: number;
+  /** Blank lines that end the chunk right before the next `@@`, header or `*** End Patch`: kept lines or separators (see chunks.ts `fitChunk`). */
+  separators?: number;
+  /**
+   * What `\ No newline at end of file` lines said of the chunk's last lines, when it had
+   * any: `old` the file's last line has no line break, `new` the result's has none.
+   */
+  noNewline?: { old: boolean; new: boolean };
 }
 
 /**
@@ -59,6 +79,12 @@ export interface ChunkMatch {
   /** 1-based first line of the replaced lines, in the file as that hunk saw it (the insertion line for a chunk without old lines). */
   line: number;
   pass: SeekPass;
+  /** A loose match: how many lines of the file it took from `line`. */
+  lines?: number;
+  /** A loose match: its old lines as the patch wrote them where they differ from the file's (the first few). */
+  differing?: { line: number; written: string; file: string }[];
+  /** How its added lines were moved to the file's indentation, when they were. */
+  indent?: string;
 }
 
 /**

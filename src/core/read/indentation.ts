@@ -11,7 +11,9 @@ import { INDENT_COMMENT_SCAN_MAX_LINES } from '../limits';
  * - a line's depth is its leading whitespace in columns, a tab counting
  *   {@link TAB_COLUMNS}; a blank line takes the depth of the line before it;
  * - `maxLevels` parent levels above the anchor set the block's floor depth
- *   (0 = no limit: the top-level block that holds the anchor);
+ *   (0 = no limit: the top-level block that holds the anchor); without it, the smallest
+ *   block that holds the anchor (where Codex reads the top-level one), and the answer says
+ *   which `maxLevels` widens it;
  * - the block is every line around the anchor at or below the floor, plus the
  *   enclosing lines at the floor (the opener above, a closer such as `}` below);
  * - without `includeSiblings`, other blocks at the floor are left out; with it, the
@@ -36,8 +38,10 @@ export interface IndentationOptions {
   anchorLine: number;
   /**
    * Enclosing levels to climb from the anchor: 1 is the block that directly holds the
-   * anchor line, 2 its parent, and so on. 0 means no limit: the top-level block.
-   * @default 0
+   * anchor line, 2 its parent, and so on. 0 means no limit: the top-level block. When not
+   * given, the smallest block that holds the anchor: the one a line opens when the anchor
+   * is that line (a function's header), else the one that directly holds it (level 1);
+   * `wider` then says how to widen it.
    */
   maxLevels?: number;
   /**
@@ -77,6 +81,8 @@ export interface IndentationBlock {
   levels: number;
   /** Depth in columns of the block's outermost lines. */
   floorColumns: number;
+  /** Without `maxLevels`, when a block encloses this one: the `maxLevels` that reads it, and its lines. */
+  wider?: { maxLevels: number; first: number; last: number };
 }
 
 /** Depth in columns of a line's leading whitespace, or -1 for a blank line. */
@@ -169,18 +175,23 @@ function checkPositiveInt(name: string, value: number | undefined, allowZero: bo
  */
 export function indentationBlock(lines: readonly string[], opts: IndentationOptions): IndentationBlock {
   checkOptions(lines.length, opts);
-  const maxLevels = opts.maxLevels ?? 0;
   const text = new IndentedLines(lines);
   const asked = opts.anchorLine - 1;
   const a = text.effectiveAnchor(asked);
   const anchorDepth = text.blank(a) ? 0 : text.indent[a];
   const parents = text.enclosing(a, anchorDepth);
-  const climbed = maxLevels === 0 ? parents.length : Math.min(maxLevels, parents.length);
-  const floor = maxLevels === 0 || maxLevels > parents.length ? 0 : text.indent[parents[maxLevels - 1]];
-  const block = new Block(text, floor);
-  let [first, last] = block.extent(a, anchorDepth, opts.includeSiblings ?? false, opts.includeHeader ?? true);
-  // The asked-for anchor stays in the block even when it is a blank line at its edge.
-  [first, last] = text.trimBlank(Math.min(first, asked), Math.max(last, asked), asked);
+  // The smallest block by default: the one the anchor opens, else the one that holds it.
+  const opens = opts.maxLevels === undefined && text.opensBlock(a);
+  const maxLevels = opts.maxLevels ?? 1;
+  const climbed = opens ? 0 : maxLevels === 0 ? parents.length : Math.min(maxLevels, parents.length);
+  const floorAt = (levels: number) => (levels === 0 || levels > parents.length ? 0 : text.indent[parents[levels - 1]]);
+  const floor = opens ? anchorDepth : floorAt(maxLevels);
+  const extentAt = (at: number): [number, number] => {
+    const [f, l] = new Block(text, at).extent(a, anchorDepth, opts.includeSiblings ?? false, opts.includeHeader ?? true);
+    // The asked-for anchor stays in the block even when it is a blank line at its edge.
+    return text.trimBlank(Math.min(f, asked), Math.max(l, asked), asked);
+  };
+  let [first, last] = extentAt(floor);
   const blockFirst = first;
   const blockLast = last;
   let capped = false;
@@ -188,7 +199,7 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
     [first, last] = text.trimBlank(...capAround(asked, first, last, opts.maxLines), asked);
     capped = true;
   }
-  return {
+  const out: IndentationBlock = {
     first: first + 1,
     last: last + 1,
     anchorLine: opts.anchorLine,
@@ -200,6 +211,15 @@ export function indentationBlock(lines: readonly string[], opts: IndentationOpti
     levels: climbed,
     floorColumns: floor,
   };
+  // Without max_levels: the next block out, when there is one, and the call's level for it.
+  const next = opts.maxLevels === undefined ? (opens ? 1 : 2) : undefined;
+  if (next !== undefined && (opens ? anchorDepth > 0 : parents.length > 0)) {
+    const [wf, wl] = extentAt(floorAt(next));
+    if (wf < blockFirst || wl > blockLast) {
+      out.wider = { maxLevels: next, first: wf + 1, last: wl + 1 };
+    }
+  }
+  return out;
 }
 
 function checkOptions(n: number, opts: IndentationOptions): void {
@@ -286,6 +306,18 @@ class IndentedLines {
       }
     }
     return a;
+  }
+
+  /** Whether line `a` opens a block: the next line with text is deeper. */
+  opensBlock(a: number): boolean {
+    if (this.blank(a)) {
+      return false;
+    }
+    let k = a + 1;
+    while (k < this.n && this.blank(k)) {
+      k++;
+    }
+    return k < this.n && this.indent[k] > this.indent[a];
   }
 
   /** Enclosing lines of line `a`, innermost first: each is the nearest line above with less indent. */
@@ -484,8 +516,9 @@ class Block {
  * cut it, the whole block's lines ("max_lines cut the block around line 20, lines 5-90").
  */
 export function describeIndentationBlock(b: IndentationBlock): string {
+  const wider = b.wider ? `; max_levels ${b.wider.maxLevels} widens it to lines ${span(b.wider.first, b.wider.last)}` : '';
   if (!b.capped) {
-    return `the block around line ${b.anchorLine}`;
+    return `the block around line ${b.anchorLine}${wider}`;
   }
-  return `max_lines cut the block around line ${b.anchorLine}, lines ${span(b.blockFirst, b.blockLast)}`;
+  return `max_lines cut the block around line ${b.anchorLine}, lines ${span(b.blockFirst, b.blockLast)}${wider}`;
 }

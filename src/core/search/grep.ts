@@ -207,10 +207,13 @@ export function renderFileHits(callPath: string, hits: FileHits, from: number, t
   }
   const out: string[][] = [];
   let last = 0;
+  // A page that starts inside the file: the page before showed the record before this one
+  // with its context after it; those lines are not shown again (this page's matches are).
+  const shownBefore = from > 0 && context > 0 ? hits.records[from - 1].last + context : 0;
   for (const r of records) {
     const block: string[] = [];
     for (let n = Math.max(1, r.first - context, last + 1); n <= r.last + context; n++) {
-      if (!hits.lines.has(n)) {
+      if (!hits.lines.has(n) || (n <= shownBefore && !matchLines.has(n))) {
         continue;
       }
       // Without context every line stands alone; with it, "--" tells groups apart as in rg -C.
