@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): void {
     journal,
     ...registerReviewControls(review),
     ...registerTools(toolContext, approver),
-    ...registerCommands(log, calls, () => (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string; inputSchema?: object }[] } }).contributes?.languageModelTools ?? []),
+    ...registerCommands(log, calls),
     ...registerHistory({ journal, context: toolContext, uriFor }),
   );
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { TOOLS } from '../tools/registry';
 import type { CommandCalls } from '../vscode/lmTools';
 import { registerCustomAgentCommand } from './customAgent';
-import { EDITOR_COMMANDS, exampleInput, openInputEditor, parseInput, SCHEMA_SCHEME, toolOfInput, ToolSchemas } from './toolEditor';
+import { EDITOR_COMMANDS, exampleInput, openInputEditor, parseInput, toolOfInput } from './toolEditor';
 
 export const RESULT_SCHEME = 'agent-file-tools-result';
 
@@ -54,7 +54,7 @@ async function run(results: ResultDocuments, calls: CommandCalls, tool: string, 
 }
 
 /** The command-palette entries: the same tools, run by a person, output shown as the model sees it. */
-export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCalls, manifest: () => readonly { name: string; inputSchema?: object }[]): vscode.Disposable[] {
+export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCalls): vscode.Disposable[] {
   const results = new ResultDocuments();
   const pickTool = async (arg: unknown, title: string) => {
     const given = TOOLS.find((t) => t.name === arg);
@@ -69,7 +69,6 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
   };
   const labelOf = (input: Record<string, unknown>) => [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
   return [
-    vscode.workspace.registerTextDocumentContentProvider(SCHEMA_SCHEME, new ToolSchemas(manifest)),
     vscode.commands.registerCommand(EDITOR_COMMANDS.open, async (arg?: unknown) => {
       const tool = await pickTool(arg, vscode.l10n.t('Agent File Tools: run a tool in an editor'));
       if (tool) {

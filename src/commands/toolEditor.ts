@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { EXAMPLE_FILE_MAX_BYTES } from '../core/limits';
 
-/** The scheme that serves each tool's input schema (from the manifest) to the JSON language features. */
-export const SCHEMA_SCHEME = 'agent-file-tools-schema';
-/** The name of a tool's input document: `fs_read.input.json`, which the manifest's jsonValidation matches. */
+/**
+ * The name of a tool's input document: `fs_read.input.json`, which the manifest's jsonValidation
+ * matches with the tool's input schema (`dist/schemas/fs_read.json`, written by the build).
+ */
 const INPUT_NAME = /^(fs_[a-z_]+)\.input\.json$/;
 
 export const EDITOR_COMMANDS = {
@@ -14,17 +15,6 @@ export const EDITOR_COMMANDS = {
 /** The tool whose input the document holds, from its name; undefined for any other document. */
 export function toolOfInput(doc: vscode.TextDocument): string | undefined {
   return doc.uri.scheme === 'untitled' ? INPUT_NAME.exec(doc.uri.path.replace(/^.*\//, ''))?.[1] : undefined;
-}
-
-/** Serves `agent-file-tools-schema:/fs_read.json`: the tool's inputSchema exactly as the manifest gives it to the model. */
-export class ToolSchemas implements vscode.TextDocumentContentProvider {
-  constructor(private readonly manifest: () => readonly { name: string; inputSchema?: object }[]) {}
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const name = uri.path.replace(/^\//, '').replace(/\.json$/, '');
-    const tool = this.manifest().find((t) => t.name === name);
-    return JSON.stringify(tool?.inputSchema ?? {}, null, 2);
-  }
 }
 
 function rel(uri: vscode.Uri): string {

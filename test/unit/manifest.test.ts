@@ -359,6 +359,16 @@ describe('package.json and the tool registry', () => {
     }
   });
 
+  it("checks each tool's Run a Tool input against that tool's inputSchema, from a file inside the extension (VS Code takes only an absolute URL or ./ there)", () => {
+    const entries: { fileMatch: string; url: string }[] = manifest.contributes.jsonValidation;
+    assert.deepEqual(entries.map((e) => e.fileMatch), contributed.map((t) => `${t.name}.input.json`));
+    for (const [i, e] of entries.entries()) {
+      assert.match(e.url, /^\.\/dist\/schemas\/fs_\w+\.json$/, e.url);
+      // what the build wrote (npm run build runs before the unit tests)
+      assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, e.url), 'utf8')), contributed[i].inputSchema, e.url);
+    }
+  });
+
   it('keeps activation lazy and the manifest within the host it is tested on', () => {
     assert.deepEqual(manifest.activationEvents, []);
     assert.deepEqual(manifest.extensionKind, ['workspace']);
