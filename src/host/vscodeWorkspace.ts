@@ -388,11 +388,17 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     // A file whose problems are listed has a checker, though: its answer is waited for.
     const reported = new Set([...uriOf.values()].filter((u) => vscode.languages.getDiagnostics(u).length > 0).map((u) => u.toString()));
     const tabbed = tabUris();
+    // A file a tab shows in a language TypeScript's server checks, while that server runs: it is
+    // asked directly below, even before it has reported anything in this window (the first
+    // edit of a language, while the server may still be loading the project).
+    const asksTypeScript = (k: string) => !filesChanged && tabbed.has(k) && TS_LANGUAGES.has(open.get(k) ?? '') && typeScriptRuns();
     const waits = (k: string) => {
       const lang = open.get(k);
-      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkers.checks(lang) && (tabbed.has(k) || this.checkers.checksUntabbed(lang))));
+      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkers.checks(lang) && (tabbed.has(k) || this.checkers.checksUntabbed(lang))) || asksTypeScript(k));
     };
     const keys = new Set([...keyOf.values()].filter(waits));
+    // a server that has not reported yet may be starting: its answer is waited for within the whole bound
+    const starting = [...keys].some((k) => asksTypeScript(k) && !this.checkers.checks(open.get(k)!));
     const heard = new Set<string>();
     // Files whose TypeScript answer differed from their list: TypeScript's event is still to
     // come, so a quiet spell after another checker's event does not end the wait before it
@@ -442,7 +448,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         resolve(states());
       };
       const started = Date.now();
-      const firstWindow = Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs);
+      const firstWindow = starting ? maxMs : Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs);
       const settle = () => {
         const left = started + firstWindow - Date.now();
         if (tsPending.size > 0 && left > 0) {
@@ -511,6 +517,11 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       }
     });
   }
+}
+
+/** Whether TypeScript's extension runs in this window: its server checks the TypeScript and JavaScript files the tabs show. */
+function typeScriptRuns(): boolean {
+  return vscode.extensions.getExtension('vscode.typescript-language-features')?.isActive === true;
 }
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
