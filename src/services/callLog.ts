@@ -17,9 +17,15 @@ export const LOGGED_TEXT_LINE_CHARS = 200;
 /** How each line of a text below the call's line starts: no line of a file can pass for a line of the log, which starts with its time. */
 const TEXT_INDENT = '    ';
 
+/** A text's lines: a line break at its end ends its last line, it does not start another. */
+function linesOf(text: string): string[] {
+  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+}
+
 /** A text of several lines, as the call's line shows it in place of the text. */
 function placeholder(text: string): string {
-  return `(${text.split('\n').length} lines, below)`;
+  const n = linesOf(text).length;
+  return `(${n} ${n === 1 ? 'line' : 'lines'}, below)`;
 }
 
 /** The input with each text of several lines replaced by a placeholder, and those texts by their field's path. */
@@ -59,7 +65,7 @@ export function loggedInput(raw: unknown): { head: string; below: string[] } {
   const below: string[] = [];
   let left = LOGGED_TEXT_LINES;
   for (const { field, text } of texts) {
-    const lines = text.split('\n');
+    const lines = linesOf(text);
     below.push(`${TEXT_INDENT}${field}:`);
     const shownLines = lines.slice(0, Math.max(0, left));
     below.push(...shownLines.map((l) => `${TEXT_INDENT}  ${shownLine(l)}`));

@@ -64,10 +64,11 @@ function sameText(r, c, { direct = true, cli = true } = {}) {
 
 /**
  * How the extension's log names a call (src/services/callLog.ts): the tool, its input as JSON in
- * which each text of several lines stands as "(N lines, below)", cut at 200 characters, then " -> ".
+ * which each text with a line break stands as "(N lines, below)", cut at 200 characters, then " -> ".
  */
 function loggedHead(tool, input) {
-  const shown = JSON.parse(JSON.stringify(input), (_k, v) => (typeof v === 'string' && v.includes('\n') ? `(${v.split('\n').length} lines, below)` : v));
+  const lines = (v) => (v.endsWith('\n') ? v.slice(0, -1) : v).split('\n').length;
+  const shown = JSON.parse(JSON.stringify(input), (_k, v) => (typeof v === 'string' && v.includes('\n') ? `(${lines(v)} ${lines(v) === 1 ? 'line' : 'lines'}, below)` : v));
   const json = JSON.stringify(shown);
   return `${tool} ${json.length > 200 ? `${json.slice(0, 197)}...` : json} -> `;
 }

@@ -28,6 +28,7 @@ describe('the log of a call', () => {
     const nested = loggedInput({ path: 'a.ts', edits: [{ old_string: 'a\nb', new_string: 'c' }] });
     assert.equal(nested.head, '{"path":"a.ts","edits":[{"old_string":"(2 lines, below)","new_string":"c"}]}');
     assert.deepEqual(nested.below, ['    edits[0].old_string:', '      a', '      b']);
+    assert.deepEqual(loggedInput({ path: 'a.txt', content: 'one\n' }), { head: '{"path":"a.txt","content":"(1 line, below)"}', below: ['    content:', '      one'] }, 'a last line break ends the line');
   });
 
   it('shows at most LOGGED_TEXT_LINES lines of texts, counts the rest, and lets no line of a text pass for a line of the log', () => {
