@@ -48,7 +48,6 @@ async function run(r: Runner, tool: string, input: object, label: string, opts: 
   }
 }
 
-/** The command-palette entries: the same tools, run by a person, output shown as the model sees it. */
 /** A tool as the manifest contributes it: what VS Code's tools picker shows of it. */
 export interface ManifestTool {
   name: string;
@@ -56,6 +55,7 @@ export interface ManifestTool {
   userDescription?: string;
 }
 
+/** The command-palette entries: the same tools, run by a person, their results shown for the person to read (and, on request, as the model got them). */
 export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCalls, manifestTools: () => readonly ManifestTool[], journal?: HistoryJournal): vscode.Disposable[] {
   const results = new ResultDocuments(journal);
   const inputs = new ToolInputs();

@@ -16,7 +16,7 @@ import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
 import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
-import { askTypeScript, TS_LANGUAGES } from './typeScriptCheck';
+import { askTypeScript, TS_EXTENSION, TS_LANGUAGES } from './typeScriptCheck';
 import { CheckerWatch, tabUris } from './vscodeCheckers';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
@@ -519,9 +519,13 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   }
 }
 
-/** Whether TypeScript's extension runs in this window: its server checks the TypeScript and JavaScript files the tabs show. */
+/**
+ * Whether TypeScript's extension is in this window (and enabled): its server checks the
+ * TypeScript and JavaScript files the tabs show. It starts with the first such file opened,
+ * and may still be starting: askTypeScript waits for it.
+ */
 function typeScriptRuns(): boolean {
-  return vscode.extensions.getExtension('vscode.typescript-language-features')?.isActive === true;
+  return vscode.extensions.getExtension(TS_EXTENSION) !== undefined;
 }
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */
