@@ -96,7 +96,8 @@ if (check) {
     await page.fill('.quick-input-widget input', '{"path": "src/server/routes.ts", "limit": 12}');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.tab[aria-label*="(fs_read)"]', { timeout: 30000 });
-    await page.waitForFunction(() => document.querySelector('.editor-instance .view-lines')?.textContent?.includes('L12:'), undefined, { timeout: 30000 });
+    // the result as a person reads it: the path and the lines read as its first line (Monaco draws spaces as no-break spaces)
+    await page.waitForFunction(() => document.querySelector('.editor-instance .view-lines')?.textContent?.replace(/\u00a0/g, ' ').includes('src/server/routes.ts · lines 1-12 of'), undefined, { timeout: 30000 });
     // a message of the extension reaches the person as a notification, not only the bell
     await page.keyboard.press('F1');
     await page.waitForSelector('.quick-input-widget input');

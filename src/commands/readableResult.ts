@@ -31,7 +31,8 @@ export function readableResult(text: string): string {
   const lines = text.split('\n');
   const out: string[] = [];
   let header: { path: string; meta?: string } | undefined;
-  let inDiff = false;
+  // where the line is: at the top, inside a page's content, a diff, or an instruction file's own text
+  let inside: 'top' | 'content' | 'diff' | 'instructions' = 'top';
   let gutter = 0;
   const flushHeader = () => {
     if (header) {
@@ -47,21 +48,48 @@ export function readableResult(text: string): string {
     }
   };
   for (const [i, line] of lines.entries()) {
-    if (inDiff) {
+    if (inside === 'instructions') {
+      if (line === '</instructions>') {
+        inside = 'top';
+      } else {
+        out.push(line);
+      }
+      continue;
+    }
+    if (inside === 'diff') {
       if (line === '</diff>' || line === '</user-edits>') {
-        inDiff = false;
+        inside = 'top';
         blank();
       } else {
         out.push(line);
       }
       continue;
     }
+    if (inside === 'content') {
+      // a page's lines: numbered, or a notebook's cells and outputs
+      const numbered = /^L(\d+): ?(.*)$/.exec(line);
+      if (line === '</content>') {
+        inside = 'top';
+        blank();
+      } else if (numbered && gutter > 0) {
+        out.push(`${numbered[1].padStart(gutter)} │ ${numbered[2]}`);
+      } else if (/^<cell( [\w-]+="[^"]*")*>$/.test(line)) {
+        out.push(cellRule(line));
+      } else if (line === '<outputs>') {
+        out.push('outputs:');
+      } else if (!FRAME_LINES.has(line)) {
+        out.push(line);
+      }
+      continue;
+    }
     const path = /^<path>(.*)<\/path>$/.exec(line);
-    if (path && i === 0) {
+    if (path) {
+      flushHeader();
+      blank();
       header = { path: path[1] };
       continue;
     }
-    if (/^<type>[\w-]+<\/type>$/.test(line)) {
+    if (header && /^<type>[\w-]+<\/type>$/.test(line)) {
       continue;
     }
     const meta = /^<meta>(.*)<\/meta>$/.exec(line);
@@ -71,29 +99,17 @@ export function readableResult(text: string): string {
     }
     flushHeader();
     if (line === '<content>') {
-      // the gutter as wide as the page's last line number
-      let widest = 0;
-      for (let j = i + 1; j < lines.length && lines[j] !== '</content>'; j++) {
-        widest = Math.max(widest, /^L(\d+): /.exec(lines[j])?.[1].length ?? 0);
-      }
-      gutter = widest;
-      continue;
-    }
-    if (line === '</content>') {
+      inside = 'content';
+      // the gutter as wide as the page's widest line number
       gutter = 0;
-      blank();
+      for (let j = i + 1; j < lines.length && lines[j] !== '</content>'; j++) {
+        gutter = Math.max(gutter, /^L(\d+): /.exec(lines[j])?.[1].length ?? 0);
+      }
       continue;
     }
     if (line === '<diff>' || line === '<user-edits>') {
-      inDiff = true;
+      inside = 'diff';
       blank();
-      continue;
-    }
-    if (FRAME_LINES.has(line)) {
-      continue;
-    }
-    if (line === '<outputs>') {
-      out.push('outputs:');
       continue;
     }
     if (line === '<system-reminder>') {
@@ -101,21 +117,14 @@ export function readableResult(text: string): string {
       out.push('── instructions from AGENTS.md and CLAUDE.md files, added for the model ──');
       continue;
     }
-    const instructions = /^<instructions path="[^"]*">$/.exec(line);
-    if (instructions) {
+    if (/^<instructions path="[^"]*">$/.test(line)) {
       out.push(`── ${attribute(line, 'path')} ──`);
+      inside = 'instructions';
       continue;
     }
-    if (/^<cell( [\w-]+="[^"]*")*>$/.test(line)) {
-      out.push(cellRule(line));
-      continue;
+    if (!FRAME_LINES.has(line)) {
+      out.push(line);
     }
-    const numbered = /^L(\d+): ?(.*)$/.exec(line);
-    if (numbered && gutter > 0) {
-      out.push(`${numbered[1].padStart(gutter)} │ ${numbered[2]}`);
-      continue;
-    }
-    out.push(line);
   }
   flushHeader();
   while (out.length && out[out.length - 1] === '') {

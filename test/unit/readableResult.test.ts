@@ -74,4 +74,36 @@ describe('a result as a person reads it in Run a Tool', () => {
     const text = 'The user rejected this change; nothing was written. Their reason: not now. Do not retry it as it was; adjust it to what the user said, or ask them.';
     assert.equal(readableResult(text), text);
   });
+
+  it('heads the page with its path wherever the additions put it, and shows an instruction file\'s own lines as they are', () => {
+    const model = [
+      '<system-reminder>',
+      'Instructions for a.ts from AGENTS.md and CLAUDE.md files in its folders.',
+      '<instructions path="AGENTS.md">',
+      '<path>not a tag here</path>',
+      '<diff>',
+      '</instructions>',
+      '</system-reminder>',
+      '<path>a.ts</path>',
+      '<type>file</type>',
+      '<meta>lines 1-1 of 1</meta>',
+      '<content>',
+      'L1: x',
+      '</content>',
+    ].join('\n');
+    assert.equal(
+      readableResult(model),
+      [
+        '── instructions from AGENTS.md and CLAUDE.md files, added for the model ──',
+        'Instructions for a.ts from AGENTS.md and CLAUDE.md files in its folders.',
+        '── AGENTS.md ──',
+        '<path>not a tag here</path>',
+        '<diff>',
+        '',
+        'a.ts · lines 1-1 of 1',
+        '',
+        '1 │ x',
+      ].join('\n'),
+    );
+  });
 });
