@@ -83,10 +83,22 @@ describe('the first hour', () => {
     const [w] = manifest.contributes.walkthroughs;
     const events = w.steps.flatMap((s) => s.completionEvents);
     assert.equal(new Set(events).size, events.length, `every step has an event of its own: ${events.join(', ')}`);
-    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `agent-file-tools.agent-file-tools#${w.id}`, false);
     const step = (id: string) => `document.querySelector('[data-done-step-id$="${id}"]')?.getAttribute('aria-checked')`;
-    const opened = await ui([
+    // opened as a person opens it, and left to settle (its page draws its media a moment later)
+    const walkthrough = await ui([
+      { press: 'F1' },
+      { waitFor: '.quick-input-widget input' },
+      { type: 'Welcome: Open Walkthrough' },
+      { waitFor: '.quick-input-list .monaco-list-row[aria-label*="Open Walkthrough"]' },
+      { press: 'Enter' },
+      { waitFor: '.quick-input-list .monaco-list-row[aria-label*="Get started with Agent File Tools"]', timeout: 20000 },
+      { type: 'Agent File Tools' },
+      { press: 'Enter' },
       { waitFor: '.gettingStartedSlideDetails [data-done-step-id$="edit"]', timeout: 20000 },
+    ]);
+    assert.ok(walkthrough.ok, walkthrough.error);
+    await new Promise((r) => setTimeout(r, 2000));
+    const opened = await ui([
       { eval: `[${['tools', 'edit', 'patch'].map(step).join(',')}]` },
       { press: 'F1' },
       { waitFor: '.quick-input-widget input' },
@@ -100,7 +112,8 @@ describe('the first hour', () => {
     // the picker is still there and has the keyboard a second and a half later: the walkthrough did not take it back
     await new Promise((r) => setTimeout(r, 1500));
     const still = await ui([
-      { waitFor: '.quick-input-widget .quick-input-title:has-text("run a tool in an editor")' },
+      { screenshot: 'walkthrough-picker-after-1.5s' },
+      { waitFor: '.quick-input-widget .quick-input-title:has-text("run a tool in an editor")', timeout: 1000 },
       { eval: `!!document.activeElement?.closest('.quick-input-widget')` },
       { eval: `[${['tools', 'edit', 'patch'].map(step).join(',')}]` },
       { screenshot: 'walkthrough-picker-stays' },
@@ -214,7 +227,8 @@ describe('the first hour', () => {
     if (uiAvailable()) {
       // a line added and a line removed are drawn in colours of their own, the heading line in the text's
       const colours = await ui([
-        { waitFor: '.editor-instance .view-line:has-text("other")' },
+        // once the grammar has tokenised the lines (it loads when the result's language is first used)
+        { waitFor: '.editor-instance .view-line:has-text("other") span span:not(.mtk1)' },
         {
           // Monaco draws spaces as no-break spaces
           eval: `(() => { const colour = (t) => { const l = [...document.querySelectorAll('.editor-instance .view-line')].find((e) => e.textContent.replace(/\u00a0/g, ' ').startsWith(t)); return l && getComputedStyle(l.querySelector('span span')).color; }; return [colour('+Some other'), colour('-Some text'), colour('Edited first')]; })()`,
@@ -225,10 +239,14 @@ describe('the first hour', () => {
       const [added, removed, prose] = colours.evals?.[0] as string[];
       assert.ok(added && removed && prose && added !== prose && removed !== prose && added !== removed, `coloured: ${added}, ${removed}, ${prose}`);
     }
-    await vscode.commands.executeCommand('agentFileTools.showModelText');
+    // the title bar's button shows the model's own text, and the other one comes back
+    const toModel = await ui([{ click: '.editor-actions a.action-label[aria-label^="Show the Text the Model Got"]' }]);
+    assert.ok(toModel.ok, toModel.error);
     const model = await waitFor('the model\'s text', () => (vscode.window.activeTextEditor?.document.uri.query.endsWith('-model') ? vscode.window.activeTextEditor.document : undefined));
     assert.match(model.getText(), /^Edited first\/result\.md: \+1 -1 lines; version [0-9a-f]{8}\.\n<diff>\n--- a\/first\/result\.md\n/);
-    await vscode.commands.executeCommand('agentFileTools.showReadableResult');
+    const back = await ui([{ click: '.editor-actions a.action-label[aria-label^="Show the Readable Result"]' }]);
+    assert.ok(back.ok, back.error);
+    await waitFor('the readable result again', () => (vscode.window.activeTextEditor?.document.uri.toString() === doc.uri.toString() ? true : undefined));
 
     // the revert: reviewed, then the row and the result say it landed, and the log says so
     const [e] = await entries();
