@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js, which loads dist/extension-main.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js, and the input schemas: dist/cli-schemas.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js).
+// Bundles the extension (dist/extension.js, which loads dist/extension-main.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js, and the input schemas: dist/cli-schemas.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js), and writes each tool's input schema as JSON (dist/schemas/NAME.json).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
@@ -134,7 +134,19 @@ const builds = [
   { ...common, sourcemap: false, entryPoints: ['node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'], outfile: 'dist/pdfjs-worker.js' },
 ];
 
+/**
+ * Each tool's input schema, as the manifest gives it to the model, in a file of its own
+ * (dist/schemas/NAME.json): the manifest's jsonValidation points the JSON language features at
+ * them, so a Run a Tool input (`NAME.input.json`) is checked as the person types it.
+ */
+function writeInputSchemas() {
+  const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+  fs.mkdirSync('dist/schemas', { recursive: true });
+  for (const t of manifest.contributes.languageModelTools) fs.writeFileSync(`dist/schemas/${t.name}.json`, `${JSON.stringify(t.inputSchema, null, 2)}\n`);
+}
+
 copyTreeSitter();
+writeInputSchemas();
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));

@@ -93,11 +93,13 @@ export function installVsix(vsix, extensionsDir, runEnv) {
 /**
  * Starts code-server on 127.0.0.1 (`trusted: false` for a workspace in Restricted Mode).
  * `enable-smoke-test-driver` makes the built web client honour the URL payload's
- * extensionDevelopmentPath and extensionTestsPath. `compressed: false` turns off the
- * websocket's deflate between the window and the extension host, as a desktop window talks
- * to its own.
+ * extensionDevelopmentPath and extensionTestsPath, and also hides every notification toast
+ * (they go to the bell unseen): the tests keep it, a window a person uses (`driver: false`)
+ * must not have it, and gets its extensions from the extensions folder instead.
+ * `compressed: false` turns off the websocket's deflate between the window and the extension
+ * host, as a desktop window talks to its own.
  */
-export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, trusted = true, onOutput, compressed = true }) {
+export async function startCodeServer({ runDir, runEnv, workspace, port, extraEnv = {}, settings = {}, trusted = true, onOutput, compressed = true, driver = true }) {
   const userData = path.join(runDir, 'user-data');
   checkSocketPaths(socketPaths({ serverTmp: { ...process.env, ...runEnv, ...extraEnv }.TMPDIR || os.tmpdir(), userDataDir: userData }));
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
@@ -109,7 +111,7 @@ export async function startCodeServer({ runDir, runEnv, workspace, port, extraEn
   fs.mkdirSync(extensionsDir, { recursive: true });
   const args = [csEntry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
     ...(trusted ? ['--disable-workspace-trust'] : []), '--disable-getting-started-override', '--ignore-last-opened',
-    '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--vscode-option', 'enable-smoke-test-driver', ...(compressed ? [] : ['--vscode-option', 'disable-websocket-compression']), workspace];
+    '--user-data-dir', userData, '--extensions-dir', extensionsDir, ...(driver ? ['--vscode-option', 'enable-smoke-test-driver'] : []), ...(compressed ? [] : ['--vscode-option', 'disable-websocket-compression']), workspace];
   const log = fs.createWriteStream(path.join(runDir, 'code-server.log'));
   const child = spawn(node24, args, {
     env: { ...process.env, ...runEnv, ...extraEnv, PATH: `${path.dirname(node24)}:${process.env.PATH}` },

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { DiffReview } from './approval/diffReview';
 import { registerReviewControls } from './approval/reviewControls';
+import { registerReviewLenses } from './approval/reviewLens';
 import { VscodeApprover } from './approval/vscodeApprover';
-import { registerCommands } from './commands';
+import { registerCommands, type ManifestTool } from './commands';
 import { HistoryJournal } from './history/journal';
 import { registerHistory } from './history/view';
 import { editorFolders } from './core/writePolicy';
@@ -37,8 +38,9 @@ export function activate(context: vscode.ExtensionContext): void {
     review,
     journal,
     ...registerReviewControls(review),
+    ...registerReviewLenses(review),
     ...registerTools(toolContext, approver),
-    ...registerCommands(log, calls, () => (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string; inputSchema?: object }[] } }).contributes?.languageModelTools ?? []),
+    ...registerCommands(log, calls, () => (context.extension.packageJSON as { contributes?: { languageModelTools?: ManifestTool[] } }).contributes?.languageModelTools ?? [], journal),
     ...registerHistory({ journal, context: toolContext, uriFor }),
   );
 }

@@ -122,3 +122,33 @@ export function cleanReason(reason: string | undefined): string | undefined {
 export function proposalLabel(p: ChangeProposal): string {
   return p.files.length === 1 ? `${p.tool}: ${p.files[0].display}` : `${p.tool}: ${p.summary}`;
 }
+
+/** How the keys that answer a review read on the person's keyboard. */
+export function reviewKeys(platform: string): { accept: string; reject: string } {
+  return platform === 'darwin' ? { accept: '⌘K ⌘Y', reject: '⌘K ⌘N' } : { accept: 'Ctrl+K Ctrl+Y', reject: 'Ctrl+K Ctrl+N' };
+}
+
+/**
+ * The labelled actions shown inside the review, above the first line that changes: Accept
+ * and Reject with their keys; a revert's say what each answer does to the files, and a change
+ * of several files says that the answer is for all of them.
+ */
+export function reviewActionTitles(p: Pick<ChangeProposal, 'tool' | 'files'>, platform: string): { accept: string; reject: string } {
+  const keys = reviewKeys(platform);
+  if (p.tool === 'revert') {
+    return { accept: `Accept the revert (${keys.accept})`, reject: `Reject: keep the files as they are (${keys.reject})` };
+  }
+  const all = p.files.length > 1 ? ` all ${p.files.length} files` : '';
+  return { accept: `Accept${all} (${keys.accept})`, reject: `Reject${all} (${keys.reject})` };
+}
+
+/** The 0-based line where `after` first differs from `before` (0 when one is empty), in `after`'s lines. */
+export function firstChangedLine(before: string, after: string): number {
+  const a = lines(before);
+  const b = lines(after);
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) {
+    i++;
+  }
+  return Math.min(i, Math.max(0, b.length - 1));
+}

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { isMultiDiffTab, type DiffReview, type PendingReview } from './diffReview';
+import { WALKTHROUGH_DONE, walkthroughDone } from '../vscode/walkthrough';
 import { actionLabel, baseName, cleanReason, countActions, proposalLabel, shortAction, waitingText } from './proposalText';
 
 export const PENDING_VIEW = 'agentFileTools.pendingChanges';
@@ -191,21 +192,21 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
     vscode.window.tabGroups.onDidChangeTabGroups(updateActiveEditor),
     vscode.commands.registerCommand(COMMANDS.accept, async (arg?: unknown) => {
       const p = await target(arg);
-      return p ? review.accept(p.id) : false;
+      return p ? answered(p, await review.accept(p.id)) : false;
     }),
     vscode.commands.registerCommand(COMMANDS.reject, async (arg?: unknown, reason?: unknown) => {
       const p = await target(arg);
       const r = p && (await reasonFor(proposalLabel(p.proposal), reason));
-      return p && r ? review.reject(p.id, r.reason) : false;
+      return p && r ? answered(p, await review.reject(p.id, r.reason)) : false;
     }),
     vscode.commands.registerCommand(COMMANDS.acceptAll, async () => {
       const all = review.pending();
-      return (await Promise.all(all.map((p) => review.accept(p.id)))).filter(Boolean).length;
+      return (await Promise.all(all.map(async (p) => answered(p, await review.accept(p.id))))).filter(Boolean).length;
     }),
     vscode.commands.registerCommand(COMMANDS.rejectAll, async (reason?: unknown) => {
       const all = review.pending();
       const r = all.length ? await reasonFor(`all ${all.length} proposed changes`, reason) : undefined;
-      return r ? (await Promise.all(all.map((p) => review.reject(p.id, r.reason)))).filter(Boolean).length : 0;
+      return r ? (await Promise.all(all.map(async (p) => answered(p, await review.reject(p.id, r.reason))))).filter(Boolean).length : 0;
     }),
     vscode.commands.registerCommand(COMMANDS.show, async (arg?: unknown, index?: unknown) => {
       const p = await target(arg);
@@ -215,6 +216,16 @@ export function registerReviewControls(review: DiffReview): vscode.Disposable[] 
   ];
   update();
   return subscriptions;
+}
+
+/** The person answered a review (when `did`): the walkthrough's step for its tool is done. */
+function answered(p: PendingReview, did: boolean): boolean {
+  if (did && p.proposal.tool === 'fs_edit') {
+    walkthroughDone(WALKTHROUGH_DONE.reviewedEdit);
+  } else if (did && p.proposal.tool === 'fs_apply_patch') {
+    walkthroughDone(WALKTHROUGH_DONE.reviewedPatch);
+  }
+  return did;
 }
 
 function single<T>(xs: readonly (T | undefined)[]): T | undefined {

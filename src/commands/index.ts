@@ -1,50 +1,45 @@
 import * as vscode from 'vscode';
+import type { HistoryJournal } from '../history/journal';
 import { TOOLS } from '../tools/registry';
 import type { CommandCalls } from '../vscode/lmTools';
+import { WALKTHROUGH_DONE, walkthroughDone } from '../vscode/walkthrough';
 import { registerCustomAgentCommand } from './customAgent';
-import { EDITOR_COMMANDS, exampleInput, openInputEditor, parseInput, SCHEMA_SCHEME, toolOfInput, ToolSchemas } from './toolEditor';
-
-export const RESULT_SCHEME = 'agent-file-tools-result';
-
-/** Read-only documents that show a tool's output exactly as the model receives it. */
-class ResultDocuments implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private count = 0;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
-  }
-
-  async show(tool: string, label: string, result: vscode.LanguageModelToolResult): Promise<void> {
-    const text = result.content
-      .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : p instanceof vscode.LanguageModelDataPart ? `[data: ${p.mimeType}, ${p.data.byteLength} bytes]` : '[unknown part]'))
-      .join('\n');
-    const safe = label.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 80) || 'result';
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safe} (${tool})`, query: String(++this.count) });
-    this.texts.set(uri.toString(), text);
-    const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, { preview: true });
-  }
-}
+import { registerPatternsCommand } from './patterns';
+import { RESULT_COMMANDS, RESULT_SCHEME, ResultDocuments } from './results';
+import { EDITOR_COMMANDS, exampleInput, INPUT_SCHEME, parseInput, ToolInputs, toolOfInput } from './toolEditor';
 
 function activeFilePath(): string | undefined {
   const doc = vscode.window.activeTextEditor?.document;
-  if (!doc || doc.uri.scheme === RESULT_SCHEME) {
+  if (!doc || doc.uri.scheme === RESULT_SCHEME || doc.uri.scheme === INPUT_SCHEME) {
     return undefined;
   }
   return doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.path;
 }
 
-async function run(results: ResultDocuments, calls: CommandCalls, tool: string, input: object, label: string): Promise<void> {
+interface Runner {
+  results: ResultDocuments;
+  calls: CommandCalls;
+  journal?: HistoryJournal;
+}
+
+async function run(r: Runner, tool: string, input: object, label: string, opts: { modelForm?: boolean } = {}): Promise<void> {
   const cts = new vscode.CancellationTokenSource();
   // the person asked for this call: its review takes the keyboard
-  const mark = calls.mark(tool, input);
+  const mark = r.calls.mark(tool, input);
+  const before = new Set(r.journal?.entries().map((e) => e.id));
   try {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Agent File Tools: {0}', tool), cancellable: false },
       () => vscode.lm.invokeTool(tool, { input, toolInvocationToken: undefined }, cts.token),
     );
-    await results.show(tool, label, result);
+    // the changes this call landed: its result says so once one is reverted
+    await r.journal?.flush();
+    const entries = r.journal?.entries().filter((e) => !before.has(e.id) && e.tool === tool && e.origin === 'command').map((e) => e.id);
+    await r.results.show(tool, label, result, { ...opts, entries });
+    walkthroughDone(WALKTHROUGH_DONE.ranTool);
+    if (tool === 'fs_read') {
+      walkthroughDone(WALKTHROUGH_DONE.readFile);
+    }
   } catch (e) {
     void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', tool, e instanceof Error ? e.message : String(e)));
   } finally {
@@ -53,27 +48,43 @@ async function run(results: ResultDocuments, calls: CommandCalls, tool: string, 
   }
 }
 
-/** The command-palette entries: the same tools, run by a person, output shown as the model sees it. */
-export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCalls, manifest: () => readonly { name: string; inputSchema?: object }[]): vscode.Disposable[] {
-  const results = new ResultDocuments();
+/** A tool as the manifest contributes it: what VS Code's tools picker shows of it. */
+export interface ManifestTool {
+  name: string;
+  displayName?: string;
+  userDescription?: string;
+}
+
+/** The command-palette entries: the same tools, run by a person, their results shown for the person to read (and, on request, as the model got them). */
+export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCalls, manifestTools: () => readonly ManifestTool[], journal?: HistoryJournal): vscode.Disposable[] {
+  const results = new ResultDocuments(journal);
+  const inputs = new ToolInputs();
+  const runner: Runner = { results, calls, journal };
   const pickTool = async (arg: unknown, title: string) => {
     const given = TOOLS.find((t) => t.name === arg);
     if (given) {
       return given;
     }
+    // each tool in plain words, as VS Code's own tools picker shows it (the manifest's names and descriptions)
+    const described = new Map(manifestTools().map((t) => [t.name, t] as const));
     const pick = await vscode.window.showQuickPick(
-      TOOLS.map((t) => ({ label: t.name, description: t.mutates ? vscode.l10n.t('changes files') : vscode.l10n.t('read-only'), tool: t })),
-      { title, placeHolder: vscode.l10n.t('Which tool?') },
+      TOOLS.map((t) => ({
+        label: t.name,
+        description: [described.get(t.name)?.displayName, t.mutates ? vscode.l10n.t('changes files, after your review') : vscode.l10n.t('read-only')].filter(Boolean).join(' · '),
+        detail: described.get(t.name)?.userDescription,
+        tool: t,
+      })),
+      { title, placeHolder: vscode.l10n.t('Which tool?'), matchOnDescription: true, matchOnDetail: true },
     );
     return pick?.tool;
   };
   const labelOf = (input: Record<string, unknown>) => [input.path, input.pattern].find((v): v is string => typeof v === 'string') ?? 'result';
   return [
-    vscode.workspace.registerTextDocumentContentProvider(SCHEMA_SCHEME, new ToolSchemas(manifest)),
-    vscode.commands.registerCommand(EDITOR_COMMANDS.open, async (arg?: unknown) => {
+    // `file`: a workspace-relative file to build the example on (the walkthrough names the demo's)
+    vscode.commands.registerCommand(EDITOR_COMMANDS.open, async (arg?: unknown, file?: unknown) => {
       const tool = await pickTool(arg, vscode.l10n.t('Agent File Tools: run a tool in an editor'));
       if (tool) {
-        await openInputEditor(tool.name, await exampleInput(tool.name, tool.example));
+        await inputs.open(tool.name, await exampleInput(tool.name, tool.example, typeof file === 'string' ? file : undefined));
       }
     }),
     vscode.commands.registerCommand(EDITOR_COMMANDS.run, async (arg?: unknown) => {
@@ -88,18 +99,27 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
         void vscode.window.showWarningMessage(parsed.error);
         return;
       }
-      await run(results, calls, tool, parsed.input, labelOf(parsed.input));
+      await run(runner, tool, parsed.input, labelOf(parsed.input));
     }),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
-    vscode.commands.registerCommand('agentFileTools.showLog', () => log.show()),
+    results,
+    inputs,
+    vscode.commands.registerCommand(RESULT_COMMANDS.showModelText, (uri?: vscode.Uri) => results.toggle(uri, true)),
+    vscode.commands.registerCommand(RESULT_COMMANDS.showReadable, (uri?: vscode.Uri) => results.toggle(uri, false)),
+    vscode.commands.registerCommand('agentFileTools.showLog', () => {
+      log.show();
+      walkthroughDone(WALKTHROUGH_DONE.sawLog);
+    }),
     registerCustomAgentCommand(),
+    ...registerPatternsCommand(),
     vscode.commands.registerCommand('agentFileTools.readActiveFile', async () => {
       const path = activeFilePath();
       if (!path) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Open a file first: this command reads the active editor\'s file as a model would.'));
         return;
       }
-      await run(results, calls, 'fs_read', { path }, vscode.workspace.asRelativePath(path));
+      // this command promises the model's view: the text exactly as the model gets it
+      await run(runner, 'fs_read', { path }, vscode.workspace.asRelativePath(path), { modelForm: true });
     }),
     // The quick path: one line of JSON, for short inputs (a patch or several lines take the editor).
     vscode.commands.registerCommand('agentFileTools.runTool', async (arg?: unknown) => {
@@ -121,7 +141,7 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
           resolve(undefined);
           // what the person typed, when it is an input; else the example
           const typed = parseInput(box.value);
-          void openInputEditor(tool.name, `${JSON.stringify('input' in typed ? typed.input : JSON.parse(example), null, 2)}\n`);
+          void inputs.open(tool.name, `${JSON.stringify('input' in typed ? typed.input : JSON.parse(example), null, 2)}\n`);
         });
         box.onDidHide(() => resolve(undefined));
         box.show();
@@ -131,15 +151,15 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
         return;
       }
       const input = JSON.parse(text) as Record<string, unknown>;
-      await run(results, calls, tool.name, input, labelOf(input));
+      await run(runner, tool.name, input, labelOf(input));
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromClipboard', async () => {
-      await applyPatchText(results, calls, await vscode.env.clipboard.readText(), vscode.l10n.t('the clipboard'));
+      await applyPatchText(runner, await vscode.env.clipboard.readText(), vscode.l10n.t('the clipboard'));
     }),
     vscode.commands.registerCommand('agentFileTools.applyPatchFromEditor', async () => {
       const editor = vscode.window.activeTextEditor;
       const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : editor?.document.getText();
-      await applyPatchText(results, calls, selection ?? '', vscode.l10n.t('the active editor'));
+      await applyPatchText(runner, selection ?? '', vscode.l10n.t('the active editor'));
     }),
   ];
 }
@@ -148,12 +168,12 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
  * A patch someone has from elsewhere (a review, a chat, a mail), applied through the same
  * flow as the model's: verified whole, reviewed in the multi-diff editor, applied at once.
  */
-async function applyPatchText(results: ResultDocuments, calls: CommandCalls, text: string, from: string): Promise<void> {
+async function applyPatchText(runner: Runner, text: string, from: string): Promise<void> {
   // A person copies a whole message: the patch is the part from its first marker to its last.
   const m = /^[ \t]*\*\*\*[ \t]*Begin Patch[ \t]*$[^]*^[ \t]*\*\*\*[ \t]*End Patch[ \t]*$/m.exec(text);
   if (!m) {
     void vscode.window.showWarningMessage(vscode.l10n.t('No patch in {0}: a patch starts with a "*** Begin Patch" line and ends with an "*** End Patch" line.', from));
     return;
   }
-  await run(results, calls, 'fs_apply_patch', { patch: m[0] }, 'patch');
+  await run(runner, 'fs_apply_patch', { patch: m[0] }, 'patch');
 }

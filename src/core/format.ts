@@ -15,3 +15,9 @@ export function formatBytes(n: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** Text a person typed, ended as a sentence: a full stop unless it ends with one, a question or exclamation mark or an ellipsis (before closing quotes or brackets). */
+export function asSentence(text: string): string {
+  const t = text.trimEnd();
+  return /[.!?…]["'”’)\]]*$/.test(t) ? t : `${t}.`;
+}

@@ -19,6 +19,8 @@ export interface HistoryEntry extends Omit<JournalEntry, 'files'> {
   files: HistoryFile[];
   /** Bytes of text kept for it. */
   bytes: number;
+  /** When a revert of it landed (milliseconds since the epoch). */
+  revertedAt?: number;
 }
 
 export interface HistoryLimits {
@@ -52,7 +54,7 @@ function metaOf(f: JournalFile): HistoryFile {
 
 function isEntry(v: unknown): v is HistoryEntry {
   const e = v as HistoryEntry;
-  return !!e && typeof e.id === 'string' && /^\d+$/.test(e.id) && typeof e.tool === 'string' && typeof e.summary === 'string' && typeof e.at === 'number' && typeof e.bytes === 'number' && Array.isArray(e.files);
+  return !!e && typeof e.id === 'string' && /^\d+$/.test(e.id) && typeof e.tool === 'string' && typeof e.summary === 'string' && typeof e.at === 'number' && typeof e.bytes === 'number' && Array.isArray(e.files) && (e.revertedAt === undefined || typeof e.revertedAt === 'number');
 }
 
 /**
@@ -141,6 +143,21 @@ export class HistoryJournal implements ChangeJournal, vscode.Disposable {
       this.changed.fire();
       await this.persist(id, dropped);
     });
+  }
+
+  /** Marks the changes as reverted (a revert of them landed at `at`). */
+  markReverted(ids: readonly string[], at: number): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      const marked = this.index.entries.filter((e) => ids.includes(e.id));
+      for (const e of marked) {
+        e.revertedAt = at;
+      }
+      if (marked.length) {
+        this.changed.fire();
+        await this.persist(undefined, []);
+      }
+    });
+    return this.queue;
   }
 
   /** Forgets every change. */

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import { CancelledError, ToolError } from '../core/errors';
+import { CancelledError } from '../core/errors';
+import { ChangeRejected, timedApprover } from '../services/approval';
+import { loggedTime } from '../services/callLog';
+import { rejectedOutcome } from '../services/run';
+import { WALKTHROUGH_DONE, walkthroughDone } from '../vscode/walkthrough';
 import { revertible, revertStates, type JournalEntry, type PathState } from '../services/journal';
 import { revertPaths, type RevertConflict } from '../tools/revert';
 import type { ContextFactory } from '../vscode/lmTools';
@@ -76,12 +80,18 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
     const added = e.files.reduce((n, f) => n + f.added, 0);
     const removed = e.files.reduce((n, f) => n + f.removed, 0);
     const edited = e.files.some((f) => f.userEdited);
+    const reverted = e.revertedAt !== undefined ? vscode.l10n.t('reverted at {0}', timeOf(e.revertedAt)) : '';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendText(`${e.tool}: ${e.summary}\n\n${new Date(e.at).toLocaleString()}, ${originWords(e.origin)}${edited ? vscode.l10n.t(', with your edits to the proposal') : ''}\n\n`);
+    if (reverted) {
+      tooltip.appendText(`${vscode.l10n.t('Reverted at {0}: the files no longer hold this change.', timeOf(e.revertedAt!))}\n\n`);
+    }
     for (const f of e.files) {
       tooltip.appendText(`${f.from ? `${f.from.display} → ` : ''}${f.display}: ${ACTION_WORDS[f.action]}, +${f.added} -${f.removed}${f.kept ? '' : ` (${vscode.l10n.t('not revertible: {0}', f.notKept ?? '')})`}\n\n`);
     }
-    tooltip.appendText(vscode.l10n.t('Click to see the change again.'));
+    tooltip.appendText(reverted ? vscode.l10n.t('Click to see the change again.') : vscode.l10n.t('Click to see the change again. Revert (↺) shows what it would put back, for you to accept.'));
+    // The row as a default-width side bar shows it whole: what and when first; who asked, and your edits, in the tooltip.
+    const entryContext = reverted ? 'agentFileTools.historyEntryReverted' : 'agentFileTools.historyEntry';
     if (node.index !== undefined || e.files.length === 1) {
       const index = node.index ?? 0;
       const f = e.files[index];
@@ -89,20 +99,21 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
       item.id = `h${e.id}/${index}`;
       item.resourceUri = this.uriFor(f.path);
       const top = node.index === undefined;
-      item.description = [top ? e.tool : '', f.action === 'modify' ? '' : ACTION_WORDS[f.action], `+${f.added} -${f.removed}`, top ? timeOf(e.at) : '', top ? originWords(e.origin) : '', f.userEdited ? vscode.l10n.t('your edits') : '']
-        .filter(Boolean)
-        .join(' · ');
+      item.description = [top ? reverted : '', f.action === 'modify' ? '' : ACTION_WORDS[f.action], `+${f.added} -${f.removed}`, top && !reverted ? timeOf(e.at) : '', top ? e.tool : ''].filter(Boolean).join(' · ');
       item.tooltip = tooltip;
-      item.contextValue = node.index === undefined ? 'agentFileTools.historyEntry' : 'agentFileTools.historyFile';
+      if (reverted && top) {
+        item.iconPath = new vscode.ThemeIcon('discard');
+      }
+      item.contextValue = node.index === undefined ? entryContext : 'agentFileTools.historyFile';
       item.command = { command: HISTORY_COMMANDS.show, title: vscode.l10n.t('Show Change'), arguments: [e.id, node.index] };
       return item;
     }
     const item = new vscode.TreeItem(e.summary, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `h${e.id}`;
-    item.iconPath = new vscode.ThemeIcon('diff-multiple');
-    item.description = [e.tool, vscode.l10n.t('{0} files', e.files.length), `+${added} -${removed}`, timeOf(e.at), originWords(e.origin), edited ? vscode.l10n.t('your edits') : ''].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(reverted ? 'discard' : 'diff-multiple');
+    item.description = [reverted, `+${added} -${removed}`, reverted ? '' : timeOf(e.at), e.tool].filter(Boolean).join(' · ');
     item.tooltip = tooltip;
-    item.contextValue = 'agentFileTools.historyEntry';
+    item.contextValue = entryContext;
     item.command = { command: HISTORY_COMMANDS.show, title: vscode.l10n.t('Show Change'), arguments: [e.id] };
     return item;
   }
@@ -283,20 +294,46 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
     return merged;
   };
 
+  /**
+   * Reverts the entries through a review of their own, says beforehand what that review will
+   * do, marks them reverted in the view once it lands and says so, and logs how it ended.
+   */
   const revert = async (entries: readonly HistoryEntry[], summary: string): Promise<boolean> => {
+    const t0 = performance.now();
+    let waited = 0;
+    const log = (outcome: string) => journal.log?.info(`revert of ${entries.length === 1 ? `"${entries[0].summary}" (${entries[0].tool}, ${timeOf(entries[0].at)})` : `${entries.length} changes since "${entries[0].summary}" (${timeOf(entries[0].at)})`} -> ${outcome} ${loggedTime(performance.now() - t0, waited)}`);
+    const landed = await revertEntries(entries, summary, (ms) => (waited += ms), log);
+    if (landed) {
+      await journal.markReverted(entries.map((e) => e.id), Date.now());
+      walkthroughDone(WALKTHROUGH_DONE.reverted);
+      const files = landed.map((f) => f.display);
+      log(`reverted: ${files.join(', ')}`);
+      void vscode.window.showInformationMessage(
+        entries.length === 1
+          ? vscode.l10n.t('Reverted "{0}": {1} hold again what they held before {2}.', entries[0].summary, files.join(', '), timeOf(entries[0].at))
+          : vscode.l10n.t('Reverted {0} changes since "{1}": {2} hold again what they held before {3}.', entries.length, entries[0].summary, files.join(', '), timeOf(entries[0].at)),
+      );
+    }
+    return landed !== undefined;
+  };
+
+  /** The revert itself; the files it put back, or undefined when nothing landed (`log` has said why). */
+  const revertEntries = async (entries: readonly HistoryEntry[], summary: string, waitedFor: (ms: number) => void, log: (outcome: string) => void): Promise<{ display: string }[] | undefined> => {
     const full: JournalEntry[] = [];
     for (const e of entries) {
       const f = await journal.full(e.id);
       if (!f) {
+        log('not reverted: its texts can no longer be read from the history');
         void vscode.window.showWarningMessage(vscode.l10n.t('The change "{0}" can no longer be read from the history, so it cannot be reverted.', e.summary));
-        return false;
+        return undefined;
       }
       full.push(f);
     }
     if (!revertible(full)) {
       const f = full.flatMap((e) => e.files).find((x) => !x.kept)!;
+      log(`not reverted: ${f.display} is listed without its text`);
       void vscode.window.showWarningMessage(vscode.l10n.t('{0} cannot be reverted from the history: {1}.', f.display, f.notKept ?? ''));
-      return false;
+      return undefined;
     }
     const states = revertStates(full);
     const cts = new vscode.CancellationTokenSource();
@@ -304,37 +341,53 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
       // each call's accepted review closes once that call has landed its change
       const revert = async (...args: [readonly PathState[], ReadonlyMap<string, string | null>?]) => {
         const ctx = deps.context('revert', summary, cts.token, undefined, 'command');
+        const timed = timedApprover(ctx.approver);
         try {
-          return await revertPaths(ctx, summary, ...args);
+          return await revertPaths({ ...ctx, approver: timed.approver }, summary, ...args);
         } finally {
+          waitedFor(timed.waitedMs());
           ctx.endCall();
         }
       };
+      // what comes next, said before it opens: a review, and what each answer does
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('The revert of "{0}" opens for your review: Accept puts the files back as they were before {1}; Reject leaves them as they are.', entries[0].summary, timeOf(entries[0].at)),
+      );
       let outcome = await revert(states);
       if (outcome.kind === 'conflicts') {
+        const t = performance.now();
         const merged = await resolveOverNewer(outcome.conflicts, states);
+        waitedFor(performance.now() - t);
         if (!merged) {
-          return false;
+          log('not reverted: the person kept the newer work');
+          return undefined;
         }
         // the review shows the revert over the text the person saw, with what they merged where they merged
         const seen = new Map(outcome.conflicts.map((c) => [c.path, c.now ?? null] as const));
         const resolved = states.map((s) => (merged.has(s.path) ? { ...s, restore: merged.get(s.path) } : s));
         outcome = await revert(resolved, seen);
         if (outcome.kind === 'conflicts') {
+          log(`not reverted: ${outcome.conflicts.map((c) => c.display).join(', ')} changed again`);
           void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed again; nothing was reverted.', outcome.conflicts.map((c) => c.display).join(', ')));
-          return false;
+          return undefined;
         }
       }
       if (outcome.landed.files.length === 0) {
+        log('nothing to revert: every file already holds what it held before');
         void vscode.window.showInformationMessage(vscode.l10n.t('Every file already holds what it held before; nothing to revert.'));
+        return undefined;
       }
-      return outcome.landed.files.length > 0;
+      return outcome.landed.files.map((f) => ({ display: f.planned.target.located.display }));
     } catch (err) {
-      if (err instanceof CancelledError || (err instanceof ToolError && err.code === 'rejected')) {
-        return false;
+      if (err instanceof CancelledError) {
+        log('cancelled');
+      } else if (err instanceof ChangeRejected) {
+        log(rejectedOutcome(err.reason));
+      } else {
+        log(`failed: ${err instanceof Error ? err.message : String(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Revert failed: {0}', err instanceof Error ? err.message : String(err)));
       }
-      void vscode.window.showErrorMessage(vscode.l10n.t('Revert failed: {0}', err instanceof Error ? err.message : String(err)));
-      return false;
+      return undefined;
     } finally {
       cts.dispose();
     }

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 
+/** VS Code's built-in TypeScript extension, whose server checks TypeScript and JavaScript. */
+export const TS_EXTENSION = 'vscode.typescript-language-features';
+
 /** The languages TypeScript's server checks, which it can be asked about directly. */
 export const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
 
@@ -35,6 +38,8 @@ interface ServerDiagnostic {
 export async function askTypeScript(uri: vscode.Uri): Promise<TypeScriptAnswer> {
   let answers: ({ body?: unknown } | undefined)[];
   try {
+    // its request command exists once the extension has started (the first TypeScript file opened starts it)
+    await vscode.extensions.getExtension(TS_EXTENSION)?.activate();
     answers = await Promise.all(
       ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync'].map((request) => vscode.commands.executeCommand<{ body?: unknown } | undefined>('typescript.tsserverRequest', request, { file: uri })),
     );

@@ -20,7 +20,7 @@ import { applyInEditor } from './vscodeApply';
 import { documentSymbolsOf } from './vscodeSymbols';
 import type { OutlineSymbol } from '../core/outline/symbols';
 import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
-import { askTypeScript, TS_LANGUAGES } from './typeScriptCheck';
+import { askTypeScript, TS_EXTENSION, TS_LANGUAGES } from './typeScriptCheck';
 import { CheckerWatch, tabUris } from './vscodeCheckers';
 import type { GitDirectories } from '../core/gitDirectory';
 import type { ApplyOptions, ApplyReport, CheckState, Diagnostic, DirEntry, EntryType, FileChange, FileStat, NamedEntries, OpenDocument, Workspace } from './workspace';
@@ -421,11 +421,17 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     // A file whose problems are listed has a checker, though: its answer is waited for.
     const reported = new Set([...uriOf.values()].filter((u) => vscode.languages.getDiagnostics(u).length > 0).map((u) => u.toString()));
     const tabbed = tabUris();
+    // A file a tab shows in a language TypeScript's server checks, while that server runs: it is
+    // asked directly below, even before it has reported anything in this window (the first
+    // edit of a language, while the server may still be loading the project).
+    const asksTypeScript = (k: string) => !filesChanged && tabbed.has(k) && TS_LANGUAGES.has(open.get(k) ?? '') && typeScriptRuns();
     const waits = (k: string) => {
       const lang = open.get(k);
-      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkers.checks(lang) && (tabbed.has(k) || this.checkers.checksUntabbed(lang))));
+      return lang !== undefined && lang !== 'plaintext' && (reported.has(k) || (this.checkers.checks(lang) && (tabbed.has(k) || this.checkers.checksUntabbed(lang))) || asksTypeScript(k));
     };
     const keys = new Set([...keyOf.values()].filter(waits));
+    // a server that has not reported yet may be starting: its answer is waited for within the whole bound
+    const starting = [...keys].some((k) => asksTypeScript(k) && !this.checkers.checks(open.get(k)!));
     const heard = new Set<string>();
     // Files whose TypeScript answer differed from their list: TypeScript's event is still to
     // come, so a quiet spell after another checker's event does not end the wait before it
@@ -475,7 +481,7 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
         resolve(states());
       };
       const started = Date.now();
-      const firstWindow = Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs);
+      const firstWindow = starting ? maxMs : Math.min(DIAGNOSTICS_FIRST_EVENT_MS, maxMs);
       const settle = () => {
         const left = started + firstWindow - Date.now();
         if (tsPending.size > 0 && left > 0) {
@@ -544,6 +550,15 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
       }
     });
   }
+}
+
+/**
+ * Whether TypeScript's extension is in this window (and enabled): its server checks the
+ * TypeScript and JavaScript files the tabs show. It starts with the first such file opened,
+ * and may still be starting: askTypeScript waits for it.
+ */
+function typeScriptRuns(): boolean {
+  return vscode.extensions.getExtension(TS_EXTENSION) !== undefined;
 }
 
 /** After a file's diagnostics change, how long they must stay unchanged to count as settled. */

@@ -1,3 +1,4 @@
+import { ToolError } from '../core/errors';
 import type { CancelSignal } from '../core/cancel';
 import type { Phrase } from '../core/phrase';
 import type { ReadReason } from '../core/policy';
@@ -111,4 +112,37 @@ export class ApprovalDenied extends Error {
   constructor(readonly result: ToolResult) {
     super('approval denied');
   }
+}
+
+/** The person rejected a change: the model is told `message`; `reason` is what they typed, if anything. */
+export class ChangeRejected extends ToolError {
+  constructor(
+    readonly reason: string | undefined,
+    message: string,
+  ) {
+    super('rejected', message);
+  }
+}
+
+/**
+ * The same approver, counting how long the person took to answer its questions and reviews:
+ * that time is theirs, and a call's log says it apart from the call's own.
+ */
+export function timedApprover(a: Approver): { approver: Approver; waitedMs(): number } {
+  let waited = 0;
+  const timed = async <T>(p: Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await p;
+    } finally {
+      waited += performance.now() - t0;
+    }
+  };
+  const approver: Approver = {
+    confirm: (q, signal) => timed(a.confirm(q, signal)),
+    review: (p, signal) => timed(a.review(p, signal)),
+    showApplied: (p) => a.showApplied(p),
+    ...(a.written ? { written: () => a.written!() } : {}),
+  };
+  return { approver, waitedMs: () => waited };
 }

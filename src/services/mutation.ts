@@ -1,6 +1,7 @@
 import { throwIfCancelled } from '../core/cancel';
 import { lineStats, textEdits, unifiedDiff, type TextEdit } from '../core/diff';
 import { CancelledError, ToolError } from '../core/errors';
+import { asSentence } from '../core/format';
 import { textVersion } from '../core/hash';
 import { inOrder } from '../core/inOrder';
 import { FULL_READ_MAX_BYTES, MAX_CHANGE_DIFF_BYTES, MAX_CHANGE_DIFF_LINES, MAX_DIAGNOSTICS_PER_FILE, MAX_OTHER_PROBLEM_FILES, PATH_CHECKS_IN_FLIGHT, DIAGNOSTICS_MAX_WAIT_MS } from '../core/limits';
@@ -11,7 +12,7 @@ import type { ChangeReason } from '../core/writePolicy';
 import type { CellChange } from '../core/notebook/cells';
 import { ApplyFailure, StaleError, type CheckState, type Diagnostic, type FileChange } from '../host/workspace';
 import { Access } from './access';
-import { ApprovalDenied, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
+import { ApprovalDenied, ChangeRejected, type ChangeProposal, type ProposedAction, type ProposedFile } from './approval';
 import { loadFileText, type FileText } from './fileText';
 import type { JournalFile } from './journal';
 import { fileKey, type Target } from './target';
@@ -455,7 +456,7 @@ export async function landChange(
     const review = await ctx.approver.review(proposal, ctx.signal);
     switch (review.kind) {
       case 'rejected':
-        throw new ToolError('rejected', `The user rejected this change; nothing was written.${review.reason ? ` Their reason: ${review.reason}` : ''} Do not retry it as it was; adjust it to what the user said, or ask them.`);
+        throw new ChangeRejected(review.reason, `The user rejected this change; nothing was written.${review.reason ? ` Their reason: ${asSentence(review.reason)}` : ''} Do not retry it as it was; adjust it to what the user said, or ask them.`);
       case 'cancelled':
         throw new CancelledError();
       case 'needs-approval':

@@ -1,9 +1,10 @@
 import type * as z from 'zod';
 import { CancelledError, ToolError } from '../core/errors';
 import { didYouMean, resolveAliases } from './aliases';
-import { ApprovalDenied } from './approval';
+import { ApprovalDenied, ChangeRejected, timedApprover } from './approval';
+import { callLogEntry } from './callLog';
 import { MAX_ERROR_TEXT_CHARS, MAX_INPUT_DEPTH } from '../core/limits';
-import { boundedJson, formatInputError, overDeepField } from './input';
+import { formatInputError, overDeepField } from './input';
 import { errorResult, type ToolResult } from './result';
 import type { Preparation, ToolContext, ToolSpec } from './types';
 
@@ -89,17 +90,22 @@ export async function prepareTool(spec: ToolSpec, raw: unknown, ctx: ToolContext
 /** Validates, runs and logs one call; every failure becomes an error result. */
 export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext): Promise<ToolResult> {
   const t0 = performance.now();
-  const summary = boundedJson(raw ?? {}, 200);
+  const timed = timedApprover(ctx.approver);
   let result: ToolResult;
-  let cancelled = false;
+  // a call the person stopped or whose change they rejected did not fail: the log says so
+  let ended: string | undefined;
   const parsed = parseInput(spec, raw);
   if (!parsed.ok) {
     result = parsed.result;
   } else {
     try {
-      result = await spec.invoke(parsed.value, ctx);
+      result = await spec.invoke(parsed.value, { ...ctx, approver: timed.approver });
     } catch (e) {
-      cancelled = e instanceof CancelledError;
+      if (e instanceof CancelledError) {
+        ended = 'cancelled';
+      } else if (e instanceof ChangeRejected) {
+        ended = rejectedOutcome(e.reason);
+      }
       result = e instanceof ApprovalDenied ? e.result : failureResult(spec, e);
       if (!(e instanceof ToolError) && !(e instanceof ApprovalDenied)) {
         ctx.log.error(`${spec.name} threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -107,11 +113,14 @@ export async function invokeTool(spec: ToolSpec, raw: unknown, ctx: ToolContext)
     }
   }
   result = capErrorText(result);
-  // a call the person stopped did not fail: the log says so
-  const outcome = cancelled ? 'cancelled' : result.needsApproval ? `needs approval: ${firstLine(result)}` : result.isError ? `error: ${firstLine(result)}` : 'ok';
-  // to a tenth of a millisecond: most calls take less than a few
-  ctx.log.info(`${spec.name} ${summary} -> ${outcome} (${Math.round((performance.now() - t0) * 10) / 10} ms)`);
+  const outcome = ended ?? (result.needsApproval ? `needs approval: ${firstLine(result)}` : result.isError ? `error: ${firstLine(result)}` : 'ok');
+  ctx.log.info(callLogEntry(spec.name, raw, outcome, performance.now() - t0, timed.waitedMs()));
   return result;
+}
+
+/** How the log says that the person rejected a change, with their reason. */
+export function rejectedOutcome(reason: string | undefined): string {
+  return reason ? `rejected by the user: ${reason.split('\n')[0].slice(0, 160)}` : 'rejected by the user (no reason given)';
 }
 
 /** An error answer is a few lines to act on: one that grew past MAX_ERROR_TEXT_CHARS (a long path, a long pattern) is cut. */

@@ -65,9 +65,19 @@ function stringsOf(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 }
 
-/** A list of globs whose files ask first: the user's (or the default), plus the workspace's patterns, never its exemptions (`!`). */
-export function guardedList(user: unknown, fallback: readonly string[], shared: readonly unknown[]): string[] {
-  const out = [...(stringsOf(user) ?? fallback)];
+/**
+ * A list of globs whose files ask first: the built-in patterns, then the user's own (patterns
+ * and exemptions, `!`), then the workspace's patterns, never its exemptions. The setting holds
+ * only what is added to the built-in list, which a person sees with a command rather than as
+ * hundreds of rows of the Settings editor.
+ */
+export function guardedList(user: unknown, builtIn: readonly string[], shared: readonly unknown[]): string[] {
+  const out = [...builtIn];
+  for (const p of stringsOf(user) ?? []) {
+    if (!out.includes(p)) {
+      out.push(p);
+    }
+  }
   for (const layer of shared) {
     for (const p of stringsOf(layer) ?? []) {
       if (!p.trimStart().startsWith('!') && !out.includes(p)) {

@@ -62,9 +62,20 @@ function sameText(r, c, { direct = true, cli = true } = {}) {
   }
 }
 
+/**
+ * How the extension's log names a call (src/services/callLog.ts): the tool, its input as JSON in
+ * which each text with a line break stands as "(N lines, below)", cut at 200 characters, then " -> ".
+ */
+function loggedHead(tool, input) {
+  const lines = (v) => (v.endsWith('\n') ? v.slice(0, -1) : v).split('\n').length;
+  const shown = JSON.parse(JSON.stringify(input), (_k, v) => (typeof v === 'string' && v.includes('\n') ? `(${lines(v)} ${lines(v) === 1 ? 'line' : 'lines'}, below)` : v));
+  const json = JSON.stringify(shown);
+  return `${tool} ${json.length > 200 ? `${json.slice(0, 197)}...` : json} -> `;
+}
+
 /** The extension logged the call (invoke ran) and delivered it to the chat as a prompt-tsx part. */
 function logged(r, tool, input) {
-  const line = `${tool} ${JSON.stringify(input)} -> `;
+  const line = loggedHead(tool, input);
   assert.ok(
     r.logLines.some((l) => l.includes(line)),
     `the log has "${line}…"; it has:\n${r.log}`,
@@ -76,7 +87,7 @@ function logged(r, tool, input) {
 }
 
 function notInvoked(r, tool, input) {
-  const line = `${tool} ${JSON.stringify(input)} -> `;
+  const line = loggedHead(tool, input);
   assert.ok(!r.logLines.some((l) => l.includes(line)), `invoke was not called, yet the log has "${line}":\n${r.log}`);
 }
 
@@ -146,16 +157,20 @@ const OWNER_ACCEPTED = { path: 'docs/team.md', old_string: 'Owner: Ada', new_str
 const OWNER_STOPPED = { path: 'docs/team.md', old_string: 'Owner: Ada', new_string: 'Owner: Linus' };
 const waitingFor = (plain) => `${plain}, after your review in the diff`;
 
-/** The extension's log line for a call: its input as logged (cut to 200 characters), then how it ended, and in how many ms. */
+/**
+ * The extension's log line for a call: its input as logged, then how it ended, and in how many
+ * ms of its own (`ms`) and of waiting for the person's answer (`waited`).
+ */
 function logOutcome(r, tool, input) {
-  const json = JSON.stringify(input);
-  const head = `${tool} ${json.length > 200 ? `${json.slice(0, 197)}...` : json} -> `;
+  const head = loggedHead(tool, input);
   const line = r.logLines.find((l) => l.includes(head));
   assert.ok(line, `the log has "${head}…"; it has:\n${r.log}`);
-  const m = /^(\S+ \S+) \[info\] .* -> (.*) \(([\d.]+) ms\)$/.exec(line);
+  const m = /^(\S+ \S+) \[info\] .* -> (.*) \(([\d.]+) ms(?: \+ (\d+) ms waiting for the user)?\)$/.exec(line);
+  assert.ok(m, `the log's line for the call ends with its time: ${line}`);
   // the log's clock is the machine's local time, as is the suite's
   const ended = new Date(m[1].replace(' ', 'T')).getTime();
-  return { outcome: m[2], ms: Number(m[3]), started: ended - Number(m[3]) };
+  const waited = Number(m[4] ?? 0);
+  return { outcome: m[2], ms: Number(m[3]) + waited, own: Number(m[3]), waited, started: ended - Number(m[3]) - waited };
 }
 
 /** Nothing is left waiting: no review editor, no count in the status bar nor on the activity bar icon. */
@@ -222,9 +237,13 @@ const EDIT_SCENARIOS = [
     steps: [{ review: 'changelog.md ↔ proposed by fs_edit', waiting: waitingFor('Editing docs/changelog.md'), reject: { reason: REJECT_REASON, via: 'keys' } }],
     async expect(r) {
       const c = call(r, 'fs_edit');
-      assert.equal(c.result, `The user rejected this change; nothing was written. Their reason: ${REJECT_REASON} Do not retry it as it was; adjust it to what the user said, or ask them.`);
+      // the reason ends as a sentence before what follows it
+      assert.equal(c.result, `The user rejected this change; nothing was written. Their reason: ${REJECT_REASON}. Do not retry it as it was; adjust it to what the user said, or ask them.`);
       assert.equal(r.ws.read('docs/changelog.md'), '# Changelog\n\n## 1.2.0\n\n- Faster startup.\n');
-      assert.match(logOutcome(r, 'fs_edit', CHANGELOG_EDIT).outcome, /^error: The user rejected this change/);
+      // a person's Reject is not an error of the tool's, and the time they took is said apart
+      const rejected = logOutcome(r, 'fs_edit', CHANGELOG_EDIT);
+      assert.equal(rejected.outcome, `rejected by the user: ${REJECT_REASON}`);
+      assert.ok(rejected.waited > rejected.own, `the review (${rejected.waited} ms) is not the tool's time (${rejected.own} ms)`);
       assert.ok(r.chat.text.includes(`Their reason: ${REJECT_REASON}`), r.chat.text);
       await nothingPending(r);
     },
@@ -291,7 +310,7 @@ const EDIT_SCENARIOS = [
       const accepted = call(r, 'fs_apply_patch', 0);
       assert.match(accepted.result, /^Success\. Updated the following files:\nM notes\/todo\.txt\nA notes\/ideas\.txt\nD notes\/done\.txt\nVersions: /);
       const rejected = call(r, 'fs_apply_patch', 1);
-      assert.equal(rejected.result, `The user rejected this change; nothing was written. Their reason: ${PATCH_REASON} Do not retry it as it was; adjust it to what the user said, or ask them.`);
+      assert.equal(rejected.result, `The user rejected this change; nothing was written. Their reason: ${PATCH_REASON}. Do not retry it as it was; adjust it to what the user said, or ask them.`);
       assert.equal(r.ws.read('notes/todo.txt'), 'buy oat milk\ncall the bank\n');
       assert.equal(r.ws.read('notes/ideas.txt'), 'learn the cello\n');
       assert.equal(r.ws.exists('notes/done.txt'), false);

@@ -192,7 +192,7 @@ describe('reviewing a change in VS Code', () => {
     const tab = await reviewOf('reject.txt');
     assert.equal(await vscode.commands.executeCommand('agentFileTools.rejectChange', tab.input.modified, 'the old wording is required by the spec'), true);
     const { text } = await call;
-    assert.match(text, /^The user rejected this change; nothing was written\. Their reason: the old wording is required by the spec /);
+    assert.match(text, /^The user rejected this change; nothing was written\. Their reason: the old wording is required by the spec\. Do not retry/);
     assert.equal(fs.readFileSync(p, 'utf8'), 'keep me\n');
     assert.deepEqual(reviewTabs(), []);
   });
@@ -428,7 +428,7 @@ describe('a review in the real workbench', () => {
       { press: 'Enter' },
     ]);
     assert.ok(r.ok, r.error);
-    assert.match((await call).text, /^The user rejected this change; nothing was written\. Their reason: keep it as it is /);
+    assert.match((await call).text, /^The user rejected this change; nothing was written\. Their reason: keep it as it is\. Do not retry/);
     assert.equal(fs.readFileSync(p, 'utf8'), 'left alone\n');
   });
 });

@@ -240,7 +240,7 @@ describe('the history of changes', () => {
 describe('Run a Tool in an editor', () => {
   afterEach(async () => {
     await vscode.commands.executeCommand('agentFileTools.rejectAllChanges', 'test cleanup');
-    for (const d of vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'untitled' && x.isDirty)) {
+    for (const d of vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'agent-file-tools-input' && x.isDirty)) {
       await vscode.window.showTextDocument(d);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
@@ -250,7 +250,7 @@ describe('Run a Tool in an editor', () => {
   it('opens a JSON input prefilled for the active file, checked against the tool\'s schema as it is typed', async () => {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('hello.txt')));
     await vscode.commands.executeCommand('agentFileTools.runToolInEditor', 'fs_read');
-    const editor = await waitFor('the input editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'untitled' ? vscode.window.activeTextEditor : undefined));
+    const editor = await waitFor('the input editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'agent-file-tools-input' ? vscode.window.activeTextEditor : undefined));
     assert.equal(editor.document.uri.path, '/fs_read.input.json');
     assert.equal(editor.document.languageId, 'json');
     assert.deepEqual(JSON.parse(editor.document.getText()), { path: 'hello.txt', offset: 1, limit: 50 });
@@ -269,7 +269,8 @@ describe('Run a Tool in an editor', () => {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri('history/run.txt')));
     await vscode.commands.executeCommand('agentFileTools.runToolInEditor', 'fs_edit');
     const editor = await waitFor('the input editor', () => (vscode.window.activeTextEditor?.document.uri.path === '/fs_edit.input.json' ? vscode.window.activeTextEditor : undefined));
-    assert.deepEqual(JSON.parse(editor.document.getText()), { path: 'history/run.txt', old_string: 'alpha', new_string: 'alpha' });
+    // a real change: a line added after one that occurs once in the file
+    assert.deepEqual(JSON.parse(editor.document.getText()), { path: 'history/run.txt', old_string: 'alpha', new_string: 'alpha\nAdded by fs_edit from Run a Tool: accept it, then revert it from the History of Changes.' });
     await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), JSON.stringify({ path: 'history/run.txt', old_string: 'beta', new_string: 'gamma\ndelta' }, null, 2)));
     const clicked = await ui([{ click: '.editor-actions a.action-label[aria-label*="Run This Tool Input"]' }]);
     assert.ok(clicked.ok, clicked.error);

@@ -23,10 +23,10 @@ export function runSuite(dir: string): Promise<void> {
   if (process.env.AFT_TEST_INVERT) {
     mocha.invert();
   }
-  for (const f of fs.readdirSync(dir).sort()) {
-    if (f.endsWith('.test.js')) {
-      mocha.addFile(path.join(dir, f));
-    }
+  // The first hour first: the walkthrough's steps, once ticked, stay ticked for the window's life.
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort();
+  for (const f of [...files.filter((f) => f === 'first-hour.test.js'), ...files.filter((f) => f !== 'first-hour.test.js')]) {
+    mocha.addFile(path.join(dir, f));
   }
   const out = process.env.AFT_RESULTS_FILE;
   return new Promise((resolve, reject) => {

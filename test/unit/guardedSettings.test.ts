@@ -4,14 +4,14 @@ import { DEFAULT_SETTINGS, guardedList, strictestPolicy, userOnlyList } from '..
 // What asks the person first is the person's to loosen: a workspace's own settings (a
 // repository's .vscode/settings.json) may add to it, never take from it.
 describe('settings a workspace cannot loosen', () => {
-  it('a guarded list: the user\'s or the default, plus the workspace\'s patterns, never its exemptions', () => {
-    const defaults = ['**/.env', '!**/.env.example'];
-    assert.deepEqual(guardedList(undefined, defaults, []), defaults);
-    assert.deepEqual(guardedList(undefined, defaults, [[], undefined]), defaults, 'an empty workspace list removes nothing');
-    assert.deepEqual(guardedList(undefined, defaults, [['!**/.env', ' !**', '**/*.private', 42, '**/.env']]), [...defaults, '**/*.private']);
-    assert.deepEqual(guardedList(['**/*.key'], defaults, [['**/*.pem']]), ['**/*.key', '**/*.pem'], 'the user\'s own list replaces the default');
-    assert.deepEqual(guardedList([], defaults, [['**/*.pem'], ['**/*.crt']]), ['**/*.pem', '**/*.crt'], 'workspace and folder both add');
-    assert.deepEqual(guardedList('**/*.key', defaults, ['**/*.pem']), defaults, 'what is not a list is not taken');
+  it('a guarded list: the built-in patterns, the user\'s additions and exemptions, the workspace\'s patterns, never its exemptions', () => {
+    const builtIn = ['**/.env', '!**/.env.example'];
+    assert.deepEqual(guardedList(undefined, builtIn, []), builtIn);
+    assert.deepEqual(guardedList([], builtIn, [[], undefined]), builtIn, 'an empty list removes nothing');
+    assert.deepEqual(guardedList(undefined, builtIn, [['!**/.env', ' !**', '**/*.private', 42, '**/.env']]), [...builtIn, '**/*.private']);
+    assert.deepEqual(guardedList(['**/*.key', '!**/.env.local', '**/.env'], builtIn, [['**/*.pem']]), [...builtIn, '**/*.key', '!**/.env.local', '**/*.pem'], 'the user\'s own patterns add to the built-in ones, and their exemptions count');
+    assert.deepEqual(guardedList([], builtIn, [['**/*.pem'], ['**/*.crt']]), [...builtIn, '**/*.pem', '**/*.crt'], 'workspace and folder both add');
+    assert.deepEqual(guardedList('**/*.key', builtIn, ['**/*.pem']), builtIn, 'what is not a list is not taken');
   });
 
   it('paths outside the workspace read without asking only where the user\'s own settings say', () => {

@@ -177,3 +177,8 @@ export function continuation(tool: string, text: string): Record<string, unknown
   assert.ok(m, `a complete ${tool} call: ${lines[at]}`);
   return JSON.parse(m[1]) as Record<string, unknown>;
 }
+
+/** Every setting the manifest declares, from all its sections (`contributes.configuration` is a list of titled sections). */
+export function settingsOf(m: { contributes: { configuration: { properties: Record<string, unknown> }[] } }): Record<string, { default: unknown } & Record<string, unknown>> {
+  return Object.assign({}, ...m.contributes.configuration.map((s) => s.properties)) as Record<string, { default: unknown } & Record<string, unknown>>;
+}

@@ -9,6 +9,7 @@ import type { OpenedFile } from '../../src/core/file';
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../src/core/limits';
 import type { Approver, Confirmation } from '../../src/services/approval';
 import { cliApprover } from '../../src/services/cliApprover';
+import { guardedList } from '../../src/services/settings';
 import { LineSplitter } from '../../src/host/process';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { ToolError } from '../../src/core/errors';
@@ -17,7 +18,7 @@ import { MatchClock, Matcher, Overrides, RuleFile } from '../../src/core/ignore/
 import { findProgram } from '../../src/core/process';
 import { acceptAsProposed } from '../../src/services/approval';
 import type { FileChange } from '../../src/host/workspace';
-import { call, context, prepare, rgOnPath, scriptedApprover, tempTree, TestWorkspace, withEngine } from './helpers';
+import { call, context, prepare, rgOnPath, scriptedApprover, settingsOf, tempTree, TestWorkspace, withEngine } from './helpers';
 import { makeInflatingPdf } from './pdfFixture';
 
 /**
@@ -356,9 +357,11 @@ describe('hostile workspace: every byte the model sees passes the path policy', 
       );
     });
 
-    it('ships the same defaults in the setting', () => {
+    it('applies the built-in patterns whatever the setting holds: it starts empty and only adds to them', () => {
       const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-      assert.deepEqual(manifest.contributes.configuration.properties['agentFileTools.sensitiveFiles'].default, DEFAULT_SENSITIVE_GLOBS);
+      assert.deepEqual(settingsOf(manifest)['agentFileTools.sensitiveFiles'].default, []);
+      assert.deepEqual(guardedList([], DEFAULT_SENSITIVE_GLOBS, []), [...DEFAULT_SENSITIVE_GLOBS]);
+      assert.deepEqual(guardedList(['!**/.env'], DEFAULT_SENSITIVE_GLOBS, [['!**/*.pem']]), [...DEFAULT_SENSITIVE_GLOBS, '!**/.env'], 'only the person exempts');
     });
   });
 });

@@ -7,6 +7,7 @@ import { TOOLS } from '../../src/tools/registry';
 import { resultText } from '../../src/services/result';
 import { fieldsAt, parseInput } from '../../src/services/run';
 import { DEFAULT_SETTINGS } from '../../src/services/settings';
+import { settingsOf } from './helpers';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -350,12 +351,40 @@ describe('package.json and the tool registry', () => {
     assert.doesNotMatch(tool('fs_list').modelDescription, /see everything/, 'the ignore globs of the call apply with respect_ignore false too');
   });
 
-  it('gives the settings the defaults the code uses', () => {
-    const props = manifest.contributes.configuration.properties;
-    assert.deepEqual(props['agentFileTools.sensitiveFiles'].default, [...DEFAULT_SETTINGS.sensitiveFiles]);
-    assert.deepEqual(props['agentFileTools.protectedFiles'].default, [...DEFAULT_SETTINGS.protectedFiles]);
+  it('gives the settings the defaults the code uses; the files that always ask start from the built-in patterns, which the setting only adds to', () => {
+    const props = settingsOf(manifest);
+    assert.deepEqual(props['agentFileTools.sensitiveFiles'].default, []);
+    assert.deepEqual(props['agentFileTools.protectedFiles'].default, []);
+    assert.ok(DEFAULT_SETTINGS.protectedFiles.length > 200 && DEFAULT_SETTINGS.sensitiveFiles.length > 50, 'the built-in lists, which the Settings editor would show one per row');
     for (const key of ['approvalPolicy', 'saveAfterChange', 'formatAfterChange', 'instructionFiles', 'maxImageBytes'] as const) {
       assert.deepEqual(props[`agentFileTools.${key}`].default, DEFAULT_SETTINGS[key], key);
+    }
+  });
+
+  it('groups the settings by what they are for, each in a titled section, and names a command that shows the built-in patterns', () => {
+    const sections: { title: string; properties: Record<string, unknown> }[] = manifest.contributes.configuration;
+    assert.ok(Array.isArray(sections) && sections.length >= 4, 'an array of sections');
+    const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8'));
+    const titles = sections.map((s) => nls[s.title.replace(/^%|%$/g, '')] ?? s.title);
+    assert.equal(new Set(titles).size, titles.length, 'titles tell the sections apart');
+    for (const s of sections) {
+      assert.ok(Object.keys(s.properties).length <= 8, `${s.title}: a section a person takes in at a glance`);
+    }
+    const tools = sections.find((s) => Object.keys(s.properties).some((k) => k.startsWith('agentFileTools.tools.')))!;
+    assert.ok(Object.keys(tools.properties).every((k) => k.startsWith('agentFileTools.tools.')), 'the tools offered have a section of their own');
+    for (const key of ['protectedFiles', 'sensitiveFiles']) {
+      assert.match(nls[`config.${key}.markdownDescription`], /\(command:agentFileTools\.showBuiltInPatterns\)/, key);
+    }
+    assert.ok(manifest.contributes.commands.some((c: { command: string }) => c.command === 'agentFileTools.showBuiltInPatterns'));
+  });
+
+  it("checks each tool's Run a Tool input against that tool's inputSchema, from a file inside the extension (VS Code takes only an absolute URL or ./ there)", () => {
+    const entries: { fileMatch: string; url: string }[] = manifest.contributes.jsonValidation;
+    assert.deepEqual(entries.map((e) => e.fileMatch), contributed.map((t) => `${t.name}.input.json`));
+    for (const [i, e] of entries.entries()) {
+      assert.match(e.url, /^\.\/dist\/schemas\/fs_\w+\.json$/, e.url);
+      // what the build wrote (npm run build runs before the unit tests)
+      assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, e.url), 'utf8')), contributed[i].inputSchema, e.url);
     }
   });
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { acceptedText, actionLabel, baseName, changesTitle, cleanReason, countActions, diffTitle, proposalEditable, proposalLabel, shortAction, waitingText, type ReviewedFile } from '../../src/approval/proposalText';
+import { acceptedText, actionLabel, baseName, changesTitle, cleanReason, countActions, diffTitle, firstChangedLine, proposalEditable, proposalLabel, reviewActionTitles, shortAction, waitingText, type ReviewedFile } from '../../src/approval/proposalText';
 
 const file = (over: Partial<ReviewedFile>): ReviewedFile => ({ path: '/w/src/a.ts', display: 'src/a.ts', action: 'modify', oldText: 'a\n', newText: 'b\n', ...over });
 
@@ -67,6 +67,21 @@ describe('the text an accepted proposal applies', () => {
     assert.equal(cleanReason('  use the helper instead \n'), 'use the helper instead');
     assert.equal(cleanReason('   '), undefined);
     assert.equal(cleanReason(undefined), undefined);
+  });
+
+  it('labels Accept and Reject with their keys, for all the files of a change of several, and says what a revert\'s answers do', () => {
+    const file = { path: '/w/a', display: 'a', action: 'modify' as const, oldText: 'x', newText: 'y' };
+    assert.deepEqual(reviewActionTitles({ tool: 'fs_edit', files: [file] }, 'linux'), { accept: 'Accept (Ctrl+K Ctrl+Y)', reject: 'Reject (Ctrl+K Ctrl+N)' });
+    assert.deepEqual(reviewActionTitles({ tool: 'fs_apply_patch', files: [file, file, file] }, 'win32'), { accept: 'Accept all 3 files (Ctrl+K Ctrl+Y)', reject: 'Reject all 3 files (Ctrl+K Ctrl+N)' });
+    assert.deepEqual(reviewActionTitles({ tool: 'fs_edit', files: [file] }, 'darwin'), { accept: 'Accept (⌘K ⌘Y)', reject: 'Reject (⌘K ⌘N)' });
+    assert.deepEqual(reviewActionTitles({ tool: 'revert', files: [file] }, 'linux'), { accept: 'Accept the revert (Ctrl+K Ctrl+Y)', reject: 'Reject: keep the files as they are (Ctrl+K Ctrl+N)' });
+  });
+
+  it('puts the labels above the first line the change touches', () => {
+    assert.equal(firstChangedLine('a\nb\nc\n', 'a\nb\nC\n'), 2);
+    assert.equal(firstChangedLine('a\r\nb\r\n', 'a\nb\nnew\n'), 2, 'line endings are not a change');
+    assert.equal(firstChangedLine('', 'new\n'), 0);
+    assert.equal(firstChangedLine('a\nb\nc\n', 'a\n'), 1, 'lines removed at the end: the last line there is');
   });
 });
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { MAX_READ_BYTES, MAX_READ_LINES, READ_SETTING_MIN_BYTES, READ_SETTING_MIN_LINES } from '../../src/core/limits';
 import { DEFAULT_SETTINGS, readPageCap } from '../../src/services/settings';
-import { call, context, tempTree } from './helpers';
+import { call, context, settingsOf, tempTree } from './helpers';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -31,7 +31,7 @@ describe('read page settings (agentFileTools.read.maxLines / maxBytes)', () => {
   });
 
   it('declares the settings within the hard caps, defaulting to them', () => {
-    const props = manifest.contributes.configuration.properties as Record<string, { default: number; minimum: number; maximum: number; markdownDescription: string }>;
+    const props = settingsOf(manifest) as unknown as Record<string, { default: number; minimum: number; maximum: number; markdownDescription: string }>;
     const lines = props['agentFileTools.read.maxLines'];
     const bytes = props['agentFileTools.read.maxBytes'];
     assert.deepEqual([lines.default, lines.minimum, lines.maximum], [MAX_READ_LINES, READ_SETTING_MIN_LINES, MAX_READ_LINES]);

@@ -109,10 +109,12 @@ describe('the packaged .vsix', function () {
     assert.ok(loads >= TOOL_NAMES.length * 2, `the bundles load the tools' runners and the schemas (${loads} loads found)`);
   });
 
-  it('holds the shipped agent and the walkthrough media, each at the path the manifest names', () => {
+  it('holds the shipped agent, the walkthrough media, the input schemas and the result grammar, each at the path the manifest names', () => {
     const source = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     const paths = [
       ...source.contributes.chatAgents.map((a: { path: string }) => a.path),
+      ...source.contributes.jsonValidation.map((j: { url: string }) => j.url),
+      ...source.contributes.grammars.map((g: { path: string }) => g.path),
       ...source.contributes.walkthroughs.flatMap((w: { steps: { media: { markdown?: string; image?: string } }[] }) => w.steps.map((s) => s.media.markdown ?? s.media.image)),
     ];
     assert.ok(paths.length >= 2, `the manifest names an agent and walkthrough media: ${paths.join(', ')}`);
