@@ -24,7 +24,15 @@ fs.writeFileSync(path.join(stage, '.vscodeignore'), fs.readFileSync(path.join(ro
 // The README's screenshots (media/readme) stay out of the package: vsce refuses relative image
 // links without a repository URL, and the text says the same without them.
 const readme = path.join(stage, 'README.md');
-fs.writeFileSync(readme, fs.readFileSync(readme, 'utf8').replace(/\n[ \t]*!\[[^\]]*\]\(media\/readme\/[^)]+\)[ \t]*\n/g, '\n'));
+// Links to the project's other files (SECURITY.md, test/platform/README.md) are refused the same
+// way: in the package they become their text, which names the file.
+fs.writeFileSync(
+  readme,
+  fs
+    .readFileSync(readme, 'utf8')
+    .replace(/\n[ \t]*!\[[^\]]*\]\(media\/readme\/[^)]+\)[ \t]*\n/g, '\n')
+    .replace(/(?<!!)\[([^\]]+)\]\((?![a-z][a-z0-9+.-]*:|#)[^)\s]+\)/gi, '$1'),
+);
 const out = path.join(root, 'agent-file-tools.vsix');
 const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: stage, stdio: 'inherit' });

@@ -157,4 +157,4 @@ if ! node_win_ok; then
   fi
 fi
 
-echo "setup-host: VS Code $(node -p 'require(process.argv[1]).version' "$HOST_DIR/cs/node_modules/code-server/lib/vscode/package.json") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR ($state); Node $NODE_WIN_VERSION for Windows under $(/usr/lib/wine/wine64 --version)"
+echo "setup-host: VS Code $(node -p 'require(process.argv[1]).version' "$HOST_DIR/cs/node_modules/code-server/lib/vscode/package.json") (code-server $CODE_SERVER_VERSION) ready in $HOST_DIR ($state); Node $NODE_WIN_VERSION for Windows under $(/usr/lib/wine/wine64 --version 2>/dev/null || echo "Wine, not installed")"

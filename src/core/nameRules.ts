@@ -1,3 +1,4 @@
+import { oneLine, printable } from './contract';
 import type { PathApi } from './names';
 
 /**
@@ -51,7 +52,7 @@ export function windowsNameProblem(name: string): NameProblem | undefined {
   const colon = name.indexOf(':');
   if (colon >= 0) {
     const of = name.slice(0, colon);
-    return { rule: 'stream', part: name, why: `names an alternate data stream${of ? ` of ${of}` : ''} on Windows (a name holds no ":"): its content would be hidden from every listing` };
+    return { rule: 'stream', part: name, why: `names an alternate data stream${of ? ` of ${oneLine(of)}` : ''} on Windows (a name holds no ":"): its content would be hidden from every listing` };
   }
   if (/[. ]$/.test(name)) {
     return { rule: 'trailing-dot-or-space', part: name, why: 'ends with a dot or a space, which Windows drops: the file written there would have another name' };
@@ -140,5 +141,6 @@ export function nameProblemMessage(display: string, p: NameProblem, onWindows: b
     ? 'No tool reads or writes such a path there.'
     : 'No tool creates a file so named: a repository is shared with Windows users, where it could not be checked out.';
   const fix = p.rule === 'device-path' || p.rule === 'drive-relative' || p.rule === 'short-name' ? '' : ' Use another name.';
-  return `${display} is refused: ${p.part} ${p.why}. ${tail}${fix}`;
+  // the name is one the model sent or a tree holds: escaped as every printed name is (see printable)
+  return `${display} is refused: ${printable(p.part)} ${p.why}. ${tail}${fix}`;
 }

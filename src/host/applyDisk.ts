@@ -7,7 +7,7 @@ import { retryTransient } from './transient';
 import { WINDOWS_PATHS } from './volume';
 import { PROC_FD_PATHS } from './procfs';
 import { ApplyFailure, StaleError } from './workspace';
-import type { ApplyHandle, ApplyIo, ApplyStat } from './applyIo';
+import { holdsBytes, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyIo';
 
 export { NODE_APPLY_IO, type ApplyHandle, type ApplyIo, type ApplyStat } from './applyIo';
 
@@ -394,30 +394,8 @@ export class Disk {
       }
       throw e;
     }
-    if (!sameFile(st, before) && !(st.isFile() && (await this.sameBytes(file, before)))) {
+    if (!sameFile(st, before) && !(st.isFile() && (await holdsBytes(this.io, file, before.bytes)))) {
       throw new StaleError(p);
-    }
-  }
-
-  /**
-   * Whether the file at `file` still holds the bytes `before` read. A volume that caches
-   * attributes (a network or FUSE mount, for a second by default) answers a name's stat
-   * from before a link or a write made through another name, so its times and link count
-   * cannot say that the file is unchanged there; its bytes, read through a fresh
-   * descriptor, can: a file with the same bytes loses nothing when it is replaced.
-   */
-  private async sameBytes(file: string, before: Before): Promise<boolean> {
-    let fh: ApplyHandle;
-    try {
-      fh = await this.io.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0));
-    } catch {
-      return false;
-    }
-    try {
-      const st = await fh.stat();
-      return st.isFile() && Buffer.compare(Buffer.from(await fh.readFile()), Buffer.from(before.bytes)) === 0;
-    } finally {
-      await fh.close();
     }
   }
 

@@ -103,3 +103,25 @@ export const NODE_APPLY_IO: ApplyIo = {
   mkdir: async (p) => fs.mkdirSync(p),
   rmdir: async (p) => fs.rmdirSync(p),
 };
+
+/**
+ * Whether the file at `file` holds `bytes`. A volume that caches attributes (a network or FUSE
+ * mount, for a second by default) answers a name's stat from before a link or a write made
+ * through another name, so its times and link count cannot say that the file is unchanged
+ * there; its bytes, read through a fresh descriptor, can: a file with the same bytes loses
+ * nothing when it is replaced.
+ */
+export async function holdsBytes(io: ApplyIo, file: string, bytes: Uint8Array): Promise<boolean> {
+  let fh: ApplyHandle;
+  try {
+    fh = await io.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return false;
+  }
+  try {
+    const st = await fh.stat();
+    return st.isFile() && Buffer.compare(Buffer.from(await fh.readFile()), Buffer.from(bytes)) === 0;
+  } finally {
+    await fh.close();
+  }
+}

