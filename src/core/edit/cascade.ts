@@ -145,8 +145,8 @@ function startsInIndentation(subject: Subject, r: FoundEdit, v: Variant): boolea
     return false;
   }
   const { start, end } = r.replacements[0];
-  const table = subject.table;
-  const before = subject.content.slice(table.starts[table.lineOf(start)], start);
+  // the line's start found by looking back, not through the line table: an exact match never builds it
+  const before = subject.content.slice(subject.content.lastIndexOf('\n', start - 1) + 1, start);
   // whole lines: from the first character after the indentation to a line's end
   return before.length > 0 && before.trim() === '' && (end === subject.content.length || subject.content[end] === '\n' || subject.content[end] === '\r');
 }
