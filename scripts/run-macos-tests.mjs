@@ -3,7 +3,8 @@
 // Unicode normalisation, each name kept as written): test/platform/foldfs.py, a FUSE
 // passthrough mounted in the run folder. The cases run twice: with the kernel's attribute,
 // entry and negative caches off (a local disk's semantics), then with FUSE's default
-// one-second attribute and entry caches (as sshfs and other network mounts have them).
+// one-second attribute and entry caches and no entry types in a folder's listing (as sshfs and
+// other network and FUSE mounts can have them: each entry's type must then be asked for).
 //
 //   node scripts/run-macos-tests.mjs [--grep RE] [--files NAME[,NAME]]
 //   npm run test:macos -- --grep NFD
@@ -88,7 +89,7 @@ async function finish(code) {
 stopOnSignalOrTimeout(finish, log);
 
 /** Mounts a fresh folding volume at <run>/<name>; resolves once it answers. */
-async function mount(name, cache) {
+async function mount(name, cache, types) {
   if (stopping) {
     throw new Error('stopped');
   }
@@ -98,7 +99,7 @@ async function mount(name, cache) {
   fs.mkdirSync(backing);
   fs.mkdirSync(dir);
   const logFd = fs.openSync(path.join(runDir, `${name}-foldfs.log`), 'w');
-  const child = spawn(debianPython, [foldfs, backing, dir, '--cache', cache, '--ready', ready, '--parent', String(process.pid)], { stdio: ['ignore', logFd, logFd] });
+  const child = spawn(debianPython, [foldfs, backing, dir, '--cache', cache, '--types', types, '--ready', ready, '--parent', String(process.pid)], { stdio: ['ignore', logFd, logFd] });
   fs.closeSync(logFd);
   const m = { dir, child, exited: new Promise((r) => child.once('exit', r)) };
   mounts.add(m);
@@ -131,12 +132,12 @@ function runCases(base, label, variant, results) {
 try {
   log(`folding volume: ${foldfs}; run folder ${runDir}`);
   const parts = [];
-  for (const [name, cache, label, variant] of [
-    ['apfs', 'off', 'macos'],
-    ['apfs-cached', 'default', 'macos, 1 s attribute cache', 'cached'],
+  for (const [name, cache, types, label, variant] of [
+    ['apfs', 'off', 'on', 'macos'],
+    ['apfs-cached', 'default', 'off', 'macos, 1 s attribute cache', 'cached'],
   ]) {
-    const m = await mount(name, cache);
-    log(`mounted ${m.dir} (kernel caches ${cache === 'off' ? 'off' : 'at their one-second default'})`);
+    const m = await mount(name, cache, types);
+    log(`mounted ${m.dir} (kernel caches ${cache === 'off' ? 'off' : 'at their one-second default'}; entry types in listings ${types})`);
     if (stopping) {
       break;
     }

@@ -22,8 +22,22 @@ function changed(p: string): ToolError {
  * swapped for a link to another one is never listed. Elsewhere the path is read as is.
  */
 async function withCheckedFolder<T>(p: string, read: (path: string) => Promise<T>): Promise<T> {
+  const held = await holdCheckedFolder(p);
+  try {
+    return await read(held.path);
+  } finally {
+    await held.release();
+  }
+}
+
+/**
+ * The checked folder of {@link withCheckedFolder}, held until `release`: a reader that looks
+ * entries' types up after the listing (readdir on a volume that gives no types looks each up
+ * by the listed path) needs the descriptor's path to stay valid that long.
+ */
+async function holdCheckedFolder(p: string): Promise<{ path: string; release(): Promise<void> }> {
   if (!PROC_FD_PATHS) {
-    return read(p);
+    return { path: p, release: async () => undefined };
   }
   let fh: fs.FileHandle;
   try {
@@ -34,18 +48,20 @@ async function withCheckedFolder<T>(p: string, read: (path: string) => Promise<T
     }
     throw e;
   }
+  const release = () => fh.close();
   try {
     const held = `/proc/self/fd/${fh.fd}`;
     const real = await fs.readlink(held).catch(() => undefined);
     if (real === undefined) {
-      return await read(p);
+      return { path: p, release };
     }
     if (real !== p) {
       throw changed(p);
     }
-    return await read(held);
-  } finally {
-    await fh.close();
+    return { path: held, release };
+  } catch (e) {
+    await release();
+    throw e;
   }
 }
 
@@ -130,10 +146,16 @@ export async function readLocalNames(p: string, byNameAboveBytes = LAZY_TYPE_FOL
 
 /** Entries of a local folder through opendir, so a caller that stops early never reads the rest (see withCheckedFolder). */
 export async function* iterateLocalDirectory(p: string): AsyncIterable<DirEntry> {
-  // opendir takes a descriptor of its own: the checked one may close once it is open.
-  const dir = await withCheckedFolder(p, (path) => fs.opendir(path, { bufferSize: 256 }));
-  for await (const e of dir) {
-    yield { name: e.name, type: typeOf(e) };
+  // Held until the last entry: opendir takes a descriptor of its own, but on a volume that
+  // gives no entry types node looks each up by the folder's path as listed (the held one).
+  const held = await holdCheckedFolder(p);
+  try {
+    const dir = await fs.opendir(held.path, { bufferSize: 256 });
+    for await (const e of dir) {
+      yield { name: e.name, type: typeOf(e) };
+    }
+  } finally {
+    await held.release();
   }
 }
 

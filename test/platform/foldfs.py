@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A passthrough FUSE file system that looks names up the way macOS's default APFS does.
 
-    foldfs.py BACKING MOUNTPOINT [--cache off|default] [--ready FILE] [--parent PID]
+    foldfs.py BACKING MOUNTPOINT [--cache off|default] [--types on|off] [--ready FILE] [--parent PID]
 
 Every name is kept as it was written (readdir gives the stored spelling), but a lookup
 ignores case and Unicode normalisation: `src/app.ts` finds `Src/App.ts`, and `café.txt`
@@ -43,8 +43,9 @@ def fold(name):
 class FoldFS(fuse.Operations):
     use_ns = True
 
-    def __init__(self, backing):
+    def __init__(self, backing, types=True):
         self.root = os.path.realpath(backing)
+        self.types = types
 
     # -- names -------------------------------------------------------------------------
     def _find(self, folder, name):
@@ -100,11 +101,12 @@ class FoldFS(fuse.Operations):
 
     # -- folders and links -------------------------------------------------------------
     def readdir(self, path, fh):
-        # with each entry's type, as APFS gives it (readdir's d_type), so a reader need not stat each
+        # with each entry's type, as APFS gives it (readdir's d_type), so a reader need not stat each;
+        # with --types off, names only (DT_UNKNOWN), as some network and FUSE mounts give them
         out = ['.', '..']
         with os.scandir(self._real(path)) as entries:
             for e in sorted(entries, key=lambda e: e.name):
-                out.append((e.name, {'st_mode': e.stat(follow_symlinks=False).st_mode, 'st_ino': e.inode()}, 0))
+                out.append((e.name, {'st_mode': e.stat(follow_symlinks=False).st_mode, 'st_ino': e.inode()}, 0) if self.types else e.name)
         return out
 
     def mkdir(self, path, mode):
@@ -189,6 +191,7 @@ def main():
     ap.add_argument('backing')
     ap.add_argument('mountpoint')
     ap.add_argument('--cache', choices=('off', 'default'), default='off')
+    ap.add_argument('--types', choices=('on', 'off'), default='on', help="whether readdir gives each entry's type")
     ap.add_argument('--ready')
     ap.add_argument('--parent', type=int, help='the process whose end unmounts the volume (a parent that ended before this started is seen too)')
     a = ap.parse_args()
@@ -211,7 +214,7 @@ def main():
         unmount(mountpoint)
 
     threading.Thread(target=watch, daemon=True).start()
-    fuse.FUSE(FoldFS(a.backing), mountpoint, **opts)
+    fuse.FUSE(FoldFS(a.backing, types=a.types == 'on'), mountpoint, **opts)
     return 0
 
 
