@@ -40,7 +40,7 @@ export async function run(): Promise<void> {
   await check('the PDF reader, bundled apart, loads from the installed extension', async () => {
     const r = await vscode.lm.invokeTool('fs_read', { input: { path: 'docs/guide.pdf' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
     const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-    assert.match(text, /=== Page 2 ===\nGuide page two/);
+    assert.match(text, /=== Page 2 ===\n> Guide page two/);
   }, results);
   const failures = results.filter((r) => r.state === 'failed').length;
   fs.writeFileSync(process.env.AFT_RESULTS_FILE!, JSON.stringify({ passes: results.length - failures, failures, pending: 0, results }, null, 2));
