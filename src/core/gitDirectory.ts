@@ -1,3 +1,5 @@
+import { FolderGate } from './folderGate';
+
 /**
  * Git directories by what they are, not by name. `git init --bare repo.git`,
  * `--separate-git-dir`, a linked work tree's administrative folder and the common folder
@@ -83,56 +85,74 @@ export interface GitDirectories {
   plan(paths: readonly string[]): void;
 }
 
-/** The folders of a "/" relative path below its base, shallow first: `a/b/c` gives `a`, `a/b`, `a/b/c`. */
-function foldersOf(rel: string): string[] {
-  const out: string[] = [];
-  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
-    out.push(rel.slice(0, i));
+/**
+ * Of the files a walk that cannot tell git directories apart returns (ripgrep), as it
+ * returns them, those not inside one: each folder below the base on their paths is asked
+ * once (see {@link FolderGate}). Paths are "/" relative to the root; `join` makes them
+ * absolute for `dirs`.
+ */
+export class OutsideGitDirectories<T = undefined> {
+  /** Folder (root-relative, below the base) -> inside a git directory: asked, or being asked. */
+  private readonly inside = new Map<string, boolean | Promise<boolean>>();
+  private readonly gate: FolderGate<T>;
+  private readonly below: number;
+
+  constructor(
+    baseRel: string,
+    private readonly join: (rel: string) => string,
+    private readonly dirs: GitDirectories,
+    /** Called with each path that lies in no git directory. */
+    keep: (rel: string, value: T) => void,
+  ) {
+    this.below = baseRel ? baseRel.length + 1 : 0;
+    this.gate = new FolderGate<T>((folder) => {
+      if (folder.length <= baseRel.length) {
+        // the base's own files (the base was decided before the walk)
+        return true;
+      }
+      const v = this.folderInside(folder);
+      return typeof v === 'boolean' ? !v : v.then((x) => !x);
+    }, keep);
   }
-  out.push(rel);
-  return out;
+
+  push(rel: string, value: T): void {
+    this.gate.push(rel, value);
+  }
+
+  /** Resolves once every path pushed so far has been kept or dropped. */
+  done(): Promise<void> {
+    return this.gate.done();
+  }
+
+  /** Whether a folder (below the base) lies in a git directory: it or one above it, up to the base. */
+  private folderInside(folder: string): boolean | Promise<boolean> {
+    const known = this.inside.get(folder);
+    if (known !== undefined) {
+      return known;
+    }
+    const p = (async () => {
+      const cut = folder.lastIndexOf('/');
+      const v = (cut >= this.below && (await this.folderInside(folder.slice(0, cut)))) || (await this.dirs.isGitDirectory(this.join(folder)));
+      this.inside.set(folder, v);
+      return v;
+    })();
+    this.inside.set(folder, p);
+    return p;
+  }
 }
 
-/**
- * Of the files a walk that cannot tell git directories apart returned (ripgrep), those
- * not inside one: each folder below `baseRel` on their paths is asked once. Paths are
- * "/" relative to `rootPath`; `join` makes them absolute for `dirs`.
- */
+/** {@link OutsideGitDirectories} over a list: the paths kept. */
 export async function outsideGitDirectories(
   rels: readonly string[],
   baseRel: string,
   join: (rel: string) => string,
   dirs: GitDirectories,
 ): Promise<Set<string>> {
-  const inside = new Map<string, boolean>();
-  const below = baseRel ? baseRel.length + 1 : 0;
-  const folderInside = async (folder: string): Promise<boolean> => {
-    let v = inside.get(folder);
-    if (v === undefined) {
-      v = false;
-      for (const f of foldersOf(folder.slice(below))) {
-        const rel = below ? `${baseRel}/${f}` : f;
-        let known = inside.get(rel);
-        if (known === undefined) {
-          known = await dirs.isGitDirectory(join(rel));
-          inside.set(rel, known);
-        }
-        if (known) {
-          v = true;
-          break;
-        }
-      }
-      inside.set(folder, v);
-    }
-    return v;
-  };
   const kept = new Set<string>();
+  const filter = new OutsideGitDirectories(baseRel, join, dirs, (rel) => kept.add(rel));
   for (const rel of rels) {
-    const cut = rel.lastIndexOf('/');
-    const folder = cut < 0 ? '' : rel.slice(0, cut);
-    if (folder.length <= baseRel.length || !(await folderInside(folder))) {
-      kept.add(rel);
-    }
+    filter.push(rel, undefined);
   }
+  await filter.done();
   return kept;
 }
