@@ -6,6 +6,12 @@
  * folders), so most paths cost a comparison or two with the folders of the last ones.
  * Paths are passed on in no particular order.
  */
+import type { CancelSignal } from './cancel';
+import { Pacer } from './pace';
+
+/** Paths passed on between two looks at the clock, when passing may be slow (see FolderGate's `paced`). */
+const PASSES_PER_LOOK = 16;
+
 /** Folders whose answers are compared first: ripgrep walks with a few threads. */
 const RECENT_FOLDERS = 4;
 
@@ -18,10 +24,20 @@ export class FolderGate<T> {
   private nextRecent = 0;
   private failure: { error: unknown } | undefined;
 
+  /** With `paced`: paths whose folder passed, waiting to be passed on by {@link drain}. */
+  private readyRels: string[] = [];
+  private readyValues: T[] = [];
+  private draining: Promise<void> | undefined;
+
   constructor(
     /** Whether the paths of a folder ("" for the root's own files) pass. */
     private readonly ask: (folder: string) => boolean | Promise<boolean>,
     private readonly pass: (rel: string, value: T) => void,
+    /**
+     * Passing a path on may take long (matching hostile ignore rules): paths are then passed
+     * on from a loop that gives the thread back every slice, never in the stream's own turn.
+     */
+    private readonly paced?: { signal?: CancelSignal },
   ) {}
 
   push(rel: string, value: T): void {
@@ -31,7 +47,7 @@ export class FolderGate<T> {
       const f = recent[j].folder;
       if (cut < 0 ? f === '' : cut === f.length && rel.startsWith(f)) {
         if (recent[j].passes) {
-          this.pass(rel, value);
+          this.forward(rel, value);
         }
         return;
       }
@@ -44,7 +60,7 @@ export class FolderGate<T> {
     if (known !== undefined) {
       this.remember(folder, known);
       if (known) {
-        this.pass(rel, value);
+        this.forward(rel, value);
       }
       return;
     }
@@ -65,7 +81,7 @@ export class FolderGate<T> {
       this.answers.set(folder, answer);
       this.remember(folder, answer);
       if (answer) {
-        this.pass(rel, value);
+        this.forward(rel, value);
       }
       return;
     }
@@ -78,7 +94,7 @@ export class FolderGate<T> {
           this.waiting.delete(folder);
           if (passes && !this.failure) {
             for (let i = 0; i < q.rels.length; i++) {
-              this.pass(q.rels[i], q.values[i]);
+              this.forward(q.rels[i], q.values[i]);
             }
           }
         },
@@ -87,6 +103,41 @@ export class FolderGate<T> {
         },
       ),
     );
+  }
+
+  private forward(rel: string, value: T): void {
+    if (!this.paced) {
+      this.pass(rel, value);
+      return;
+    }
+    this.readyRels.push(rel);
+    this.readyValues.push(value);
+    this.draining ??= this.drain().catch((e: unknown) => {
+      this.failure ??= { error: e };
+    });
+  }
+
+  /** Passes the ready paths on, a slice at a time, until none is left. */
+  private async drain(): Promise<void> {
+    const pacer = new Pacer(this.paced!.signal);
+    // the stream's own turn ends first
+    await pacer.pause();
+    try {
+      while (this.readyRels.length && !this.failure) {
+        const rels = this.readyRels;
+        const values = this.readyValues;
+        this.readyRels = [];
+        this.readyValues = [];
+        for (let i = 0; i < rels.length; i++) {
+          if (i % PASSES_PER_LOOK === 0 && pacer.due()) {
+            await pacer.pause();
+          }
+          this.pass(rels[i], values[i]);
+        }
+      }
+    } finally {
+      this.draining = undefined;
+    }
   }
 
   private remember(folder: string, passes: boolean): void {
@@ -100,8 +151,9 @@ export class FolderGate<T> {
 
   /** Resolves once every path pushed so far has been passed on or dropped; rejects with the first failure of `ask`. */
   async done(): Promise<void> {
-    while (this.asked.length) {
+    while (this.asked.length || this.draining) {
       await Promise.all(this.asked.splice(0));
+      await this.draining;
     }
     if (this.failure) {
       throw this.failure.error;

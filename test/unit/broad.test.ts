@@ -20,9 +20,9 @@ describe('broad searches: streams, bounded selections, name screens', () => {
     );
   });
 
-  it('a folder gate asks each folder once, passes every path of a folder that passes, and only those', async () => {
+  it('a folder gate asks each folder once, passes every path of a folder that passes, and only those, paced or not', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('', 'a', 'a/b', 'c', 'g', 'g/h'), fc.constantFrom('x', 'y', 'z')), { maxLength: 40 }), fc.boolean(), async (files, later) => {
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('', 'a', 'a/b', 'c', 'g', 'g/h'), fc.constantFrom('x', 'y', 'z')), { maxLength: 40 }), fc.boolean(), fc.boolean(), async (files, later, paced) => {
         const asked: string[] = [];
         const passed: string[] = [];
         const gate = new FolderGate<number>(
@@ -32,6 +32,7 @@ describe('broad searches: streams, bounded selections, name screens', () => {
             return later ? new Promise((r) => setTimeout(() => r(ok), 1)) : ok;
           },
           (rel, n) => passed.push(`${rel}#${n}`),
+          paced ? {} : undefined,
         );
         files.forEach(([dir, name], i) => gate.push(dir ? `${dir}/${name}` : name, i));
         await gate.done();

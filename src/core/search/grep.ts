@@ -138,6 +138,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
                 add(rel, n);
               }
             },
+            { signal: env.signal },
           )
         : undefined;
     await env.engine.count(
