@@ -3,7 +3,7 @@
  * about: each folder is asked once (`ask` may need I/O), and the paths of a folder being
  * asked wait for its answer, so a stream of any length holds only the waiting paths. A walk
  * gives a folder's files one after another (a few walking threads interleave a few
- * folders), so most paths cost a comparison or two with the folders of the last ones.
+ * folders), so most paths cost a comparison with the folder of the last one.
  * Paths are passed on in no particular order.
  */
 import type { CancelSignal } from './cancel';
@@ -12,16 +12,19 @@ import { Pacer } from './pace';
 /** Paths passed on between two looks at the clock, when passing may be slow (see FolderGate's `paced`). */
 const PASSES_PER_LOOK = 16;
 
-/** Folders whose answers are compared first: ripgrep walks with a few threads. */
-const RECENT_FOLDERS = 4;
+/** The paths of a folder being asked about, waiting for its answer. */
+interface Waiting<T> {
+  rels: string[];
+  values: T[];
+}
 
 export class FolderGate<T> {
   private readonly answers = new Map<string, boolean>();
-  private readonly waiting = new Map<string, { rels: string[]; values: T[] }>();
+  private readonly waiting = new Map<string, Waiting<T>>();
   private readonly asked: Promise<void>[] = [];
-  /** The folders answered most recently, and their answers. */
-  private readonly recent: { folder: string; passes: boolean }[] = [];
-  private nextRecent = 0;
+  /** The folder of the last path, and its answer or the queue of its paths while it is asked. */
+  private lastFolder: string | undefined;
+  private last: boolean | Waiting<T> = false;
   private failure: { error: unknown } | undefined;
 
   /** With `paced`: paths whose folder passed, waiting to be passed on by {@link drain}. */
@@ -42,67 +45,64 @@ export class FolderGate<T> {
 
   push(rel: string, value: T): void {
     const cut = rel.lastIndexOf('/');
-    const recent = this.recent;
-    for (let j = 0; j < recent.length; j++) {
-      const f = recent[j].folder;
-      if (cut < 0 ? f === '' : cut === f.length && rel.startsWith(f)) {
-        if (recent[j].passes) {
-          this.forward(rel, value);
-        }
+    // a slice and a comparison: cheaper than comparing in place (startsWith)
+    const folder = cut < 0 ? '' : rel.slice(0, cut);
+    if (folder !== this.lastFolder) {
+      if (this.failure) {
         return;
       }
+      this.lastFolder = folder;
+      this.last = this.answers.get(folder) ?? this.waiting.get(folder) ?? this.start(folder);
     }
-    if (this.failure) {
-      return;
+    const last = this.last;
+    if (last === true) {
+      this.forward(rel, value);
+    } else if (last !== false) {
+      last.rels.push(rel);
+      last.values.push(value);
     }
-    const folder = cut < 0 ? '' : rel.slice(0, cut);
-    const known = this.answers.get(folder);
-    if (known !== undefined) {
-      this.remember(folder, known);
-      if (known) {
-        this.forward(rel, value);
-      }
-      return;
-    }
-    const queue = this.waiting.get(folder);
-    if (queue) {
-      queue.rels.push(rel);
-      queue.values.push(value);
-      return;
-    }
+  }
+
+  /** Asks about a folder met for the first time: its answer, or the queue of its paths while it is asked. */
+  private start(folder: string): boolean | Waiting<T> {
     let answer: boolean | Promise<boolean>;
     try {
       answer = this.ask(folder);
     } catch (e) {
       this.failure = { error: e };
-      return;
+      return false;
     }
     if (typeof answer === 'boolean') {
       this.answers.set(folder, answer);
-      this.remember(folder, answer);
-      if (answer) {
-        this.forward(rel, value);
-      }
-      return;
+      return answer;
     }
-    this.waiting.set(folder, { rels: [rel], values: [value] });
+    const queue: Waiting<T> = { rels: [], values: [] };
+    this.waiting.set(folder, queue);
     this.asked.push(
       answer.then(
         (passes) => {
           this.answers.set(folder, passes);
-          const q = this.waiting.get(folder)!;
           this.waiting.delete(folder);
+          if (this.lastFolder === folder) {
+            this.last = passes;
+          }
           if (passes && !this.failure) {
-            for (let i = 0; i < q.rels.length; i++) {
-              this.forward(q.rels[i], q.values[i]);
+            for (let i = 0; i < queue.rels.length; i++) {
+              this.forward(queue.rels[i], queue.values[i]);
             }
           }
         },
         (e: unknown) => {
           this.failure ??= { error: e };
+          this.waiting.delete(folder);
+          this.answers.set(folder, false);
+          if (this.lastFolder === folder) {
+            this.last = false;
+          }
         },
       ),
     );
+    return queue;
   }
 
   private forward(rel: string, value: T): void {
@@ -137,15 +137,6 @@ export class FolderGate<T> {
       }
     } finally {
       this.draining = undefined;
-    }
-  }
-
-  private remember(folder: string, passes: boolean): void {
-    if (this.recent.length < RECENT_FOLDERS) {
-      this.recent.push({ folder, passes });
-    } else {
-      this.recent[this.nextRecent] = { folder, passes };
-      this.nextRecent = (this.nextRecent + 1) % RECENT_FOLDERS;
     }
   }
 

@@ -43,6 +43,23 @@ describe('broad searches: streams, bounded selections, name screens', () => {
     );
   });
 
+  it('a folder gate passes the paths of a folder that come after its answer, as those that waited for it', async () => {
+    for (const passes of [true, false]) {
+      const passed: string[] = [];
+      const gate = new FolderGate<undefined>(
+        (folder) => new Promise((r) => setTimeout(() => r(passes || folder !== 'a'), 1)),
+        (rel) => passed.push(rel),
+      );
+      gate.push('a/x', undefined);
+      await new Promise((r) => setTimeout(r, 10));
+      gate.push('a/y', undefined);
+      gate.push('b/z', undefined);
+      gate.push('a/w', undefined);
+      await gate.done();
+      assert.deepEqual([...passed].sort(), passes ? ['a/w', 'a/x', 'a/y', 'b/z'] : ['b/z']);
+    }
+  });
+
   it('a folder gate gives the failure of an answer from done, once the stream ends', async () => {
     const gate = new FolderGate<undefined>(
       (folder) => (folder === 'bad' ? Promise.reject(new Error('no answer')) : true),

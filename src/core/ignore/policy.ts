@@ -272,14 +272,13 @@ export class PathChecker {
   /** With known ignore files preloaded: `rel` is a file relative to root, at or below the base. */
   isIgnoredNow(rel: string): boolean {
     const cut = rel.lastIndexOf('/');
-    const last = this.last;
+    const dir = cut < 0 ? '' : rel.slice(0, cut);
     // a walk gives a folder's files one after another: its folder's answers are at hand
-    if (!(last && (cut < 0 ? last.dir === '' : cut === last.dir.length && rel.startsWith(last.dir)))) {
-      const dir = cut < 0 ? '' : rel.slice(0, cut);
+    if (this.last?.dir !== dir) {
       const frame = this.frameOf(dir);
       this.last = { dir, ignored: this.dirIgnored(dir), frame, screen: this.matcher.fileScreen(frame) };
     }
-    const at = this.last!;
+    const at = this.last;
     if (at.ignored) {
       return true;
     }

@@ -76,7 +76,8 @@ async function withExplicitFile<T>(proc: ProcessHost, policy: IgnorePolicy, run:
 const IGNORING = /\|ignore::walk\|.*?: ignoring (.+): Ignore\(IgnoreMatch\((Override|Gitignore)\(/;
 
 function relOut(p: string): string {
-  return p.startsWith('./') ? p.slice(2) : p;
+  // asked of every path ripgrep prints: two characters compared, not a startsWith
+  return p.charCodeAt(0) === 46 && p.charCodeAt(1) === 47 ? p.slice(2) : p;
 }
 
 async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) => void; separator?: '\n' | '\0'; boundary?: string[]; stdin?: string }): Promise<RunResult> {
