@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FolderGate } from '../../src/core/folderGate';
+import { PathTape } from '../../src/core/pathTape';
 import { compileGitignoreRule, PathSubject } from '../../src/core/glob/matcher';
 import { mayMatchName, nameHint } from '../../src/core/glob/nameHint';
 import { Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
@@ -58,6 +59,20 @@ describe('broad searches: streams, bounded selections, name screens', () => {
       await gate.done();
       assert.deepEqual([...passed].sort(), passes ? ['a/w', 'a/x', 'a/y', 'b/z'] : ['b/z']);
     }
+  });
+
+  it('a path tape gives back every path pushed, in order, whatever the characters and however many', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit: fc.constantFrom('a', '/', '.', ' ', '\n', 'é', '\u{1f600}') }), { maxLength: 3000 }), async (paths) => {
+        const tape = new PathTape();
+        paths.forEach((x) => tape.push(x));
+        const out: string[] = [];
+        await tape.replay((x) => out.push(x));
+        assert.equal(tape.size, paths.length);
+        assert.deepEqual(out, paths);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('a folder gate gives the failure of an answer from done, once the stream ends', async () => {

@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { Pacer } from '../pace';
+import { PathTape } from '../pathTape';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { ToolError } from '../errors';
 import { MAX_MTIME_SORT_FILES } from '../limits';
@@ -44,12 +44,6 @@ interface Match {
   scope: Scope;
   rel: string;
 }
-
-/**
- * Paths checked between two looks at the clock: a look costs about as much as an ordinary
- * check, and a check under hostile rules a millisecond or more.
- */
-const CHECKS_PER_LOOK = 16;
 
 /**
  * The files under each scope whose path (relative to the searched folder) matches the
@@ -104,23 +98,25 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
         byPath.offer({ key, scope, rel });
       }
     };
-    const walked: string[] = [];
-    await env.engine.files(scope, keeps, trailing, check ? (rel) => walked.push(rel) : consider, boundary);
+    const tape = check ? new PathTape() : undefined;
+    await env.engine.files(
+      scope,
+      keeps,
+      trailing,
+      tape
+        ? (rel) => {
+            if (isIgnoreFile(rel)) {
+              checker.know(rel);
+            }
+            tape.push(rel);
+          }
+        : consider,
+      boundary,
+    );
     report.skipped = (boundary ?? []).filter(reportable);
-    if (check) {
-      for (const rel of walked) {
-        if (isIgnoreFile(rel)) {
-          checker.know(rel);
-        }
-      }
+    if (tape) {
       await checker.preload();
-      const pacer = new Pacer(env.signal);
-      for (let i = 0; i < walked.length; i++) {
-        if (i % CHECKS_PER_LOOK === 0 && pacer.due()) {
-          await pacer.pause();
-        }
-        consider(walked[i]);
-      }
+      await tape.replay(consider, env.signal);
     }
     if (pruned) {
       report.prunedTopFolders = reachableTops(norm, await pruned);
@@ -149,7 +145,8 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
   return { total, reports, lines, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };
 }
 
-/** Whether a root-relative path names an ignore file (`.gitignore`, ...). */
+/** Whether a root-relative path names an ignore file (`.gitignore`, ...): every one of their names ends with "ignore". */
 function isIgnoreFile(rel: string): boolean {
-  return (IGNORE_FILE_NAMES as readonly string[]).includes(rel.slice(rel.lastIndexOf('/') + 1));
+  // asked of every path: its last character first
+  return rel.charCodeAt(rel.length - 1) === 101 && rel.endsWith('ignore') && (IGNORE_FILE_NAMES as readonly string[]).includes(rel.slice(rel.lastIndexOf('/') + 1));
 }
