@@ -31,6 +31,34 @@ export async function isGitDirectoryBy(has: (name: GitMark) => boolean | Promise
   return (await has('HEAD')) && (await has('commondir'));
 }
 
+/**
+ * {@link isGitDirectoryBy} answered at once while `has` answers at once (a local disk);
+ * from the first mark that must be waited for, the answer is a promise.
+ */
+export function isGitDirectoryNow(has: (name: GitMark) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+  const objects = has('objects');
+  if (typeof objects !== 'boolean') {
+    return isGitDirectoryBy(has);
+  }
+  if (objects) {
+    const refs = has('refs');
+    if (typeof refs !== 'boolean') {
+      return isGitDirectoryBy(has);
+    }
+    if (refs) {
+      return true;
+    }
+  }
+  const head = has('HEAD');
+  if (typeof head !== 'boolean') {
+    return isGitDirectoryBy(has);
+  }
+  if (!head) {
+    return false;
+  }
+  return has('commondir');
+}
+
 /** The same rule on a folder's entries already read (a walk's listing): no further I/O. */
 export function isGitDirectoryListing(entries: readonly { name: string }[]): boolean {
   const marks = new Set<string>();
@@ -72,6 +100,8 @@ function hasGitMarks(names: Set<string>): boolean {
 export interface GitDirectories {
   /** Whether the folder (an absolute path) is a git directory. */
   isGitDirectory(folder: string): Promise<boolean>;
+  /** The same at once, where it can be had without waiting (a local disk); else undefined. */
+  isGitDirectoryNow?(folder: string): boolean | undefined;
   /**
    * The git directory that holds `path` or is it (an absolute, resolved path), the
    * nearest first; undefined when there is none. The path itself counts as present: a
@@ -124,15 +154,27 @@ export class OutsideGitDirectories<T = undefined> {
     return this.gate.done();
   }
 
-  /** Whether a folder (below the base) lies in a git directory: it or one above it, up to the base. */
+  /** Whether a folder (below the base) lies in a git directory: it or one above it, up to the base; at once where the answers are (see GitDirectories.isGitDirectoryNow). */
   private folderInside(folder: string): boolean | Promise<boolean> {
     const known = this.inside.get(folder);
     if (known !== undefined) {
       return known;
     }
+    const cut = folder.lastIndexOf('/');
+    const above = cut >= this.below ? this.folderInside(folder.slice(0, cut)) : false;
+    if (above === true) {
+      this.inside.set(folder, true);
+      return true;
+    }
+    if (above === false) {
+      const now = this.dirs.isGitDirectoryNow?.(this.join(folder));
+      if (now !== undefined) {
+        this.inside.set(folder, now);
+        return now;
+      }
+    }
     const p = (async () => {
-      const cut = folder.lastIndexOf('/');
-      const v = (cut >= this.below && (await this.folderInside(folder.slice(0, cut)))) || (await this.dirs.isGitDirectory(this.join(folder)));
+      const v = (await above) || (await this.dirs.isGitDirectory(this.join(folder)));
       this.inside.set(folder, v);
       return v;
     })();
