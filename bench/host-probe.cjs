@@ -14,6 +14,11 @@
 //                crossings of the window (a tool it refuses at once: VS Code's own share);
 //   accept       from Accept to the tool's result vs VS Code applying the same edit to
 //                the open file and saving it.
+// With AFT_BENCH_MODE=grep (a window opened on a tree of 200,000 matching files) it measures
+// instead the longest pause of the extension host's event loop (a 2 ms timer, late by how
+// much) during broad searches (fs_grep and fs_glob matching every file), against the same
+// timer while the editor's own ripgrep runs the same search with its output read in this
+// host: what any extension reading ripgrep's output would see.
 const vscode = require('vscode');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -150,8 +155,117 @@ async function invoke(name, input) {
   return r.content.map((p) => p.value ?? '').join('');
 }
 
+/** The ripgrep the editor ships, where the extension finds it (src/host/vscodeWorkspace.ts). */
+function editorRipgrep() {
+  for (const dir of ['node_modules.asar.unpacked', 'node_modules']) {
+    for (const rel of ['@vscode/ripgrep/bin/rg', `@vscode/ripgrep-universal/bin/${process.platform}-${process.arch}/rg`]) {
+      const p = path.join(vscode.env.appRoot, dir, rel);
+      if (fs.existsSync(p)) {
+        return p;
+      }
+    }
+  }
+  throw new Error(`no ripgrep in ${vscode.env.appRoot}`);
+}
+
+/**
+ * Runs `work` with a 2 ms timer ticking in this thread (the extension host's): gives how
+ * long `work` took and the longest the timer was late, the longest the thread was held.
+ */
+async function withPauseTimer(work) {
+  let last = performance.now();
+  let longest = 0;
+  let on = true;
+  let timer;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 2);
+    last = now;
+    if (on) {
+      timer = setTimeout(tick, 2);
+    }
+  };
+  timer = setTimeout(tick, 2);
+  const t0 = performance.now();
+  let value;
+  try {
+    value = await work();
+  } finally {
+    on = false;
+    clearTimeout(timer);
+  }
+  return { ms: performance.now() - t0, pauseMs: Math.max(longest, performance.now() - last - 2), value };
+}
+
+/** ripgrep run as a child of this host, its output read line by line and dropped, as an extension would. */
+function ripgrepHere(rg, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const p = require('node:child_process').spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    let lines = 0;
+    p.stdout.setEncoding('utf8');
+    p.stdout.on('data', (d) => {
+      for (let i = d.indexOf('\n'); i >= 0; i = d.indexOf('\n', i + 1)) {
+        lines++;
+      }
+    });
+    p.on('error', reject);
+    p.on('close', () => resolve(lines));
+  });
+}
+
+/** The grep window: broad searches timed with the pause timer, alternating with ripgrep's own run. */
+async function grepMode(root, result) {
+  const settled = await windowSettled();
+  Object.assign(result, { settleMs: round(settled.ms), settled: settled.calm });
+  const rg = editorRipgrep();
+  const files = Number(process.env.AFT_BENCH_FILES);
+  const cases = {
+    grep: { input: { pattern: 'export' }, head: `${files} matching lines in ${files} files for "export" in the workspace; 1-100 shown:`, raw: ['-n', 'export'] },
+    glob: { input: { pattern: '**/*.ts' }, head: `${files} files match **/*.ts in the workspace; 1-100 shown:`, raw: ['--files', '-g', '*.ts'] },
+  };
+  for (const [name, c] of Object.entries(cases)) {
+    const ours = [];
+    const raw = [];
+    // the first of each, not counted, warms the caches (and activates the extension)
+    for (let i = 0; i <= RUNS; i++) {
+      const a = await withPauseTimer(() => invoke(name === 'grep' ? 'fs_grep' : 'fs_glob', c.input));
+      if (!a.value.startsWith(`${c.head}\n`)) {
+        throw new Error(`${name} answered: ${a.value.slice(0, 300)}`);
+      }
+      const b = await withPauseTimer(() => ripgrepHere(rg, c.raw, root));
+      if (b.value < files) {
+        throw new Error(`ripgrep ${c.raw.join(' ')} printed ${b.value} lines`);
+      }
+      if (i > 0) {
+        ours.push(a);
+        raw.push(b);
+      }
+    }
+    result[name] = {
+      pauseMs: round(Math.max(...ours.map((x) => x.pauseMs))),
+      pauseMedianMs: round(median(ours.map((x) => x.pauseMs))),
+      ms: round(median(ours.map((x) => x.ms))),
+      rawPauseMs: round(Math.max(...raw.map((x) => x.pauseMs))),
+      rawMs: round(median(raw.map((x) => x.ms))),
+    };
+  }
+}
+
 exports.run = async function run() {
   const out = process.env.AFT_RESULTS_FILE;
+  if (process.env.AFT_BENCH_MODE === 'grep') {
+    const result = { runs: RUNS };
+    try {
+      await grepMode(vscode.workspace.workspaceFolders[0].uri.fsPath, result);
+    } catch (e) {
+      result.error = String((e && e.stack) || e);
+    }
+    fs.writeFileSync(out, JSON.stringify(result, null, 2));
+    if (result.error) {
+      throw new Error(result.error);
+    }
+    return;
+  }
   const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
   const ext = vscode.extensions.getExtension('agent-file-tools.agent-file-tools');
   const result = { runs: RUNS, ext: EXT, activeBefore: ext ? ext.isActive : undefined };

@@ -1,3 +1,5 @@
+import { FolderGate } from './folderGate';
+
 /**
  * Git directories by what they are, not by name. `git init --bare repo.git`,
  * `--separate-git-dir`, a linked work tree's administrative folder and the common folder
@@ -28,6 +30,34 @@ export async function isGitDirectoryBy(has: (name: GitMark) => boolean | Promise
     return true;
   }
   return (await has('HEAD')) && (await has('commondir'));
+}
+
+/**
+ * {@link isGitDirectoryBy} answered at once while `has` answers at once (a local disk);
+ * from the first mark that must be waited for, the answer is a promise.
+ */
+export function isGitDirectoryNow(has: (name: GitMark) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+  const objects = has('objects');
+  if (typeof objects !== 'boolean') {
+    return isGitDirectoryBy(has);
+  }
+  if (objects) {
+    const refs = has('refs');
+    if (typeof refs !== 'boolean') {
+      return isGitDirectoryBy(has);
+    }
+    if (refs) {
+      return true;
+    }
+  }
+  const head = has('HEAD');
+  if (typeof head !== 'boolean') {
+    return isGitDirectoryBy(has);
+  }
+  if (!head) {
+    return false;
+  }
+  return has('commondir');
 }
 
 /** The same rule on a folder's entries already read (a walk's listing): no further I/O. */
@@ -71,6 +101,8 @@ function hasGitMarks(names: Set<string>): boolean {
 export interface GitDirectories {
   /** Whether the folder (an absolute path) is a git directory. */
   isGitDirectory(folder: string): Promise<boolean>;
+  /** The same at once, where it can be had without waiting (a local disk); else undefined. */
+  isGitDirectoryNow?(folder: string): boolean | undefined;
   /**
    * The git directory that holds `path` or is it (an absolute, resolved path), the
    * nearest first; undefined when there is none. The path itself counts as present: a
@@ -84,56 +116,86 @@ export interface GitDirectories {
   plan(paths: readonly string[]): void;
 }
 
-/** The folders of a "/" relative path below its base, shallow first: `a/b/c` gives `a`, `a/b`, `a/b/c`. */
-function foldersOf(rel: string): string[] {
-  const out: string[] = [];
-  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
-    out.push(rel.slice(0, i));
+/**
+ * Of the files a walk that cannot tell git directories apart returns (ripgrep), as it
+ * returns them, those not inside one: each folder below the base on their paths is asked
+ * once (see {@link FolderGate}). Paths are "/" relative to the root; `join` makes them
+ * absolute for `dirs`.
+ */
+export class OutsideGitDirectories<T = undefined> {
+  /** Folder (root-relative, below the base) -> inside a git directory: asked, or being asked. */
+  private readonly inside = new Map<string, boolean | Promise<boolean>>();
+  private readonly gate: FolderGate<T>;
+  private readonly below: number;
+
+  constructor(
+    baseRel: string,
+    private readonly join: (rel: string) => string,
+    private readonly dirs: GitDirectories,
+    /** Called with each path that lies in no git directory. */
+    keep: (rel: string, value: T) => void,
+  ) {
+    this.below = baseRel ? baseRel.length + 1 : 0;
+    this.gate = new FolderGate<T>((folder) => {
+      if (folder.length <= baseRel.length) {
+        // the base's own files (the base was decided before the walk)
+        return true;
+      }
+      const v = this.folderInside(folder);
+      return typeof v === 'boolean' ? !v : v.then((x) => !x);
+    }, keep);
   }
-  out.push(rel);
-  return out;
+
+  push(rel: string, value: T): void {
+    this.gate.push(rel, value);
+  }
+
+  /** Resolves once every path pushed so far has been kept or dropped. */
+  done(): Promise<void> {
+    return this.gate.done();
+  }
+
+  /** Whether a folder (below the base) lies in a git directory: it or one above it, up to the base; at once where the answers are (see GitDirectories.isGitDirectoryNow). */
+  private folderInside(folder: string): boolean | Promise<boolean> {
+    const known = this.inside.get(folder);
+    if (known !== undefined) {
+      return known;
+    }
+    const cut = folder.lastIndexOf('/');
+    const above = cut >= this.below ? this.folderInside(folder.slice(0, cut)) : false;
+    if (above === true) {
+      this.inside.set(folder, true);
+      return true;
+    }
+    if (above === false) {
+      const now = this.dirs.isGitDirectoryNow?.(this.join(folder));
+      if (now !== undefined) {
+        this.inside.set(folder, now);
+        return now;
+      }
+    }
+    const p = (async () => {
+      const v = (await above) || (await this.dirs.isGitDirectory(this.join(folder)));
+      this.inside.set(folder, v);
+      return v;
+    })();
+    this.inside.set(folder, p);
+    return p;
+  }
 }
 
-/**
- * Of the files a walk that cannot tell git directories apart returned (ripgrep), those
- * not inside one: each folder below `baseRel` on their paths is asked once. Paths are
- * "/" relative to `rootPath`; `join` makes them absolute for `dirs`.
- */
+/** {@link OutsideGitDirectories} over a list: the paths kept. */
 export async function outsideGitDirectories(
   rels: readonly string[],
   baseRel: string,
   join: (rel: string) => string,
   dirs: GitDirectories,
 ): Promise<Set<string>> {
-  const inside = new Map<string, boolean>();
-  const below = baseRel ? baseRel.length + 1 : 0;
-  const folderInside = async (folder: string): Promise<boolean> => {
-    let v = inside.get(folder);
-    if (v === undefined) {
-      v = false;
-      for (const f of foldersOf(folder.slice(below))) {
-        const rel = below ? `${baseRel}/${f}` : f;
-        let known = inside.get(rel);
-        if (known === undefined) {
-          known = await dirs.isGitDirectory(join(rel));
-          inside.set(rel, known);
-        }
-        if (known) {
-          v = true;
-          break;
-        }
-      }
-      inside.set(folder, v);
-    }
-    return v;
-  };
   const kept = new Set<string>();
+  const filter = new OutsideGitDirectories(baseRel, join, dirs, (rel) => kept.add(rel));
   for (const rel of rels) {
-    const cut = rel.lastIndexOf('/');
-    const folder = cut < 0 ? '' : rel.slice(0, cut);
-    if (folder.length <= baseRel.length || !(await folderInside(folder))) {
-      kept.add(rel);
-    }
+    filter.push(rel, undefined);
   }
+  await filter.done();
   return kept;
 }

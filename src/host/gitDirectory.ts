@@ -1,7 +1,7 @@
 import { CASE_FOLDING_NAMES, nameKey } from '../core/names';
 import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
-import { isGitDirectoryBy, type GitDirectories, type GitMark } from '../core/gitDirectory';
+import { isGitDirectoryBy, isGitDirectoryNow, type GitDirectories, type GitMark } from '../core/gitDirectory';
 
 /**
  * {@link GitDirectories} over a file system that answers "is anything there?" (a stat
@@ -9,42 +9,58 @@ import { isGitDirectoryBy, type GitDirectories, type GitMark } from '../core/git
  * remembered, so each folder costs at most four stats, most folders two.
  */
 export class GitDirectoryProbe implements GitDirectories {
-  private readonly present = new Map<string, Promise<boolean>>();
-  private readonly folders = new Map<string, Promise<boolean>>();
+  /** Whether something is at a path: known, or being asked. */
+  private readonly present = new Map<string, boolean | Promise<boolean>>();
+  private readonly folders = new Map<string, boolean | Promise<boolean>>();
   /** Paths a change will create, and the folders on their way. */
   private readonly planned = new Set<string>();
 
   /**
-   * `exists`: whether anything is at a path, a link included. `isFile`, where it is cheap:
-   * whether a path is a regular file (not a link, not a folder), which holds no marks; it
-   * spares asking for marks inside a file, each an error the system makes (ENOTDIR).
+   * `exists`: whether anything is at a path, a link included (answered at once where it
+   * can be, a local disk). `isFile`, where it is cheap: whether a path is a regular file
+   * (not a link, not a folder), which holds no marks; it spares asking for marks inside a
+   * file, each an error the system makes (ENOTDIR).
    */
   constructor(
     private readonly exists: (p: string) => boolean | Promise<boolean>,
     private readonly isFile?: (p: string) => boolean,
   ) {}
 
-  private has(folder: string, name: string): Promise<boolean> {
-    const p = path.join(folder, name);
+  private has(folder: string, name: string): boolean | Promise<boolean> {
+    // the folder is absolute and normal: a join without normalizing again
+    const p = folder.endsWith(path.sep) ? folder + name : folder + path.sep + name;
     if (this.planned.has(p)) {
-      return Promise.resolve(true);
+      return true;
     }
     let v = this.present.get(p);
-    if (!v) {
+    if (v === undefined) {
       // a name that cannot be looked at counts as there (see localEntryExists)
-      v = new Promise<boolean>((resolve) => resolve(this.exists(p))).catch(() => true);
+      try {
+        v = this.exists(p);
+      } catch {
+        v = true;
+      }
+      if (typeof v !== 'boolean') {
+        v = v.catch(() => true);
+      }
       this.present.set(p, v);
     }
     return v;
   }
 
   isGitDirectory(folder: string): Promise<boolean> {
+    const v = this.isGitDirectoryNow(folder);
+    return v === undefined ? (this.folders.get(folder) as Promise<boolean>) : Promise.resolve(v);
+  }
+
+  /** The answer at once where every mark it needs can be asked at once (a local disk); else undefined, and {@link isGitDirectory} waits for it. */
+  isGitDirectoryNow(folder: string): boolean | undefined {
     let v = this.folders.get(folder);
-    if (!v) {
-      v = isGitDirectoryBy((name) => this.has(folder, name));
+    if (v === undefined) {
+      v = isGitDirectoryNow((name) => this.has(folder, name));
       this.folders.set(folder, v);
     }
-    return v;
+    return typeof v === 'boolean' ? v : undefined;
   }
 
   plan(paths: readonly string[]): void {

@@ -27,8 +27,13 @@ export class LineSplitter {
   push(chunk: string): void {
     let start = 0;
     for (let i = chunk.indexOf(this.sep); i >= 0; i = chunk.indexOf(this.sep, start)) {
-      this.keep(chunk.slice(start, i));
-      this.flush();
+      if (this.parts.length === 0 && i - start <= this.maxChars) {
+        // a whole line in this chunk, the common case: no pieces to join
+        this.onLine(chunk.slice(start, i));
+      } else {
+        this.keep(chunk.slice(start, i));
+        this.flush();
+      }
       start = i + 1;
     }
     if (start < chunk.length) {

@@ -205,7 +205,8 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
   /** On disk one lstat per name; in a virtual folder through its provider. */
   gitDirectories(): GitDirectories {
     return new GitDirectoryProbe(
-      async (p) => (this.uriFor(p).scheme === 'file' ? localEntryExists(p) : (await this.stat(p)) !== undefined),
+      // on disk answered at once, so a search's folders are decided without waiting
+      (p) => (this.uriFor(p).scheme === 'file' ? localEntryExists(p) : this.stat(p).then((s) => s !== undefined)),
       (p) => this.uriFor(p).scheme === 'file' && localIsFile(p),
     );
   }

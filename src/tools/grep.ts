@@ -8,7 +8,7 @@ import { plural } from '../core/format';
 import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GREP_MATCHES } from '../core/limits';
 import { engineFor } from '../services/engine';
-import { contentPage, filesPage, grepCounts, ignoreNotes, inPathOrder, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
+import { contentPage, filesPage, grepCounts, ignoreNotes, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
 import { fitToBudget } from '../services/budget';
 import { newInChat } from '../services/once';
@@ -173,22 +173,22 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     const env = { engine, scopes, host: ctx.ws, dirty: ctx.ws.dirtyDocuments(), sensitive: sensitiveFileTest(ctx.settings), approved, signal: ctx.signal };
     const result = await grepCounts(req, env);
     const files = result.files;
-    const records = files.reduce((s, f) => s + f.count, 0);
+    const records = result.records;
     const unit = recordUnit(req.query);
     const shown = scopes[0].display(scopes[0].baseRel);
     const where = `${scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown}${input.include ? ` (include: ${input.include})` : ''}`;
-    const totalItems = output === 'content' ? records : files.length;
+    const totalItems = output === 'content' ? records : files;
     if (totalItems > 0 && req.skip >= totalItems) {
-      throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files.length, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
+      throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
     }
-    const found = `${plural(records, unit[0], unit[1])} in ${plural(files.length, 'file')} for ${quotedPattern(input.pattern)} in ${where}`;
+    const found = `${plural(records, unit[0], unit[1])} in ${plural(files, 'file')} for ${quotedPattern(input.pattern)} in ${where}`;
     const notes: string[] = [];
     notes.push(...newInChat(ctx, await ignoreNotes(ctx.ws, result.reports, { one: 'matching file', many: 'matching files', unit }, 'searched')));
     // Whether anything matched in files that may hold secrets is never a condition here.
-    if (files.length === 0) {
+    if (files === 0) {
       notes.push(...smartCaseHint(input));
     }
-    const page = files.length > 0 ? (output === 'content' ? await contentPage(req, env, inPathOrder(files, req.skip + req.limit)) : filesPage(req, inPathOrder(files, req.skip + req.limit))) : undefined;
+    const page = files > 0 ? (output === 'content' ? await contentPage(req, env, result.first) : filesPage(req, result.first)) : undefined;
     await checkScopes(ctx, scopes);
     const render = (k: number): string => {
       const more = req.skip + k < totalItems;

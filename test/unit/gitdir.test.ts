@@ -126,12 +126,30 @@ describe('git directories by what they are, not by name', () => {
     }
   });
 
-  it('keeps the files of a walk that lie outside git directories, asking each folder once', async () => {
-    const asked: string[] = [];
-    const dirs = { isGitDirectory: async (f: string) => (asked.push(f), f.endsWith('/g')), enclosing: async () => undefined, plan: () => {} };
-    const kept = await outsideGitDirectories(['a.txt', 'x/g/config', 'x/g/objects/ab/cd', 'x/y/z.txt', 'x/y/w.txt', 'b/c.txt'], '', (rel) => `/r/${rel}`, dirs);
-    assert.deepEqual([...kept].sort(), ['a.txt', 'b/c.txt', 'x/y/w.txt', 'x/y/z.txt']);
-    assert.equal(new Set(asked).size, asked.length, `asked twice: ${asked.join(', ')}`);
+  it('keeps the files of a walk that lie outside git directories, asking each folder once, answered at once or later', async () => {
+    for (const now of [false, true]) {
+      const asked: string[] = [];
+      const answer = (f: string) => (asked.push(f), f.endsWith('/g'));
+      const dirs = { isGitDirectory: async (f: string) => answer(f), isGitDirectoryNow: now ? answer : undefined, enclosing: async () => undefined, plan: () => {} };
+      const kept = await outsideGitDirectories(['a.txt', 'x/g/config', 'x/g/objects/ab/cd', 'x/y/z.txt', 'x/g/hooks/h', 'x/y/w.txt', 'b/c.txt'], '', (rel) => `/r/${rel}`, dirs);
+      assert.deepEqual([...kept].sort(), ['a.txt', 'b/c.txt', 'x/y/w.txt', 'x/y/z.txt'], `answered ${now ? 'at once' : 'later'}`);
+      assert.equal(new Set(asked).size, asked.length, `asked twice: ${asked.join(', ')}`);
+      assert.ok(!asked.some((f) => f.startsWith('/r/x/g/')), `asked inside the git directory: ${asked.join(', ')}`);
+    }
+  });
+
+  it('answers at once on a local disk what it answers after waiting elsewhere', async () => {
+    const folders = ['repo.git', 'meta', 'meta/worktrees/wt-meta', 'repo.git/worktrees/wt-bare', 'src', 'work', 'wt-bare', 'wt-meta'];
+    const local = new GitDirectoryProbe(localEntryExists);
+    const remote = new GitDirectoryProbe(async (x) => localEntryExists(x));
+    for (const f of folders) {
+      const want = isGitDirectoryNames(fs.readdirSync(p(f)));
+      assert.equal(local.isGitDirectoryNow(p(f)), want, f);
+      assert.equal(await local.isGitDirectory(p(f)), want, f);
+      assert.equal(remote.isGitDirectoryNow(p(f)), undefined, `${f}: an answer that must be waited for is not given at once`);
+      assert.equal(await remote.isGitDirectory(p(f)), want, f);
+    }
+    assert.equal(folders.filter((f) => local.isGitDirectoryNow(p(f))).length, 4);
   });
 
   for (const policy of ['always', 'sensitiveOnly', 'never'] as ApprovalPolicy[]) {

@@ -1,3 +1,4 @@
+import { nameHint, type NameHint } from './nameHint';
 import { expandBraces } from './braces';
 import { foldCase } from '../names';
 
@@ -528,6 +529,12 @@ export interface GitignoreRule {
   negated: boolean;
   /** `pattern/`: only folders match. */
   dirOnly: boolean;
+  /**
+   * For a rule on the last segment alone (`name`, `*.log`, `build*`, `**\/name`), what that
+   * segment must be, end with or start with, in ASCII lower case: a test that can tell most
+   * names apart without the rule (see {@link mayMatchName}). Undefined for other rules.
+   */
+  hint?: NameHint;
   /** Tests a path relative to the rules' folder ("/"-separated, no trailing "/"). */
   test(path: PathSubject): boolean;
 }
@@ -589,5 +596,5 @@ export function compileGitignoreRule(line: string, nocase = false): GitignoreRul
   if (segs.length === 0 || (segs.length === 1 && segs[0] === GLOBSTAR)) {
     return { negated, dirOnly, test: () => true };
   }
-  return { negated, dirOnly, test: pathTest(insideFolder(segs)) };
+  return { negated, dirOnly, test: pathTest(insideFolder(segs)), hint: nameHint(anchored ? p : `**/${p}`) };
 }

@@ -210,18 +210,27 @@ export class PathChecker {
   private readonly frames = new Map<string, Frame | undefined>();
   private readonly ignoredDirs = new Map<string, boolean>();
   private readonly matcher: Matcher;
+  private readonly known: Set<string> | undefined;
+  /** The folder of the last file checked, whether it is ignored, and its frame. */
+  private last: { dir: string; ignored: boolean; frame: Frame | undefined; screen: ((rel: string, at: number) => boolean) | undefined } | undefined;
 
   /**
-   * @param known ignore files known to exist, relative to root; when given, other
-   * folders are taken to have none (the walk that produced `known` saw every folder
-   * on the way to the paths checked) and {@link preload} reads them all at once.
-   * Otherwise each folder is probed when first met.
+   * @param known ignore files known to exist, relative to root (more may be added with
+   * {@link know}); when given, other folders are taken to have none (the walk that
+   * produced `known` saw every folder on the way to the paths checked) and
+   * {@link preload} reads them all at once. Otherwise each folder is probed when first met.
    */
   constructor(
     private readonly policy: IgnorePolicy,
-    private readonly known?: ReadonlySet<string>,
+    known?: ReadonlySet<string>,
   ) {
     this.matcher = policy.matcher();
+    this.known = known && new Set(known);
+  }
+
+  /** One more ignore file known to exist (see the constructor), before {@link preload}. */
+  know(rel: string): void {
+    this.known?.add(rel);
   }
 
   /** Reads every known ignore file, after which {@link isIgnoredNow} needs no I/O. */
@@ -271,22 +280,37 @@ export class PathChecker {
 
   /** With known ignore files preloaded: `rel` is a file relative to root, at or below the base. */
   isIgnoredNow(rel: string): boolean {
-    const dir = parentOf(rel);
-    return this.dirIgnored(dir) || this.matcher.match(this.frameOf(dir), rel, false).verdict === 'ignore';
+    const cut = rel.lastIndexOf('/');
+    const dir = cut < 0 ? '' : rel.slice(0, cut);
+    // a walk gives a folder's files one after another: its folder's answers are at hand
+    if (this.last?.dir !== dir) {
+      const frame = this.frameOf(dir);
+      this.last = { dir, ignored: this.dirIgnored(dir), frame, screen: this.matcher.fileScreen(frame) };
+    }
+    const at = this.last;
+    if (at.ignored) {
+      return true;
+    }
+    // most names meet no rule at all: that is decided without matching
+    return (!at.screen || at.screen(rel, cut + 1)) && this.matcher.match(at.frame, rel, false).verdict === 'ignore';
   }
 
   /** Probing each folder on the way (once): `rel` is a file relative to root, at or below the base. */
   async isIgnored(rel: string): Promise<boolean> {
-    const base = this.policy.baseRel;
-    const dir = parentOf(rel);
+    await this.loadFolder(parentOf(rel));
+    return this.isIgnoredNow(rel);
+  }
+
+  /** Probes the folders from the base to `dir` (root-relative, at or below the base) for ignore files, each once; then {@link isIgnoredNow} needs no I/O for its files. */
+  async loadFolder(dir: string): Promise<void> {
     if (!this.files.has(dir)) {
+      const base = this.policy.baseRel;
       const parts = dir.split('/');
       const start = base ? base.split('/').length : 0;
       for (let i = start; i <= parts.length; i++) {
         await this.loadDir(parts.slice(0, i).join('/'));
       }
     }
-    return this.isIgnoredNow(rel);
   }
 }
 

@@ -1,5 +1,6 @@
 import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/matcher';
 import { foldCase } from '../names';
+import { isAscii, mayMatchName } from '../glob/nameHint';
 import { ToolError } from '../errors';
 import { MAX_IGNORE_MATCH_MS } from '../limits';
 import type { Pacer } from '../pace';
@@ -21,6 +22,9 @@ export type IgnoreFileName = (typeof IGNORE_FILE_NAMES)[number];
  * the lines come from the workspace and the paths too.
  */
 class RuleList {
+  /** Built when a file is first tested (see {@link FileRules}). */
+  private files: FileRules | undefined;
+
   constructor(private readonly rules: readonly GitignoreRule[]) {}
 
   static of(lines: readonly string[], nocase = false): RuleList {
@@ -37,9 +41,26 @@ class RuleList {
     return this.rules.length;
   }
 
+  /** The rules that can match a file, by its name. */
+  fileRules(): FileRules {
+    return (this.files ??= new FileRules(this.rules));
+  }
+
   /** The verdict of the last rule that matches `rel` ("/"-separated, no trailing "/"). */
   test(rel: string | PathSubject, isDir: boolean): Verdict {
     const path = typeof rel === 'string' ? new PathSubject(rel) : rel;
+    if (!isDir) {
+      const only = this.fileRules().candidates(path.name);
+      if (only) {
+        for (let c = only.length - 1; c >= 0; c--) {
+          const r = this.rules[only[c]];
+          if (r.test(path)) {
+            return r.negated ? 'keep' : 'ignore';
+          }
+        }
+        return undefined;
+      }
+    }
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const r = this.rules[i];
       if ((r.dirOnly && !isDir) || !r.test(path)) {
@@ -48,6 +69,81 @@ class RuleList {
       return r.negated ? 'keep' : 'ignore';
     }
     return undefined;
+  }
+}
+
+const NONE: readonly number[] = [];
+
+/** An ASCII letter in lower case; any other character as it is. */
+function foldAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c | 32 : c;
+}
+
+/**
+ * The rules that can match a file, by its name: rules for folders only never do, and a
+ * rule on the name alone with a {@link NameHint} only when the name meets it. So a file
+ * is tested against the rules without a hint and the few whose hint its name meets, in
+ * their order; for most files of a tree that is none.
+ */
+export class FileRules {
+  /** Indices of the rules without a hint (for files), ascending. */
+  private readonly general: number[] = [];
+  /** Hinted rules by the character their hint's text starts with (exact, prefix) or ends with (suffix). */
+  private readonly byFirst = new Map<number, number[]>();
+  private readonly byLast = new Map<number, number[]>();
+
+  constructor(private readonly rules: readonly GitignoreRule[]) {
+    rules.forEach((r, i) => {
+      if (r.dirOnly) {
+        return;
+      }
+      const h = r.hint;
+      if (!h) {
+        this.general.push(i);
+        return;
+      }
+      const [map, c] = h.kind === 'suffix' ? [this.byLast, h.text.charCodeAt(h.text.length - 1)] : [this.byFirst, h.text.charCodeAt(0)];
+      let list = map.get(c);
+      if (!list) {
+        list = [];
+        map.set(c, list);
+      }
+      list.push(i);
+    });
+  }
+
+  /** Whether some rule without a hint can match a file: then every file must be tested. */
+  get hasGeneral(): boolean {
+    return this.general.length > 0;
+  }
+
+  /** The characters (ASCII in lower case) that names meeting the hints start with. */
+  firstChars(): number[] {
+    return [...this.byFirst.keys()];
+  }
+
+  /** The characters (ASCII in lower case) that names meeting the suffix hints end with. */
+  lastChars(): number[] {
+    return [...this.byLast.keys()];
+  }
+
+  /** Indices of the rules a file named `name` must be tested against, ascending; undefined: test them all. */
+  candidates(name: string): readonly number[] | undefined {
+    if (!name || !isAscii(name)) {
+      return undefined;
+    }
+    let out: number[] | undefined;
+    for (const list of [this.byFirst.get(foldAscii(name.charCodeAt(0))), this.byLast.get(foldAscii(name.charCodeAt(name.length - 1)))]) {
+      for (const i of list ?? NONE) {
+        if (mayMatchName(name, this.rules[i].hint!)) {
+          (out ??= []).push(i);
+        }
+      }
+    }
+    if (!out) {
+      return this.general;
+    }
+    return [...this.general, ...out].sort((a, b) => a - b);
   }
 }
 
@@ -102,6 +198,11 @@ export class RuleFile {
     this.size = this.list.size;
   }
 
+  /** The rules that can match a file, by its name. */
+  fileRules(): FileRules {
+    return this.list.fileRules();
+  }
+
   /** `rel` is relative to the rules' folder, "/" separated, without a leading "./". */
   test(rel: string | PathSubject, isDir: boolean): Verdict {
     if ((typeof rel === 'string' ? rel : rel.whole) === '') {
@@ -144,6 +245,11 @@ export class Overrides {
 
   get empty(): boolean {
     return this.list === undefined;
+  }
+
+  /** The rules that can match a file, by its name; undefined when there are none. */
+  fileRules(): FileRules | undefined {
+    return this.list?.fileRules();
   }
 
   test(rel: string | PathSubject, isDir: boolean): Verdict {
@@ -217,6 +323,49 @@ export class Matcher {
     const r = this.decide(frame, rel, isDir);
     this.clock.spend(performance.now() - t0);
     return r;
+  }
+
+  /**
+   * For the files of a folder whose rules are `frame`: a test of a file's name (the part of
+   * `rel` from `at`) that says "no rule can match it" (false) when {@link match} would find
+   * none (the file neither left out nor kept), as most names of a tree are; true means "ask
+   * {@link match}". It looks at the name's first and last characters: every rule that could
+   * match a file needs a name of a few such characters (see {@link FileRules}). Undefined
+   * when no such test can be made (a rule without a hint, or overrides that keep only some files).
+   */
+  fileScreen(frame: Frame | undefined): ((rel: string, at: number) => boolean) | undefined {
+    if (this.overrides.keeps > 0) {
+      return undefined;
+    }
+    const lists: FileRules[] = [];
+    const o = this.overrides.fileRules();
+    if (o) {
+      lists.push(o);
+    }
+    if (this.useIgnoreFiles) {
+      for (let f = frame; f; f = f.parent) {
+        for (const name of IGNORE_FILE_NAMES) {
+          const file = f.files[name];
+          if (file) {
+            lists.push(file.fileRules());
+          }
+        }
+      }
+      if (this.explicit) {
+        lists.push(this.explicit.fileRules());
+      }
+    }
+    if (lists.some((l) => l.hasGeneral)) {
+      return undefined;
+    }
+    const first = new Set(lists.flatMap((l) => l.firstChars()));
+    const last = new Set(lists.flatMap((l) => l.lastChars()));
+    return (rel, at) => {
+      const a = rel.charCodeAt(at);
+      const z = rel.charCodeAt(rel.length - 1);
+      // `.git` is never walked, whatever the rules (see decide)
+      return at >= rel.length || a >= 128 || z >= 128 || a === 46 || first.has(foldAscii(a)) || last.has(foldAscii(z));
+    };
   }
 
   private decide(frame: Frame | undefined, given: string, isDir: boolean): MatchResult {

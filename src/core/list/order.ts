@@ -145,48 +145,70 @@ function siftDown(names: readonly string[], h: number[], i: number): void {
   }
 }
 
+/**
+ * The smallest `k` items offered, by `compare` (a bounded max-heap): a stream of any length
+ * costs one comparison with the largest kept for most items, and memory for `k`. Items
+ * that compare equal are kept in no particular order, so a deterministic answer needs a
+ * total order.
+ */
+export class Smallest<T> {
+  private readonly heap: T[] = [];
+
+  constructor(
+    readonly k: number,
+    private readonly compare: (a: T, b: T) => number,
+  ) {}
+
+  /** The largest item kept once `k` are kept (a new one must compare below it), else undefined. */
+  get bar(): T | undefined {
+    return this.heap.length >= this.k ? this.heap[0] : undefined;
+  }
+
+  offer(x: T): void {
+    const heap = this.heap;
+    const compare = this.compare;
+    if (heap.length < this.k) {
+      heap.push(x);
+      for (let i = heap.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (compare(heap[p], heap[i]) >= 0) {
+          break;
+        }
+        [heap[p], heap[i]] = [heap[i], heap[p]];
+        i = p;
+      }
+    } else if (this.k > 0 && compare(x, heap[0]) < 0) {
+      heap[0] = x;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && compare(heap[l], heap[m]) > 0) {
+          m = l;
+        }
+        if (r < heap.length && compare(heap[r], heap[m]) > 0) {
+          m = r;
+        }
+        if (m === i) {
+          break;
+        }
+        [heap[m], heap[i]] = [heap[i], heap[m]];
+        i = m;
+      }
+    }
+  }
+
+  /** What is kept, in order (the heap is spent). */
+  sorted(): T[] {
+    return this.heap.sort(this.compare);
+  }
+}
+
 /** The smallest `k` of `items` by `compare`, sorted (a bounded heap; `items` is not changed). */
 export function smallestSorted<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
-  const heap: T[] = [];
-  const up = (i: number) => {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (compare(heap[p], heap[i]) >= 0) {
-        return;
-      }
-      [heap[p], heap[i]] = [heap[i], heap[p]];
-      i = p;
-    }
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && compare(heap[l], heap[m]) > 0) {
-        m = l;
-      }
-      if (r < heap.length && compare(heap[r], heap[m]) > 0) {
-        m = r;
-      }
-      if (m === i) {
-        return;
-      }
-      [heap[m], heap[i]] = [heap[i], heap[m]];
-      i = m;
-    }
-  };
-  if (k <= 0) {
-    return [];
-  }
+  const top = new Smallest(Math.max(0, k), compare);
   for (const x of items) {
-    if (heap.length < k) {
-      heap.push(x);
-      up(heap.length - 1);
-    } else if (compare(x, heap[0]) < 0) {
-      heap[0] = x;
-      down(0);
-    }
+    top.offer(x);
   }
-  return heap.sort(compare);
+  return top.sorted();
 }

@@ -1,13 +1,14 @@
 import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
 import { ToolError } from '../errors';
+import { Pacer } from '../pace';
 import { MAX_RG_PATH_ARG_CHARS } from '../limits';
 import { jsCount, jsDetails, jsFiles, recordFinder, textDetails, type JsHost } from './jsEngine';
 import { compileQuery, RegexTranslationError, type CompiledQuery, type Query } from './regex';
 import type { ProcessHost } from '../process';
 import { findRipgrep, rgCount, rgDetails, rgFiles, rgMultilineCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
 import type { Scope } from './scope';
-import { outsideGitDirectories, type GitDirectories } from '../gitDirectory';
+import { OutsideGitDirectories, type GitDirectories } from '../gitDirectory';
 import { looksBinary, type FileHits } from './textSearch';
 
 /**
@@ -19,10 +20,14 @@ export interface SearchEngine {
   readonly kind: 'ripgrep' | 'javascript';
   /** For the footer: which engine ran. */
   readonly label: string;
-  /** Files a walk keeps (`rg --files`). `boundary` gets what ignore rules left out, when `keeps` is empty. */
-  files(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], boundary?: string[]): Promise<string[]>;
-  /** Match records per file. */
-  count(scope: Scope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>>;
+  /**
+   * Files a walk keeps (`rg --files`), each given to `onFile` once, in no particular order:
+   * a walk of a million files is a stream, never a list. `boundary` gets what ignore rules
+   * left out, when `keeps` is empty.
+   */
+  files(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string) => void, boundary?: string[]): Promise<void>;
+  /** Match records per file, each file with a match given to `onCount` once, in no particular order. */
+  count(scope: Scope, q: Query, keeps: readonly string[], onCount: (rel: string, n: number) => void, boundary?: string[]): Promise<void>;
   /** Records (the first `maxCount`) and lines around them, of chosen files. */
   details(scope: Scope, q: Query, files: readonly string[], maxCount: number, context: number): Promise<Map<string, FileHits>>;
   /** The same for a text (an unsaved buffer); undefined when it would be skipped as binary. */
@@ -35,10 +40,11 @@ function rgScope(found: RipgrepFound, proc: ProcessHost, scope: Scope, signal?: 
 
 /**
  * ripgrep leaves out only folders named `.git`: what it returns from git directories
- * under other names (`repo.git/config`) is dropped here, a few stats per folder.
+ * under other names (`repo.git/config`) is dropped here, a few stats per folder, as it
+ * comes.
  */
-async function withoutGitDirectories(scope: Scope, rels: readonly string[], dirs: GitDirectories): Promise<Set<string>> {
-  return outsideGitDirectories(rels, scope.baseRel, (rel) => nodePath.join(scope.rootPath, ...rel.split('/')), dirs);
+function withoutGitDirectories<T>(scope: Scope, dirs: GitDirectories, keep: (rel: string, value: T) => void): OutsideGitDirectories<T> {
+  return new OutsideGitDirectories<T>(scope.baseRel, (rel) => nodePath.join(scope.rootPath, ...rel.split('/')), dirs, keep);
 }
 
 export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, gitDirs: GitDirectories, signal?: CancelSignal): SearchEngine {
@@ -46,20 +52,16 @@ export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, gitDirs: G
   return {
     kind: 'ripgrep',
     label: `ripgrep (${origin})`,
-    files: async (scope, keeps, trailing, boundary) => {
-      const files = await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, boundary);
-      const kept = await withoutGitDirectories(scope, files, gitDirs);
-      return kept.size === files.length ? files : files.filter((f) => kept.has(f));
+    files: async (scope, keeps, trailing, onFile, boundary) => {
+      const kept = withoutGitDirectories<undefined>(scope, gitDirs, onFile);
+      await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, (rel) => kept.push(rel, undefined), boundary);
+      await kept.done();
     },
-    count: async (scope, q, keeps, boundary) => {
-      const counts = await (q.multiline ? rgMultilineCount(rgScope(found, proc, scope, signal), q, keeps, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, boundary));
-      const kept = await withoutGitDirectories(scope, [...counts.keys()], gitDirs);
-      for (const rel of counts.keys()) {
-        if (!kept.has(rel)) {
-          counts.delete(rel);
-        }
-      }
-      return counts;
+    count: async (scope, q, keeps, onCount, boundary) => {
+      const kept = withoutGitDirectories<number>(scope, gitDirs, onCount);
+      const each = (rel: string, n: number) => kept.push(rel, n);
+      await (q.multiline ? rgMultilineCount(rgScope(found, proc, scope, signal), q, keeps, each, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, each, boundary));
+      await kept.done();
     },
     // In multiline mode `--max-count` counts matches, and several can make one record.
     details: (scope, q, files, maxCount, context) => rgDetails(rgScope(found, proc, scope, signal), q, files, q.multiline ? 1_000_000_000 : maxCount, context, MAX_RG_PATH_ARG_CHARS),
@@ -96,8 +98,20 @@ export function javascriptEngine(host: JsHost, proc: Pick<ProcessHost, 'startTas
   return {
     kind: 'javascript',
     label: 'the built-in JavaScript search (no ripgrep was found)',
-    files: (scope, keeps, trailing, boundary) => jsFiles(js(scope), keeps, trailing, boundary),
-    count: (scope, q, keeps, boundary) => jsCount(js(scope), compile(q), keeps, boundary),
+    files: async (scope, keeps, trailing, onFile, boundary) => {
+      const pacer = new Pacer(signal);
+      for (const rel of await jsFiles(js(scope), keeps, trailing, boundary)) {
+        await pacer.tick();
+        onFile(rel);
+      }
+    },
+    count: async (scope, q, keeps, onCount, boundary) => {
+      const pacer = new Pacer(signal);
+      for (const [rel, n] of await jsCount(js(scope), compile(q), keeps, boundary)) {
+        await pacer.tick();
+        onCount(rel, n);
+      }
+    },
     details: (scope, q, files, maxCount, context) => jsDetails(js(scope), compile(q), files, maxCount, context),
     textDetails: async (_scope, q, text, context) => (looksBinary(text) ? undefined : textDetails(find, text, compile(q), undefined, context)),
   };

@@ -1,10 +1,10 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { Pacer } from '../pace';
+import { PathTape } from '../pathTape';
 import { IGNORE_FILE_NAMES } from '../ignore/rules';
 import { ToolError } from '../errors';
 import { MAX_MTIME_SORT_FILES } from '../limits';
-import { comparePaths, smallestSorted } from '../list/order';
+import { comparePaths, Smallest, smallestSorted } from '../list/order';
 import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
 import { fitBytes } from './grep';
@@ -38,19 +38,32 @@ export interface GlobResult {
   shown: number;
 }
 
+/** A matching file: its path as it sorts (root-relative with one scope, else as printed). */
+interface Match {
+  key: string;
+  scope: Scope;
+  rel: string;
+}
+
 /**
  * The files under each scope whose path (relative to the searched folder) matches the
- * glob. With a glob ripgrep reads as the matcher does, ripgrep whitelists it (the fast path)
- * and also whitelists the ignore files' names, so the same run tells where every ignore
- * file is; the matches it brought back past those files' rules are then found in
- * JavaScript and reported as hidden, not listed.
+ * glob: their number, and the page's paths in order. Nothing is kept per match but the
+ * count: the page comes from a bounded selection (the first offset+limit paths), so a
+ * million matches cost a comparison each, not a sort. With a glob ripgrep reads as the
+ * matcher does, ripgrep whitelists it (the fast path) and also whitelists the ignore files'
+ * names, so the same run tells where every ignore file is; the matches it brought back
+ * past those files' rules are then found in JavaScript and reported as hidden, not listed.
+ * Those checks need every ignore file the walk met, so that walk's paths are checked once
+ * it ends; any other walk's are checked as they come.
  */
 export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobResult> {
   const norm = normalizeGlob(req.pattern);
   // One scope prints its paths with the same prefix, so they sort as their relative paths do
   // and only the page's paths need their printed form.
-  const found: { key: string; scope: Scope; rel: string }[] = [];
   const single = env.scopes.length === 1;
+  const byPath = new Smallest<Match>(req.sort === 'path' ? req.skip + req.limit : 0, (a, b) => comparePaths(a.key, b.key));
+  const all: Match[] = [];
+  let total = 0;
   const reports: GlobResult['reports'] = [];
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
@@ -63,54 +76,77 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     const boundary: string[] | undefined = keeps.length ? undefined : [];
     // read while ripgrep walks: one folder read, off the critical path
     const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;
-    const files = await env.engine.files(scope, keeps, trailing, boundary);
-    report.skipped = (boundary ?? []).filter(reportable);
-    const known = new Set(files.filter((f) => (IGNORE_FILE_NAMES as readonly string[]).includes(nodePath.posix.basename(f))));
-    const checker = checkerFor(scope, known);
     const check = keeps.length > 0 && respect;
-    if (check) {
-      await checker.preload();
-    }
-    const pacer = new Pacer(env.signal);
-    for (const rel of files) {
-      if (pacer.due()) {
-        await pacer.pause();
-      }
-      const relToBase = baseRel ? rel.slice(baseRel.length + 1) : rel;
-      if (!test(relToBase)) {
-        continue;
+    const checker = checkerFor(scope, check ? new Set() : undefined);
+    const cut = baseRel ? baseRel.length + 1 : 0;
+    const consider = (rel: string): void => {
+      if (!test(cut ? rel.slice(cut) : rel)) {
+        return;
       }
       if (check && checker.isIgnoredNow(rel)) {
         report.hiddenMatches.push(rel);
-        continue;
+        return;
       }
-      found.push({ key: single ? rel : scope.display(rel), scope, rel });
+      total++;
+      const key = single ? rel : scope.display(rel);
+      if (req.sort === 'mtime') {
+        all.push({ key, scope, rel });
+        return;
+      }
+      const bar = byPath.bar;
+      if (bar === undefined || comparePaths(key, bar.key) < 0) {
+        byPath.offer({ key, scope, rel });
+      }
+    };
+    const tape = check ? new PathTape() : undefined;
+    await env.engine.files(
+      scope,
+      keeps,
+      trailing,
+      tape
+        ? (rel) => {
+            if (isIgnoreFile(rel)) {
+              checker.know(rel);
+            }
+            tape.push(rel);
+          }
+        : consider,
+      boundary,
+    );
+    report.skipped = (boundary ?? []).filter(reportable);
+    if (tape) {
+      await checker.preload();
+      await tape.replay(consider, env.signal);
     }
     if (pruned) {
       report.prunedTopFolders = reachableTops(norm, await pruned);
     }
     reports.push({ scope, report });
   }
-  let ordered: typeof found;
+  let ordered: Match[];
   if (req.sort === 'mtime') {
     // Every match is stat'ed to know the newest: bounded, and in bulk rather than one await each.
-    if (found.length > MAX_MTIME_SORT_FILES) {
+    if (all.length > MAX_MTIME_SORT_FILES) {
       throw new ToolError(
         'too-large',
-        `sort: "mtime" needs the modification time of every matching file, and ${found.length} files match, over the ${MAX_MTIME_SORT_FILES} it sorts. Narrow the pattern or the path, or sort by path.`,
+        `sort: "mtime" needs the modification time of every matching file, and ${all.length} files match, over the ${MAX_MTIME_SORT_FILES} it sorts. Narrow the pattern or the path, or sort by path.`,
       );
     }
     const times = await env.host.mtimes(
-      found.map((f) => nodePath.join(f.scope.rootPath, ...f.rel.split('/'))),
+      all.map((f) => nodePath.join(f.scope.rootPath, ...f.rel.split('/'))),
       env.signal,
     );
-    const index = new Map(found.map((f, i) => [f, times[i]]));
-    ordered = smallestSorted(found, req.skip + req.limit, (a, b) => index.get(b)! - index.get(a)! || comparePaths(a.key, b.key));
+    const index = new Map(all.map((f, i) => [f, times[i]]));
+    ordered = smallestSorted(all, req.skip + req.limit, (a, b) => index.get(b)! - index.get(a)! || comparePaths(a.key, b.key));
   } else {
-    // a page needs only the first skip+limit paths in order, not all of them sorted
-    ordered = smallestSorted(found, req.skip + req.limit, (a, b) => comparePaths(a.key, b.key));
+    ordered = byPath.sorted();
   }
-  const total = found.length;
   const lines = ordered.slice(req.skip, req.skip + req.limit).map((f) => f.scope.display(f.rel));
   return { total, reports, lines, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };
+}
+
+/** Whether a root-relative path names an ignore file (`.gitignore`, ...): every one of their names ends with "ignore". */
+function isIgnoreFile(rel: string): boolean {
+  // asked of every path: its last character first
+  return rel.charCodeAt(rel.length - 1) === 101 && rel.endsWith('ignore') && (IGNORE_FILE_NAMES as readonly string[]).includes(rel.slice(rel.lastIndexOf('/') + 1));
 }

@@ -1,11 +1,11 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { Pacer } from '../pace';
 import { callText, span } from '../contract';
 import { plural } from '../format';
 import { relPosix } from '../ignore/policy';
 import { MAX_IGNORED_EXAMPLES, MAX_JS_SEARCH_FILE_BYTES, MAX_RG_COLUMN_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
-import { comparePaths, smallestSorted } from '../list/order';
+import { comparePaths, Smallest } from '../list/order';
+import { FolderGate } from '../folderGate';
 import { isWithin } from '../paths';
 import { isGitInternal } from '../policy';
 import { partitionPoint } from '../sorted';
@@ -52,6 +52,8 @@ export interface GrepEnv {
 interface Found {
   scope: Scope;
   rel: string;
+  /** How it sorts: `rel` when one scope is searched (its paths share a prefix), else `display`. */
+  key: string;
   display: string;
   /** The path as a call takes it (see Scope.callPath). */
   callPath: string;
@@ -60,8 +62,11 @@ interface Found {
 }
 
 export interface GrepResult {
-  /** Matching files that may be shown, in no particular order (see {@link inPathOrder}). */
-  files: Found[];
+  /** The first matching files in path order, as many as a page of `skip + limit` items can reach (each holds a record). */
+  first: Found[];
+  /** Matching files that may be shown, and their records. */
+  files: number;
+  records: number;
   reports: { scope: Scope; report: IgnoreReport }[];
 }
 
@@ -71,9 +76,14 @@ export interface GrepResult {
  * brought back from ignore rules are set aside as hidden. Files that may hold secrets
  * are dropped first, silently: nothing the search says (counts, totals, the files ignore
  * rules hid) may depend on what they contain, or a loop of guesses would read them out.
+ * The counts are taken as ripgrep prints them and kept as totals, with only the files a
+ * page can reach (a bounded selection in path order), so a search matching in a million
+ * files holds a page's worth, and the thread is never held longer than a piece of output takes.
  */
 export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepResult> {
-  const result: GrepResult = { files: [], reports: [] };
+  const single = env.scopes.length === 1;
+  const top = new Smallest<Found>(req.skip + req.limit, byKey);
+  const result: GrepResult = { first: [], files: 0, records: 0, reports: [] };
   const secret = (scope: Scope, rel: string): boolean =>
     env.sensitive(scope.rootPath, rel, scope.root !== undefined) && !(env.approved !== undefined && isWithin(env.approved, nodePath.join(scope.rootPath, ...rel.split('/'))));
   for (const scope of env.scopes) {
@@ -85,57 +95,84 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     const norm = req.include ? normalizeGlob(req.include) : undefined;
     const inc = norm ? globMatcher(norm, scope.names) : undefined;
     const relToBase = (rel: string) => (baseRel ? rel.slice(baseRel.length + 1) : rel);
+    const included = (rel: string) => !inc || inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel));
     const keeps = norm && !scope.isFile ? (ripgrepKeeps(norm, baseRel, scope.names) ?? []) : [];
     const report = emptyReport(keeps.length > 0);
     const boundary: string[] | undefined = keeps.length || scope.isFile ? undefined : [];
     const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;
-    const counts = await env.engine.count(scope, req.query, keeps, boundary);
-    report.skipped = (boundary ?? []).filter(reportable);
     const checker = checkerFor(scope);
-    const found = new Map<string, Found>();
-    // ripgrep cannot say which files its whitelist brought back past ignore rules, so with a
-    // whitelist every matching file is checked; each folder is probed for ignore files once.
-    const pacer = new Pacer(env.signal);
-    for (const [rel, n] of counts) {
-      if (pacer.due()) {
-        await pacer.pause();
-      }
-      if ((inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) || secret(scope, rel)) {
-        continue;
-      }
-      if (keeps.length && scope.policy.spec.respectIgnore && (await checker.isIgnored(rel))) {
-        report.hiddenMatches.push(rel);
-        report.hiddenRecords += n;
-        continue;
-      }
-      found.set(rel, { scope, rel, display: scope.display(rel), callPath: scope.callPath(rel), count: n });
-    }
+    // Unsaved buffers of files the search may show: their text is searched instead of the file.
+    const dirty = new Map<string, string>();
     for (const doc of env.dirty) {
       const real = await env.host.realpath(doc.path);
       if (scope.isFile ? real !== scope.base : !isWithin(scope.base, real) || real === scope.base) {
         continue;
       }
       const rel = relPosix(scope.rootPath, real);
-      if (isGitInternal(rel) || (inc && !inc(scope.isFile ? nodePath.posix.basename(rel) : relToBase(rel))) || secret(scope, rel)) {
+      if (isGitInternal(rel) || !included(rel) || secret(scope, rel)) {
         continue;
       }
       if (!scope.isFile && (await checker.isIgnored(rel))) {
         continue;
       }
-      found.delete(rel);
-      const hits = await env.engine.textDetails(scope, req.query, doc.text, req.context);
+      dirty.set(rel, doc.text);
+    }
+    const add = (rel: string, count: number, hits?: FileHits): void => {
+      result.files++;
+      result.records += count;
+      const key = single ? rel : scope.display(rel);
+      const bar = top.bar;
+      if (bar === undefined || comparePaths(key, bar.key) < 0) {
+        top.offer({ scope, rel, key, display: single ? scope.display(rel) : key, callPath: scope.callPath(rel), count, hits });
+      }
+    };
+    // ripgrep cannot say which files its whitelist brought back past ignore rules, so with a
+    // whitelist every matching file is checked; each folder is probed for ignore files once.
+    const hiding =
+      keeps.length && scope.policy.spec.respectIgnore
+        ? new FolderGate<number>(
+            (folder) => checker.loadFolder(folder).then(() => true),
+            (rel, n) => {
+              if (checker.isIgnoredNow(rel)) {
+                report.hiddenMatches.push(rel);
+                report.hiddenRecords += n;
+              } else {
+                add(rel, n);
+              }
+            },
+            { signal: env.signal },
+          )
+        : undefined;
+    await env.engine.count(
+      scope,
+      req.query,
+      keeps,
+      (rel, n) => {
+        if (!included(rel) || secret(scope, rel) || dirty.has(rel)) {
+          return;
+        }
+        if (hiding) {
+          hiding.push(rel, n);
+        } else {
+          add(rel, n);
+        }
+      },
+      boundary,
+    );
+    await hiding?.done();
+    report.skipped = (boundary ?? []).filter(reportable);
+    for (const [rel, text] of dirty) {
+      const hits = await env.engine.textDetails(scope, req.query, text, req.context);
       if (hits && hits.records.length) {
-        found.set(rel, { scope, rel, display: scope.display(rel), callPath: scope.callPath(rel), count: hits.records.length, hits });
+        add(rel, hits.records.length, hits);
       }
     }
     if (pruned) {
       report.prunedTopFolders = reachableTops(norm!, await pruned);
     }
     result.reports.push({ scope, report });
-    for (const f of found.values()) {
-      result.files.push(f);
-    }
   }
+  result.first = top.sorted();
   return result;
 }
 
@@ -158,15 +195,7 @@ async function refuseBinary(env: GrepEnv, scope: Scope): Promise<void> {
   }
 }
 
-const byDisplay = (a: { display: string }, b: { display: string }) => comparePaths(a.display, b.display);
-
-/**
- * The first `k` files in path order. A page never needs more than skip+limit files (each
- * holds at least one match), so tens of thousands of matching files are not all sorted.
- */
-export function inPathOrder<T extends { display: string }>(files: readonly T[], k: number): T[] {
-  return smallestSorted(files, k, byDisplay);
-}
+const byKey = (a: Found, b: Found) => comparePaths(a.key, b.key);
 
 export interface GrepPage {
   /** Items (records in content mode, files otherwise) the page holds within the output cap. */

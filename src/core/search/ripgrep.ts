@@ -76,7 +76,8 @@ async function withExplicitFile<T>(proc: ProcessHost, policy: IgnorePolicy, run:
 const IGNORING = /\|ignore::walk\|.*?: ignoring (.+): Ignore\(IgnoreMatch\((Override|Gitignore)\(/;
 
 function relOut(p: string): string {
-  return p.startsWith('./') ? p.slice(2) : p;
+  // asked of every path ripgrep prints: two characters compared, not a startsWith
+  return p.charCodeAt(0) === 46 && p.charCodeAt(1) === 47 ? p.slice(2) : p;
 }
 
 async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) => void; separator?: '\n' | '\0'; boundary?: string[]; stdin?: string }): Promise<RunResult> {
@@ -169,27 +170,28 @@ function targetArgs(scope: RgScope): string[] {
   return scope.target === undefined ? [] : ['--', scope.target];
 }
 
-/** `rg --files`: paths relative to the root. `boundary` collects what ignore rules left out (only when `keeps` is empty: with whitelists ripgrep logs every file). */
-export async function rgFiles(scope: RgScope, keeps: readonly string[], trailingKeeps: readonly string[], boundary?: string[]): Promise<string[]> {
-  const files: string[] = [];
+/**
+ * `rg --files`: each path, relative to the root, given to `onFile` as ripgrep prints it (in
+ * no order). `boundary` collects what ignore rules left out (only when `keeps` is empty:
+ * with whitelists ripgrep logs every file).
+ */
+export async function rgFiles(scope: RgScope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string) => void, boundary?: string[]): Promise<void> {
   const debug = boundary !== undefined && keeps.length === 0 && trailingKeeps.length === 0;
   await withExplicitFile(scope.proc, scope.policy, (explicit) =>
     rg(scope, ['--files', '--null', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, trailingKeeps, explicit), ...targetArgs(scope)], {
       separator: '\0',
       onLine: (l) => {
         if (l) {
-          files.push(relOut(l));
+          onFile(relOut(l));
         }
       },
       boundary: debug ? boundary : undefined,
     }),
   );
-  return files;
 }
 
-/** `rg --count`: matching lines per file (root-relative), the unit of a search line by line. */
-export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
+/** `rg --count`: matching lines per file (root-relative), the unit of a search line by line, each given to `onCount` as ripgrep prints it. */
+export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[], onCount: (rel: string, n: number) => void, boundary?: string[]): Promise<void> {
   const debug = boundary !== undefined && keeps.length === 0;
   // A path with a line feed in it arrives over several lines: only the last holds the NUL.
   let pendingPath = '';
@@ -198,10 +200,10 @@ export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[]
       onLine: (l) => {
         const z = l.lastIndexOf('\0');
         if (z >= 0) {
-          counts.set(relOut(pendingPath + l.slice(0, z)), Number(l.slice(z + 1)));
+          onCount(relOut(pendingPath ? pendingPath + l.slice(0, z) : l.slice(0, z)), Number(l.slice(z + 1)));
           pendingPath = '';
         } else if (pendingPath === '' && /^\d+$/.test(l) && scope.target !== undefined) {
-          counts.set(relOut(scope.target), Number(l));
+          onCount(relOut(scope.target), Number(l));
         } else {
           pendingPath = pendingPath.length + l.length > 65536 ? '' : `${pendingPath}${l}\n`;
         }
@@ -209,7 +211,6 @@ export async function rgCount(scope: RgScope, q: Query, keeps: readonly string[]
       boundary: debug ? boundary : undefined,
     }),
   );
-  return counts;
 }
 
 /**
@@ -313,23 +314,62 @@ export async function rgTextDetails(scope: RgScope, q: Query, text: string, maxC
 }
 
 /**
- * Multiline searches count records, which `--count` does not: one pass over the
- * matching lines gives them (each printed as ripgrep's short "omitted" note, not its text).
+ * Multiline searches count records, which `--count` does not: one pass over the matching
+ * lines gives them (each printed as ripgrep's short "omitted" note, not its text). Matching
+ * lines that touch are one record (see {@link LineCollector}); ripgrep prints a file's lines
+ * together, so each file's count is given to `onCount` once its lines end.
  */
-export async function rgMultilineCount(scope: RgScope, q: Query, keeps: readonly string[], boundary?: string[]): Promise<Map<string, number>> {
-  const collector = new LineCollector(relOut, true);
+export async function rgMultilineCount(scope: RgScope, q: Query, keeps: readonly string[], onCount: (rel: string, n: number) => void, boundary?: string[]): Promise<void> {
   const debug = boundary !== undefined && keeps.length === 0;
+  const counter = new RecordCounter(onCount);
   await withExplicitFile(scope.proc, scope.policy, (explicit) =>
     rg(scope, ['--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, [], explicit), ...lineArgs(false).map((a) => (a.startsWith('--max-columns=') ? '--max-columns=1' : a)), ...queryArgs(q), ...targetArgs(scope)], {
-      onLine: (l) => collector.line(l),
+      onLine: (l) => counter.line(l),
       boundary: debug ? boundary : undefined,
     }),
   );
-  const counts = new Map<string, number>();
-  for (const [p, f] of collector.files) {
-    if (f.records.length) {
-      counts.set(p, f.records.length);
+  counter.end();
+}
+
+/** Records per file of ripgrep's standard output (as {@link LineCollector} reads it), each file's given once its lines end. */
+class RecordCounter {
+  private path: string | undefined;
+  private records = 0;
+  private last = -1;
+  /** A path with a line feed in it arrives over several lines. */
+  private pendingPath = '';
+
+  constructor(private readonly onCount: (rel: string, n: number) => void) {}
+
+  line(l: string): void {
+    const z = l.indexOf('\0');
+    if (z < 0) {
+      this.pendingPath = l === '--' || this.pendingPath.length + l.length > 65536 ? '' : `${this.pendingPath}${l}\n`;
+      return;
     }
+    const path = relOut(this.pendingPath + l.slice(0, z));
+    this.pendingPath = '';
+    const m = /^(\d+):/.exec(l.slice(z + 1, z + 24));
+    if (!m) {
+      return;
+    }
+    if (path !== this.path) {
+      this.end();
+      this.path = path;
+    }
+    const n = Number(m[1]);
+    if (n !== this.last + 1) {
+      this.records++;
+    }
+    this.last = n;
   }
-  return counts;
+
+  end(): void {
+    if (this.path !== undefined && this.records > 0) {
+      this.onCount(this.path, this.records);
+    }
+    this.path = undefined;
+    this.records = 0;
+    this.last = -1;
+  }
 }

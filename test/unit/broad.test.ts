@@ -1,0 +1,160 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { FolderGate } from '../../src/core/folderGate';
+import { PathTape } from '../../src/core/pathTape';
+import { compileGitignoreRule, PathSubject } from '../../src/core/glob/matcher';
+import { mayMatchName, nameHint } from '../../src/core/glob/nameHint';
+import { Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
+import { comparePaths, Smallest } from '../../src/core/list/order';
+import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
+
+describe('broad searches: streams, bounded selections, name screens', () => {
+  it('a bounded selection keeps exactly the smallest k in order, whatever the order offered', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 60 }), fc.nat(70), (items, k) => {
+        const top = new Smallest<string>(k, comparePaths);
+        for (const x of items) {
+          top.offer(x);
+        }
+        assert.deepEqual(top.sorted(), [...items].sort(comparePaths).slice(0, k));
+      }),
+    );
+  });
+
+  it('a folder gate asks each folder once, passes every path of a folder that passes, and only those, paced or not', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('', 'a', 'a/b', 'c', 'g', 'g/h'), fc.constantFrom('x', 'y', 'z')), { maxLength: 40 }), fc.boolean(), fc.boolean(), async (files, later, paced) => {
+        const asked: string[] = [];
+        const passed: string[] = [];
+        const gate = new FolderGate<number>(
+          (folder) => {
+            asked.push(folder);
+            const ok = !folder.startsWith('g');
+            return later ? new Promise((r) => setTimeout(() => r(ok), 1)) : ok;
+          },
+          (rel, n) => passed.push(`${rel}#${n}`),
+          paced ? {} : undefined,
+        );
+        files.forEach(([dir, name], i) => gate.push(dir ? `${dir}/${name}` : name, i));
+        await gate.done();
+        assert.equal(new Set(asked).size, asked.length, `asked twice: ${asked.join(', ')}`);
+        const want = files.map(([dir, name], i) => [dir, `${dir ? `${dir}/${name}` : name}#${i}`]).filter(([dir]) => !dir.startsWith('g')).map(([, p]) => p);
+        assert.deepEqual([...passed].sort(), want.sort());
+      }),
+    );
+  });
+
+  it('a folder gate passes the paths of a folder that come after its answer, as those that waited for it', async () => {
+    for (const passes of [true, false]) {
+      const passed: string[] = [];
+      const gate = new FolderGate<undefined>(
+        (folder) => new Promise((r) => setTimeout(() => r(passes || folder !== 'a'), 1)),
+        (rel) => passed.push(rel),
+      );
+      gate.push('a/x', undefined);
+      await new Promise((r) => setTimeout(r, 10));
+      gate.push('a/y', undefined);
+      gate.push('b/z', undefined);
+      gate.push('a/w', undefined);
+      await gate.done();
+      assert.deepEqual([...passed].sort(), passes ? ['a/w', 'a/x', 'a/y', 'b/z'] : ['b/z']);
+    }
+  });
+
+  it('a path tape gives back every path pushed, in order, whatever the characters and however many', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit: fc.constantFrom('a', '/', '.', ' ', '\n', 'é', '\u{1f600}') }), { maxLength: 3000 }), async (paths) => {
+        const tape = new PathTape();
+        paths.forEach((x) => tape.push(x));
+        const out: string[] = [];
+        await tape.replay((x) => out.push(x));
+        assert.equal(tape.size, paths.length);
+        assert.deepEqual(out, paths);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a folder gate gives the failure of an answer from done, once the stream ends', async () => {
+    const gate = new FolderGate<undefined>(
+      (folder) => (folder === 'bad' ? Promise.reject(new Error('no answer')) : true),
+      () => undefined,
+    );
+    gate.push('bad/x', undefined);
+    gate.push('ok/y', undefined);
+    await assert.rejects(gate.done(), /no answer/);
+  });
+
+  it('a name screen says "no rule can match" only where the rules, tested one by one, match nothing', () => {
+    const part = fc.constantFrom('a', 'B', 'log', '.', '*', '?', 'x', 'é', '[ab]', 'K');
+    const line = fc.tuple(fc.constantFrom('', '!', '**/', '/', 'd/'), fc.array(part, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '/')).map(([a, b, c]) => `${a}${b.join('')}${c}`);
+    const name = fc.array(fc.constantFrom('a', 'b', 'B', 'log', '.', 'x', 'é', 'K', 'k', '\u212a'), { minLength: 1, maxLength: 5 }).map((xs) => xs.join(''));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 6 }), fc.array(line, { maxLength: 3 }), fc.constantFrom('', 'd', 'd/e'), name, (lines, excludes, dir, file) => {
+        const rel = dir ? `${dir}/${file}` : file;
+        const rules = new RuleFile('.gitignore', lines);
+        // one by one: the last rule that matches decides
+        let naive: 'ignore' | 'keep' | undefined;
+        for (const l of lines) {
+          const r = compileGitignoreRule(l);
+          if (r && !r.dirOnly && r.test(new PathSubject(rel))) {
+            naive = r.negated ? 'keep' : 'ignore';
+          }
+        }
+        assert.equal(rules.test(rel, false), naive, `${JSON.stringify(lines)} on ${rel}`);
+        const matcher = new Matcher(new Overrides(excludes.map((e) => `!${e}`)), undefined, true);
+        const frame = { dir: '', files: { '.gitignore': rules }, parent: undefined };
+        const screen = matcher.fileScreen(frame);
+        if (screen && !screen(rel, rel.lastIndexOf('/') + 1)) {
+          assert.equal(matcher.match(frame, rel, false).verdict, undefined, `screened out, yet ${JSON.stringify({ lines, excludes, rel })} matches`);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('name hints: a literal, *literal or literal* on the last segment, compared without regard to ASCII case', () => {
+    assert.deepEqual(nameHint('**/build'), { kind: 'exact', text: 'build' });
+    assert.deepEqual(nameHint('**/*.LOG'), { kind: 'suffix', text: '.log' });
+    assert.deepEqual(nameHint('**/**/.env*'), { kind: 'prefix', text: '.env' });
+    for (const p of ['build', 'src/*.log', '**/*.py[cod]', '**/a\\*b', '**/é', '**/*a*']) {
+      assert.equal(nameHint(p), undefined, p);
+    }
+    assert.ok(mayMatchName('App.Log', { kind: 'suffix', text: '.log' }) && !mayMatchName('app.ts', { kind: 'suffix', text: '.log' }));
+    assert.ok(!mayMatchName('builds', { kind: 'exact', text: 'build' }) && mayMatchName('.ENV.local', { kind: 'prefix', text: '.env' }));
+  });
+
+  for (const engine of ['rg', 'none'] as const) {
+    it(`${engine === 'rg' ? 'ripgrep' : 'the JavaScript search'}: totals are exact and pages exact when matches outnumber a page many times over, ignored and git-directory matches left out`, async function () {
+      this.timeout(60000);
+      const files: Record<string, string> = { '.gitignore': 'skip/\n*.log\n', 'pkg/.gitignore': 'local.ts\n' };
+      for (let d = 0; d < 12; d++) {
+        for (let f = 0; f < 30; f++) {
+          files[`m${String(d).padStart(2, '0')}/f${String(f).padStart(2, '0')}.ts`] = `export const x${d}_${f} = 1;\n`;
+        }
+      }
+      Object.assign(files, { 'skip/a.ts': 'export 1\n', 'm00/x.log': 'export\n', 'pkg/local.ts': 'export\n', 'pkg/kept.ts': 'export\n', 'bare.git/HEAD': 'ref\n', 'bare.git/objects/x.ts': 'export\n', 'bare.git/refs/y.ts': 'export\n', 'bare.git/commondir': '.\n' });
+      const t = tempTree(files);
+      try {
+        const ctx = await context(t.root);
+        const all = [...Object.keys(files).filter((p) => /^m\d\d\/.*\.ts$/.test(p)), 'pkg/kept.ts'].sort(comparePaths);
+        await withEngine(engine === 'rg' ? rgOnPath() : 'none', async () => {
+          const seen: string[] = [];
+          for (let offset = 1; offset <= all.length; offset += 50) {
+            const r = await call(ctx, 'fs_glob', { pattern: '**/*.ts', limit: 50, offset });
+            assert.match(r.text, new RegExp(`^${all.length} files match \\*\\*/\\*\\.ts in the workspace; ${offset}-${Math.min(offset + 49, all.length)} shown`), r.text.slice(0, 200));
+            seen.push(...r.text.split('\n').filter((l) => /^(m\d\d|pkg)\//.test(l)));
+          }
+          assert.deepEqual(seen, all);
+          const g = await call(ctx, 'fs_grep', { pattern: 'export', output: 'files', limit: 1000 });
+          assert.match(g.text, new RegExp(`^${all.length} matching lines in ${all.length} files for "export"`));
+          assert.deepEqual(g.text.split('\n').filter((l) => /^(m\d\d|pkg)\//.test(l)), all);
+          const inc = await call(ctx, 'fs_grep', { pattern: 'export', include: '*.ts', offset: all.length });
+          assert.match(inc.text, new RegExp(`^${all.length} matching lines in ${all.length} files for "export" in the workspace \\(include: \\*\\.ts\\); ${all.length} shown \\(end\\):\\npkg/kept\\.ts\\n`), inc.text.slice(0, 300));
+        });
+      } finally {
+        t.cleanup();
+      }
+    });
+  }
+});
