@@ -4,6 +4,7 @@ import { registerReviewControls } from './approval/reviewControls';
 import { VscodeApprover } from './approval/vscodeApprover';
 import { registerCommands } from './commands';
 import { HistoryJournal } from './history/journal';
+import { registerMcp } from './mcp/window';
 import { registerHistory } from './history/view';
 import { editorFolders } from './core/writePolicy';
 import { VscodeWorkspace } from './host/vscodeWorkspace';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const journal = new HistoryJournal(context.storageUri && vscode.Uri.joinPath(context.storageUri, 'history'), historyLimits, log);
   const calls = new CommandCalls();
   const toolContext = contextFactory(ws, approver, log, journal, calls);
+  const manifestTools = () => (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string; inputSchema?: object }[] } }).contributes?.languageModelTools ?? [];
   context.subscriptions.push(
     log,
     ws,
@@ -38,8 +40,10 @@ export function activate(context: vscode.ExtensionContext): void {
     journal,
     ...registerReviewControls(review),
     ...registerTools(toolContext, approver),
-    ...registerCommands(log, calls, () => (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string; inputSchema?: object }[] } }).contributes?.languageModelTools ?? []),
+    ...registerCommands(log, calls, manifestTools),
     ...registerHistory({ journal, context: toolContext, uriFor }),
+    // the server itself (and the MCP SDK) loads only when it starts
+    ...registerMcp(context, log, toolContext, manifestTools),
   );
 }
 

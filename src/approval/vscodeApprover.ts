@@ -61,16 +61,17 @@ export class VscodeApprover {
 
   /**
    * The approver one call uses; `focus`: its reviews take the keyboard (the person started
-   * the call). Call `endCall` once the call has answered.
+   * the call); `client`: the MCP client that asked, named by the dialogs it asks in. Call
+   * `endCall` once the call has answered.
    */
-  forCall(tool: string, input: unknown, focus = false): CallApprover {
+  forCall(tool: string, input: unknown, focus = false, client?: string): CallApprover {
     let endCall!: () => void;
     let markWritten!: () => void;
     const callEnded = new Promise<void>((resolve) => (endCall = resolve));
     const written = new Promise<void>((resolve) => (markWritten = resolve));
     void callEnded.then(markWritten);
     return {
-      confirm: (q, signal) => this.confirm(tool, input, q, signal),
+      confirm: (q, signal) => this.confirm(tool, input, q, signal, client),
       review: (p, signal) => this.reviews.review(p, signal, { focus, callEnded, written }),
       showApplied: (p) => this.reviews.showApplied(p),
       written: markWritten,
@@ -78,7 +79,11 @@ export class VscodeApprover {
     };
   }
 
-  private async confirm(tool: string, input: unknown, q: Confirmation, signal: CancelSignal): Promise<ConfirmAnswer> {
+  /**
+   * A call of an MCP client had no card before it: the dialog is the only question, and it
+   * names the client, as the client named itself.
+   */
+  private async confirm(tool: string, input: unknown, q: Confirmation, signal: CancelSignal, client?: string): Promise<ConfirmAnswer> {
     const key = confirmationKey(tool, input, q);
     if (this.shown.delete(key)) {
       return { allowed: true };
@@ -88,7 +93,8 @@ export class VscodeApprover {
     }
     const allow = vscode.l10n.t('Allow');
     const detail = q.message.replace(/`/g, '');
-    const answer = await vscode.window.showWarningMessage(q.title, { modal: true, detail }, allow);
+    const title = client === undefined ? q.title : vscode.l10n.t('{0} (an MCP client) asks: {1}', client, q.title);
+    const answer = await vscode.window.showWarningMessage(title, { modal: true, detail }, allow);
     if (answer === allow) {
       return { allowed: true };
     }

@@ -26,8 +26,17 @@ function baseName(display: string): string {
   return display.slice(display.lastIndexOf('/') + 1) || display;
 }
 
-function originWords(origin: HistoryEntry['origin']): string {
-  return origin === 'chat' ? vscode.l10n.t('from a chat') : origin === 'command' ? vscode.l10n.t('from a command') : vscode.l10n.t('from another extension');
+function originWords(e: Pick<HistoryEntry, 'origin' | 'client'>): string {
+  switch (e.origin) {
+    case 'chat':
+      return vscode.l10n.t('from a chat');
+    case 'command':
+      return vscode.l10n.t('from a command');
+    case 'mcp':
+      return typeof e.client === 'string' ? vscode.l10n.t('from {0} (MCP)', e.client) : vscode.l10n.t('from an MCP client');
+    default:
+      return vscode.l10n.t('from another extension');
+  }
 }
 
 function timeOf(at: number): string {
@@ -77,7 +86,7 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
     const removed = e.files.reduce((n, f) => n + f.removed, 0);
     const edited = e.files.some((f) => f.userEdited);
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendText(`${e.tool}: ${e.summary}\n\n${new Date(e.at).toLocaleString()}, ${originWords(e.origin)}${edited ? vscode.l10n.t(', with your edits to the proposal') : ''}\n\n`);
+    tooltip.appendText(`${e.tool}: ${e.summary}\n\n${new Date(e.at).toLocaleString()}, ${originWords(e)}${edited ? vscode.l10n.t(', with your edits to the proposal') : ''}\n\n`);
     for (const f of e.files) {
       tooltip.appendText(`${f.from ? `${f.from.display} → ` : ''}${f.display}: ${ACTION_WORDS[f.action]}, +${f.added} -${f.removed}${f.kept ? '' : ` (${vscode.l10n.t('not revertible: {0}', f.notKept ?? '')})`}\n\n`);
     }
@@ -89,7 +98,7 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
       item.id = `h${e.id}/${index}`;
       item.resourceUri = this.uriFor(f.path);
       const top = node.index === undefined;
-      item.description = [top ? e.tool : '', f.action === 'modify' ? '' : ACTION_WORDS[f.action], `+${f.added} -${f.removed}`, top ? timeOf(e.at) : '', top ? originWords(e.origin) : '', f.userEdited ? vscode.l10n.t('your edits') : '']
+      item.description = [top ? e.tool : '', f.action === 'modify' ? '' : ACTION_WORDS[f.action], `+${f.added} -${f.removed}`, top ? timeOf(e.at) : '', top ? originWords(e) : '', f.userEdited ? vscode.l10n.t('your edits') : '']
         .filter(Boolean)
         .join(' · ');
       item.tooltip = tooltip;
@@ -100,7 +109,7 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
     const item = new vscode.TreeItem(e.summary, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `h${e.id}`;
     item.iconPath = new vscode.ThemeIcon('diff-multiple');
-    item.description = [e.tool, vscode.l10n.t('{0} files', e.files.length), `+${added} -${removed}`, timeOf(e.at), originWords(e.origin), edited ? vscode.l10n.t('your edits') : ''].filter(Boolean).join(' · ');
+    item.description = [e.tool, vscode.l10n.t('{0} files', e.files.length), `+${added} -${removed}`, timeOf(e.at), originWords(e), edited ? vscode.l10n.t('your edits') : ''].filter(Boolean).join(' · ');
     item.tooltip = tooltip;
     item.contextValue = 'agentFileTools.historyEntry';
     item.command = { command: HISTORY_COMMANDS.show, title: vscode.l10n.t('Show Change'), arguments: [e.id] };
@@ -170,7 +179,7 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
       return undefined;
     }
     const chosen = await vscode.window.showQuickPick(
-      all.map((e) => ({ label: e.summary, description: `${e.tool} · ${originWords(e.origin)} · ${timeOf(e.at)}`, e })),
+      all.map((e) => ({ label: e.summary, description: `${e.tool} · ${originWords(e)} · ${timeOf(e.at)}`, e })),
       { title: vscode.l10n.t('Agent File Tools: history of changes'), placeHolder },
     );
     return chosen?.e;
