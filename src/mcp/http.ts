@@ -28,7 +28,27 @@ interface Session {
   /** Requests of this session being answered (an event stream, a call waiting for review). */
   open: number;
   lastSeen: number;
+  /** It held an event stream (GET) open: a client that does drops it when it goes. */
+  streamed: boolean;
+  /** Counted among the clients connected, as last told. */
+  counted: boolean;
 }
+
+/**
+ * Whether a client is there: a request of its is open, or it spoke a moment ago. A client
+ * that kept an event stream open and has none now is gone (after a moment to reopen it);
+ * one that never held a stream counts while it spoke within the last minute. Its session
+ * stays valid either way until it ends it or is idle for MCP_SESSION_IDLE_MS: this only
+ * decides whom the window counts and names as connected.
+ */
+function present(s: Session, now: number): boolean {
+  return s.ready && (s.open > 0 || now - s.lastSeen < (s.streamed ? STREAM_REOPEN_MS : QUIET_CLIENT_MS));
+}
+
+/** How long a client that dropped its event stream has to reopen it before it counts as gone. */
+const STREAM_REOPEN_MS = 2000;
+/** How long a client that holds no stream counts as there after it last spoke. */
+const QUIET_CLIENT_MS = 60_000;
 
 /** Answers with a JSON-RPC error (MCP clients read the body) and the status. */
 function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -87,8 +107,24 @@ export async function serveHttp(backend: McpBackend, opts: { token: string; port
   const refusedRate = new RateLimit(MCP_MAX_REQUESTS_PER_SECOND);
   let openRequests = 0;
   let port = 0;
-  const clients = () => [...sessions.values()].filter((s) => s.ready).map((s) => s.client());
-  const changed = () => backend.onClients?.(clients());
+  const clients = () => [...sessions.values()].filter((s) => s.counted).map((s) => s.client());
+  /** Recounts the clients there, logs who came and went, and tells the backend when that changed. */
+  const changed = () => {
+    const now = Date.now();
+    let moved = false;
+    for (const s of sessions.values()) {
+      const here = present(s, now);
+      if (here !== s.counted) {
+        s.counted = here;
+        moved = true;
+        const c = s.client();
+        backend.log.info(here ? `MCP: ${c.name}${c.version ? ` ${c.version}` : ''} connected (session ${c.session.slice(0, 8)})` : `MCP: ${c.name} disconnected`);
+      }
+    }
+    if (moved) {
+      backend.onClients?.(clients());
+    }
+  };
 
   const newSession = async (): Promise<Session | undefined> => {
     if (sessions.size >= MCP_MAX_SESSIONS) {
@@ -106,20 +142,19 @@ export async function serveHttp(backend: McpBackend, opts: { token: string; port
         sessions.set(id, s);
       },
     });
-    const made = sessionServer(backend, calls, () => transport.sessionId ?? '', (c) => {
+    const made = sessionServer(backend, calls, () => transport.sessionId ?? '', () => {
       s.ready = true;
-      backend.log.info(`MCP: ${c.name}${c.version ? ` ${c.version}` : ''} connected (session ${c.session.slice(0, 8)})`);
       changed();
     });
-    const s: Session = { transport, client: made.client, ready: false, open: 0, lastSeen: Date.now() };
+    const s: Session = { transport, client: made.client, ready: false, open: 0, lastSeen: Date.now(), streamed: false, counted: false };
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id && sessions.get(id) === s) {
         sessions.delete(id);
-        if (s.ready) {
+        if (s.counted) {
           backend.log.info(`MCP: ${s.client().name} disconnected`);
+          backend.onClients?.(clients());
         }
-        changed();
       }
     };
     await made.server.connect(transport);
@@ -203,9 +238,11 @@ export async function serveHttp(backend: McpBackend, opts: { token: string; port
     const s = session;
     s.open++;
     s.lastSeen = Date.now();
+    s.streamed ||= req.method === 'GET';
     res.once('close', () => {
       s.open--;
       s.lastSeen = Date.now();
+      changed();
     });
     await s.transport.handleRequest(req, res, body);
   };
@@ -224,6 +261,9 @@ export async function serveHttp(backend: McpBackend, opts: { token: string; port
     });
   });
   port = (server.address() as AddressInfo).port;
+  // who is there changes with time too (a stream not reopened, a quiet client)
+  const recount = setInterval(changed, 1000);
+  recount.unref();
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const s of sessions.values()) {
@@ -240,6 +280,7 @@ export async function serveHttp(backend: McpBackend, opts: { token: string; port
     clients,
     async close() {
       clearInterval(sweep);
+      clearInterval(recount);
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
       sessions.clear();
       await new Promise<void>((resolve) => {

@@ -16,6 +16,11 @@ import type { McpBackend, McpCall, McpClient } from './types';
 
 export const MCP_SETTING = 'agentFileTools.mcp.enabled';
 
+/** The setting as the person set it: a repository's settings cannot open the window to other programs. */
+function settingOn(): boolean {
+  return vscode.workspace.getConfiguration().inspect<boolean>(MCP_SETTING)?.globalValue === true;
+}
+
 export const MCP_COMMANDS = {
   start: 'agentFileTools.mcp.start',
   stop: 'agentFileTools.mcp.stop',
@@ -229,7 +234,7 @@ export function registerMcp(context: vscode.ExtensionContext, log: Logger, conte
         return false;
       },
     );
-  const follow = () => (vscode.workspace.getConfiguration().get<boolean>(MCP_SETTING) === true ? void startOrSay() : undefined);
+  const follow = () => (settingOn() ? void startOrSay() : undefined);
   follow();
   const copy = async (agent: Agent): Promise<string | undefined> => {
     const a = AGENTS.find((x) => x.id === agent)!;
@@ -248,7 +253,7 @@ export function registerMcp(context: vscode.ExtensionContext, log: Logger, conte
     mcp,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(MCP_SETTING)) {
-        if (vscode.workspace.getConfiguration().get<boolean>(MCP_SETTING) === true) {
+        if (settingOn()) {
           void startOrSay();
         } else {
           void mcp.stop();

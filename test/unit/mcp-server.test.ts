@@ -276,6 +276,25 @@ describe('MCP: calls end with their client', function () {
     }
   });
 
+  it('counts a client while it is there: one that closes its event stream and goes is no longer counted', async () => {
+    const told: string[][] = [];
+    const { backend } = waitingBackend();
+    backend.onClients = (cs) => told.push(cs.map((c) => c.name));
+    const token = 'd'.repeat(64);
+    const srv = await serveHttp(backend, { token });
+    try {
+      const client = new Client({ name: 'Leaving Agent', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await until('counted', () => srv.clients().some((c) => c.name === 'Leaving Agent'));
+      // the SDK's close ends its stream without ending the session: the client is gone all the same
+      await client.close();
+      await until('no longer counted', () => srv.clients().length === 0);
+      assert.deepEqual(told, [['Leaving Agent'], []]);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it(`runs at most ${MCP_MAX_CONCURRENT_CALLS} calls at once; one more is answered at once with an error`, async () => {
     const { backend, started } = waitingBackend();
     const token = 'c'.repeat(64);
