@@ -5,7 +5,8 @@
 //   4. integration tests in a real VS Code extension host (code-server + chromium), the
 //      same host with the workspace untrusted (Restricted Mode), and on a virtual workspace
 //      folder whose file operations fail on demand (the vfs suite)
-//   5. the packaged .vsix installed into a fresh host, its tools called there
+//   5. the packaged .vsix installed into a fresh host, its tools called there; the window's MCP
+//      server called by real clients (the MCP Inspector's CLI, Codex CLI with a scripted model)
 //   6. the Agent-mode suite: Copilot Chat's Agent mode, driven by a scripted model, calls the tools
 // Exits non-zero when any step or test fails; ends with one "N passed, M failed" line.
 import { spawn } from 'node:child_process';
@@ -75,7 +76,7 @@ async function suite(name, title, cmd, args) {
   if (r.code !== 0) problems.push(`${title} failed (exit ${r.code})`);
 }
 
-for (const name of ['integration', 'untrusted', 'vfs', 'vsix']) {
+for (const name of ['integration', 'untrusted', 'vfs', 'vsix', 'mcp']) {
   await suite(name, `${name} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', name]);
 }
 // The Agent-mode suite: VS Code's chat, in Agent mode with a scripted model, calls the tools.

@@ -245,7 +245,14 @@ export function registerMcp(context: vscode.ExtensionContext, log: Logger, conte
       void vscode.window.showErrorMessage(vscode.l10n.t('The Agent File Tools MCP server could not start: {0}', e instanceof Error ? e.message : String(e)));
       return undefined;
     }
-    await vscode.env.clipboard.writeText(text);
+    try {
+      await vscode.env.clipboard.writeText(text);
+    } catch (e) {
+      // a browser's window may refuse the clipboard: the text is shown to copy by hand
+      log.warn(`MCP: the clipboard refused the configuration (${e instanceof Error ? e.message : String(e)}); it opens in an editor instead`);
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language: agent === 'codex' ? 'toml' : agent === 'claudeCode' ? 'shellscript' : 'json' }));
+      return text;
+    }
     void vscode.window.showInformationMessage(vscode.l10n.t('Copied the MCP configuration for {0}, with this window\'s port and token: paste it into {1}. It holds until the server restarts.', a.name, a.where));
     return text;
   };

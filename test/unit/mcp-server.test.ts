@@ -11,27 +11,12 @@ import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_REQUEST_BYTES } from '../../src/core/
 import { serveHttp } from '../../src/mcp/http';
 import { SILENT_LOGGER } from '../../src/services/types';
 import type { McpBackend } from '../../src/mcp/types';
+import { request, rpc } from '../mcp/rawHttp';
 import { TOOL_NAMES } from '../../src/tools/registry';
 
 const root = path.resolve(__dirname, '../../..');
 const cli = path.join(root, 'dist/cli.js');
 
-/** One HTTP request with exactly these headers (fetch would set Host and Origin itself). */
-function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: opts.method ?? 'POST', headers: opts.headers ?? {}, setHost: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
-}
-
-const rpc = (id: number, method: string, params: object = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 const INIT = rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-test', version: '1' } });
 
 /** Starts `agent-file-tools mcp --http`; its first line on stderr names the URL and the connection file. */
