@@ -234,7 +234,13 @@ export function registerMcp(context: vscode.ExtensionContext, log: Logger, conte
         return false;
       },
     );
-  const follow = () => (settingOn() ? void startOrSay() : undefined);
+  const follow = () => {
+    const i = vscode.workspace.getConfiguration().inspect<boolean>(MCP_SETTING);
+    log.info(`MCP: ${MCP_SETTING} is ${settingOn() ? 'on: starting the server' : 'off'} (user ${String(i?.globalValue)}, workspace ${String(i?.workspaceValue)})`);
+    if (settingOn()) {
+      void startOrSay();
+    }
+  };
   follow();
   const copy = async (agent: Agent): Promise<string | undefined> => {
     const a = AGENTS.find((x) => x.id === agent)!;
