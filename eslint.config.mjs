@@ -19,7 +19,7 @@ const layer = (layerDir, dirs) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test-host/**', '.vscode-test-runs/**', 'test/fixtures/**', 'bench/.data/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test-host/**', '.mcp-test-clients/**', '.vscode-test-runs/**', 'test/fixtures/**', 'bench/.data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -16,11 +16,13 @@
 //   scheme over a folder of the run, failing the k-th file operation on demand
 //   (test/vfs/faultProvider.ts), before its tests from out/test/vfs run.
 // mcp: the integration setup with the window's MCP server on (agentFileTools.mcp.enabled in the
-//   user settings); tests from out/test/mcp call it with real MCP clients.
+//   user settings); tests from out/test/mcp call it with real MCP clients, the pinned MCP
+//   Inspector and Codex CLI, installed first if missing (scripts/mcp-clients.mjs).
 // Exit code 0 only when every test passed. Screenshots go to test-output/screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { ensureMcpClients } from './mcp-clients.mjs';
 import { CHROMIUM_ARGS, chromePath, csEntry, freePort, hostVersion, installVsix, makeRunDir, node24, root, startCodeServer, workbenchUrl } from './host.mjs';
 
 const t0 = Date.now();
@@ -92,6 +94,9 @@ try {
     const out = await installVsix(vsix, extensionsDir, runEnv);
     log('installed', path.basename(vsix), '->', out.trim().split('\n').filter(Boolean).pop());
     extraEnv.AFT_EXTENSIONS_DIR = extensionsDir;
+  }
+  if (suite === 'mcp') {
+    extraEnv.AFT_MCP_CLIENTS = JSON.stringify(ensureMcpClients({ log }));
   }
   server = await startCodeServer({
     runDir, runEnv, workspace, port, extraEnv, trusted: suite !== 'untrusted',

@@ -1,6 +1,7 @@
 // `npm test`: everything a change must pass, in one command that works on a fresh machine.
 //   1. installs the test host if missing (scripts/setup-host.sh: idempotent, ~0.3 s when present)
-//   2. builds the extension and CLI, compiles the tests
+//   2. builds the extension and CLI, compiles the tests, installs the pinned MCP clients if
+//      missing (scripts/mcp-clients.mjs: the MCP Inspector and Codex CLI, beside the test host)
 //   3. unit tests in plain Node (mocha), including the .vsix package check
 //   4. integration tests in a real VS Code extension host (code-server + chromium), the
 //      same host with the workspace untrusted (Restricted Mode), and on a virtual workspace
@@ -50,6 +51,9 @@ if (!built) {
   console.error(`\n${problems.join('\n')}\n0 passed, 1 failed`);
   process.exit(1);
 }
+
+// the pinned MCP clients the unit and MCP suites drive (not in devDependencies: Codex is ~400 MB)
+await step('MCP test clients', 'node', ['scripts/mcp-clients.mjs']);
 
 const unit = await run('unit tests', 'npx', ['mocha', '--config', '.mocharc.json', '--no-color', 'out/test/unit/**/*.test.js'], { capture: true });
 // mocha's summary lines (the last of each), not a test title with a number before "failing" in it

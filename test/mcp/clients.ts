@@ -27,9 +27,22 @@ export async function windowServer(): Promise<ServerInfo> {
 export { request, rpc } from './rawHttp';
 export { responsesStandIn, run, toolOutputs, type ResponsesRequest, type Turn } from './standIn';
 
+/**
+ * The pinned clients' entry points, installed by the runner (scripts/mcp-clients.mjs, into a
+ * cache folder beside the test host) before the window opens, and passed in its environment.
+ */
+export function clientPath(name: 'codex' | 'inspector'): string {
+  const all = JSON.parse(process.env.AFT_MCP_CLIENTS ?? '{}') as Record<string, string | undefined>;
+  const p = all[name];
+  if (!p || !fs.existsSync(p)) {
+    throw new Error(`the ${name} client is not installed (${p ?? 'AFT_MCP_CLIENTS unset'}): run the suite with scripts/run-vscode-tests.mjs --suite mcp`);
+  }
+  return p;
+}
+
 /** The MCP Inspector's CLI (`mcp-inspector --cli`) against the server, with its token. */
 export async function inspector(s: ServerInfo, args: string[]): Promise<unknown> {
-  const bin = path.join(repo, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+  const bin = clientPath('inspector');
   const r = await run(process.execPath, [bin, '--cli', s.url, '--transport', 'http', '--header', `Authorization: Bearer ${s.token}`, ...args], { timeoutMs: 90_000 });
   if (r.code !== 0) {
     throw new Error(`mcp-inspector exited with ${r.code}:\n${r.stdout}\n${r.stderr}`);

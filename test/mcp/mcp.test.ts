@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { pickConnection, readConnectionFiles } from '../../src/host/connectionFile';
 import { closeAllEditors, invoke, wsUri } from '../integration/util';
 import { ui, waitFor } from '../integration/ui';
-import { inspector, repo, request, responsesStandIn, rpc, run, toolOutputs, windowServer, type ServerInfo } from './clients';
+import { clientPath, inspector, repo, request, responsesStandIn, rpc, run, toolOutputs, windowServer, type ServerInfo } from './clients';
 
 const SCHEME = 'agent-file-tools-proposal';
 const TOOLS = ['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'fs_edit', 'fs_write', 'fs_apply_patch'];
@@ -301,7 +301,7 @@ describe('MCP: Codex CLI, a real agent, driven by a scripted model', function ()
           copied!,
         ].join('\n'),
       );
-      const codex = path.join(repo, 'node_modules/@openai/codex/bin/codex.js');
+      const codex = clientPath('codex');
       const shown = reviewShows('notes.txt');
       const done = run(process.execPath, [codex, 'exec', '--skip-git-repo-check', '--json', 'Change the unsaved line of mcp/codex/notes.txt'], {
         cwd: vscode.workspace.workspaceFolders![0].uri.fsPath,

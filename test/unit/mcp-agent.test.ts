@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { responsesStandIn, run, toolOutputs } from '../mcp/standIn';
 
 const root = path.resolve(__dirname, '../../..');
-const codex = path.join(root, 'node_modules/@openai/codex/bin/codex.js');
 
 /**
  * Codex CLI, a real agent from npm, against `agent-file-tools mcp --http`: its model is a
@@ -16,10 +15,16 @@ const codex = path.join(root, 'node_modules/@openai/codex/bin/codex.js');
 describe('MCP: Codex CLI against agent-file-tools mcp --http', function () {
   this.timeout(90_000);
   let tmp: string;
-  before(function () {
-    if (!fs.existsSync(codex)) {
-      throw new Error('@openai/codex is missing: run `npm ci`');
+  let codex: string;
+  before(async function () {
+    // the pinned Codex CLI, installed on demand beside the test host (scripts/mcp-clients.mjs):
+    // a first install fetches it, later runs find it there
+    this.timeout(600_000);
+    const r = await run(process.execPath, [path.join(root, 'scripts/mcp-clients.mjs')], { timeoutMs: 590_000 });
+    if (r.code !== 0) {
+      throw new Error(`the pinned Codex CLI could not be installed (scripts/mcp-clients.mjs, exit ${r.code}):\n${r.stderr.slice(-3000)}`);
     }
+    codex = (JSON.parse(r.stdout) as { codex: string }).codex;
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aft-codex-'));
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
