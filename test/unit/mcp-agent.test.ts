@@ -8,6 +8,18 @@ import { responsesStandIn, run, toolOutputs } from '../mcp/standIn';
 const root = path.resolve(__dirname, '../../..');
 
 /**
+ * The pinned clients' entry points, installed on demand beside the test host
+ * (scripts/mcp-clients.mjs): a first install fetches them, later runs find them there.
+ */
+async function pinnedClients(): Promise<{ codex: string; inspector: string }> {
+  const r = await run(process.execPath, [path.join(root, 'scripts/mcp-clients.mjs')], { timeoutMs: 590_000 });
+  if (r.code !== 0) {
+    throw new Error(`the pinned MCP clients could not be installed (scripts/mcp-clients.mjs, exit ${r.code}):\n${r.stderr.slice(-3000)}`);
+  }
+  return JSON.parse(r.stdout) as { codex: string; inspector: string };
+}
+
+/**
  * Codex CLI, a real agent from npm, against `agent-file-tools mcp --http`: its model is a
  * script behind a stand-in of the Responses API on the loopback address. (The MCP suite does
  * the same against a VS Code window's server, where the change waits in the review.)
@@ -17,14 +29,8 @@ describe('MCP: Codex CLI against agent-file-tools mcp --http', function () {
   let tmp: string;
   let codex: string;
   before(async function () {
-    // the pinned Codex CLI, installed on demand beside the test host (scripts/mcp-clients.mjs):
-    // a first install fetches it, later runs find it there
     this.timeout(600_000);
-    const r = await run(process.execPath, [path.join(root, 'scripts/mcp-clients.mjs')], { timeoutMs: 590_000 });
-    if (r.code !== 0) {
-      throw new Error(`the pinned Codex CLI could not be installed (scripts/mcp-clients.mjs, exit ${r.code}):\n${r.stderr.slice(-3000)}`);
-    }
-    codex = (JSON.parse(r.stdout) as { codex: string }).codex;
+    codex = (await pinnedClients()).codex;
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aft-codex-'));
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -86,5 +92,55 @@ describe('MCP: Codex CLI against agent-file-tools mcp --http', function () {
       standIn.close();
       server.kill('SIGTERM');
     }
+  });
+});
+
+/**
+ * The MCP Inspector's CLI, an MCP client no one here wrote, against `agent-file-tools mcp` over
+ * stdio (it starts the server itself): it lists the seven tools and calls each; with `--yes` the
+ * changes land on disk. (The MCP suite does the same against a VS Code window's server.)
+ */
+describe('MCP: the MCP Inspector\'s CLI against agent-file-tools mcp over stdio', function () {
+  this.timeout(60_000);
+  let tmp: string;
+  let inspector: string;
+  before(async function () {
+    this.timeout(600_000);
+    inspector = (await pinnedClients()).inspector;
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aft-inspector-'));
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  /** One run of the Inspector's CLI, which starts `agent-file-tools mcp --yes --root tmp` over stdio. */
+  async function cli(args: string[]): Promise<{ out: unknown; stderr: string }> {
+    const r = await run(process.execPath, [inspector, '--cli', process.execPath, path.join(root, 'dist/cli.js'), 'mcp', '--yes', '--root', tmp, ...args], { cwd: tmp, timeoutMs: 50_000 });
+    assert.equal(r.code, 0, `mcp-inspector exited with ${r.code}:\n${r.stdout}\n${r.stderr}`);
+    return { out: JSON.parse(r.stdout) as unknown, stderr: r.stderr };
+  }
+  const call = async (tool: string, args: Record<string, string>) => {
+    const { out, stderr } = await cli(['--method', 'tools/call', '--tool-name', tool, ...Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${v}`])]);
+    const r = out as { content: { type: string; text?: string }[]; isError?: boolean };
+    assert.notEqual(r.isError, true, JSON.stringify(r));
+    // the server's log on standard error names the client and the call
+    assert.match(stderr, new RegExp(`MCP inspector-cli: ${tool} .* -> ok`));
+    return r.content.map((c) => c.text ?? '').join('\n');
+  };
+
+  it('lists the seven tools and calls each: reads answer, changes land with --yes', async () => {
+    const { out } = await cli(['--method', 'tools/list']);
+    assert.deepEqual((out as { tools: { name: string }[] }).tools.map((t) => t.name), ['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'fs_edit', 'fs_write', 'fs_apply_patch']);
+    fs.mkdirSync(path.join(tmp, 'inspect'));
+    fs.writeFileSync(path.join(tmp, 'inspect/a.txt'), 'alpha\nbeta\n');
+    assert.match(await call('fs_read', { path: 'inspect/a.txt' }), /^L1: alpha\nL2: beta$/m);
+    assert.match(await call('fs_list', { path: 'inspect' }), /^a\.txt$/m);
+    assert.match(await call('fs_glob', { pattern: 'inspect/*.txt' }), /^inspect\/a\.txt$/m);
+    assert.match(await call('fs_grep', { pattern: 'beta', path: 'inspect' }), /^inspect\/a\.txt\n {2}L2: beta$/m);
+    assert.match(await call('fs_edit', { path: 'inspect/a.txt', old_string: 'beta', new_string: 'BETA' }), /^Edited inspect\/a\.txt: \+1 -1 lines/);
+    assert.match(await call('fs_write', { path: 'inspect/b.txt', content: 'new\n' }), /^Created inspect\/b\.txt/);
+    const patch = '*** Begin Patch\n*** Update File: inspect/a.txt\n-alpha\n+ALPHA\n BETA\n*** Add File: inspect/c.txt\n+c\n*** End Patch';
+    assert.match(await call('fs_apply_patch', { patch }), /inspect\/a\.txt[^]*inspect\/c\.txt/);
+    assert.equal(fs.readFileSync(path.join(tmp, 'inspect/a.txt'), 'utf8'), 'ALPHA\nBETA\n');
+    assert.equal(fs.readFileSync(path.join(tmp, 'inspect/b.txt'), 'utf8'), 'new\n');
+    assert.equal(fs.readFileSync(path.join(tmp, 'inspect/c.txt'), 'utf8'), 'c\n');
   });
 });
