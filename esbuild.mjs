@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js, which loads dist/extension-main.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js, and the input schemas: dist/cli-schemas.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js), and writes each tool's input schema as JSON (dist/schemas/NAME.json).
+// Bundles the extension (dist/extension.js, which loads dist/extension-main.js), the headless CLI (dist/cli.js, with a bundle per tool: dist/cli-NAME.js, the MCP server's: dist/cli-mcp.js, and the input schemas: dist/cli-schemas.js), the MCP server with its SDK (dist/mcp-server.js), the task thread (dist/taskWorker.js) and the parse thread (dist/treeSitterWorker.js), and writes each tool's input schema as JSON (dist/schemas/NAME.json).
 // Type-checking is separate (`npm run typecheck`); esbuild only transpiles.
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
@@ -43,7 +43,19 @@ const CLI_TOOLS = ['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'fs_edit', 'fs_wr
 const cliToolsApart = {
   name: 'cli-tools-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/cli\/fs_\w+\.js$/ }, (args) => ({ path: `./cli-${args.path.slice('./cli/'.length)}`, external: true }));
+    build.onResolve({ filter: /^\.\/cli\/(fs_\w+|mcp)\.js$/ }, (args) => ({ path: `./cli-${args.path.slice('./cli/'.length)}`, external: true }));
+  },
+};
+
+/**
+ * The MCP server and its SDK (src/mcp/serve.ts) are a bundle of their own (dist/mcp-server.js),
+ * loaded when a server starts (src/mcp/load.ts): the extension's activation with the setting
+ * off, and every CLI call but `mcp`, never parse them.
+ */
+const mcpServerApart = {
+  name: 'mcp-server-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/serve\.js$/ }, (args) => (args.importer.endsWith('load.ts') ? { path: './mcp-server.js', external: true } : undefined));
   },
 };
 
@@ -117,7 +129,7 @@ const common = {
 const builds = [
   // the entry is small: it loads the extension itself through V8's cached data (src/extension.ts), and code so compiled has no import()
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/extensionMain.ts'], outfile: 'dist/extension-main.js', plugins: [...common.plugins, vscodeOnce, pdfjsApart, treeSitterApart], supported: { 'dynamic-import': false } },
+  { ...common, entryPoints: ['src/extensionMain.ts'], outfile: 'dist/extension-main.js', plugins: [...common.plugins, vscodeOnce, pdfjsApart, treeSitterApart, mcpServerApart], supported: { 'dynamic-import': false } },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliToolsApart],
     // a runner is loaded with require: import() of a CommonJS file would first scan the whole bundle for its exports
     supported: { 'dynamic-import': false } },
@@ -125,6 +137,9 @@ const builds = [
   // so compiled has no import(); the files the bundles load (file-type, PDF.js, tree-sitter) are CommonJS
   ...CLI_TOOLS.map((name) => ({ ...common, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli-${name}.js`, plugins: [...common.plugins, pdfjsApart, fileTypeApart, treeSitterApart, schemasApart], supported: { 'dynamic-import': false } })),
   { ...common, entryPoints: ['src/tools/schemas.ts'], outfile: 'dist/cli-schemas.js' },
+  // `agent-file-tools mcp`: every tool, and the server from dist/mcp-server.js
+  { ...common, entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cli-mcp.js', plugins: [...common.plugins, pdfjsApart, fileTypeApart, treeSitterApart, schemasApart, mcpServerApart], supported: { 'dynamic-import': false } },
+  { ...common, entryPoints: ['src/mcp/serve.ts'], outfile: 'dist/mcp-server.js' },
   { ...common, sourcemap: false, entryPoints: ['node_modules/file-type/index.js'], outfile: 'dist/file-type.js' },
   // The thread tasks run on (regex matches, PDF text), loaded by path next to the bundles that start it.
   { ...common, entryPoints: ['src/host/taskWorker.ts'], outfile: 'dist/taskWorker.js', plugins: [...common.plugins, pdfjsApart] },

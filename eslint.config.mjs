@@ -16,11 +16,11 @@ const VSCODE_MODULE = (layerDir) => ({ name: 'vscode', message: `${layerDir} mus
  */
 const layer = (layerDir, dirs) => ({
   regex: `^(\\.\\./)+(${dirs.join('|')})(/|$)`,
-  message: `${layerDir} must not import src/${dirs.length === 1 ? dirs[0] : `{${dirs.join(',')}}`}: the layers are core <- host <- services <- tools <- vscode, approval, commands.`,
+  message: `${layerDir} must not import src/${dirs.length === 1 ? dirs[0] : `{${dirs.join(',')}}`}: the layers are core <- host <- services <- tools <- vscode, mcp, approval, commands.`,
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test-host/**', '.vscode-test-runs/**', 'test/fixtures/**', 'bench/.data/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test-host/**', '.mcp-test-clients/**', '.vscode-test-runs/**', 'test/fixtures/**', 'bench/.data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -58,7 +58,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [VSCODE_MODULE('src/tools'), ...HOST_ONLY], patterns: [layer('src/tools', ['vscode', 'approval', 'commands'])] },
+        { paths: [VSCODE_MODULE('src/tools'), ...HOST_ONLY], patterns: [layer('src/tools', ['vscode', 'mcp', 'approval', 'commands'])] },
       ],
     },
   },
@@ -68,14 +68,27 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [VSCODE_MODULE('src/services'), ...HOST_ONLY], patterns: [layer('src/services', ['tools', 'vscode', 'approval', 'commands'])] },
+        { paths: [VSCODE_MODULE('src/services'), ...HOST_ONLY], patterns: [layer('src/services', ['tools', 'vscode', 'mcp', 'approval', 'commands'])] },
+      ],
+    },
+  },
+  {
+    // The MCP server sits in the layer of src/vscode, beside the vscode.lm adapter: it serves the
+    // tools through the same run path. All of it but window.ts (the VS Code side: status bar,
+    // commands, settings) is loaded by the headless CLI too, so it never reaches the editor.
+    files: ['src/mcp/**/*.ts'],
+    ignores: ['src/mcp/window.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [VSCODE_MODULE('src/mcp (but window.ts)'), ...HOST_ONLY], patterns: [layer('src/mcp (but window.ts)', ['vscode', 'approval', 'commands', 'history'])] },
       ],
     },
   },
   {
     // The host seam serves the tools; it never calls back into them.
     files: ['src/host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [layer('src/host', ['services', 'tools', 'approval', 'commands'])] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('src/host', ['services', 'tools', 'vscode', 'mcp', 'approval', 'commands'])] }] },
   },
   {
     // The core is pure: it must run in plain Node (CLI, unit tests, benchmarks). Loops
@@ -84,7 +97,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [VSCODE_MODULE('src/core'), ...HOST_ONLY], patterns: [layer('src/core', ['host', 'services', 'tools', 'vscode', 'approval', 'commands'])] },
+        { paths: [VSCODE_MODULE('src/core'), ...HOST_ONLY], patterns: [layer('src/core', ['host', 'services', 'tools', 'vscode', 'mcp', 'approval', 'commands'])] },
       ],
     },
   },

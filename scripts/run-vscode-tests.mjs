@@ -3,7 +3,7 @@
 // starts the extension host. The tests run with mocha in that host and call the tools
 // through vscode.lm.invokeTool.
 //
-//   node scripts/run-vscode-tests.mjs [--suite integration|untrusted|vsix|vfs]
+//   node scripts/run-vscode-tests.mjs [--suite integration|untrusted|vsix|vfs|mcp]
 //
 // integration: the extension from this folder (extensionDevelopmentPath) on a copy of
 //   test/fixtures/workspace, tests from out/test/integration.
@@ -15,15 +15,19 @@
 //   keeps no folder added later with updateWorkspaceFolders); the test module registers that
 //   scheme over a folder of the run, failing the k-th file operation on demand
 //   (test/vfs/faultProvider.ts), before its tests from out/test/vfs run.
+// mcp: the integration setup with the window's MCP server on (agentFileTools.mcp.enabled in the
+//   user settings); tests from out/test/mcp call it with real MCP clients, the pinned MCP
+//   Inspector and Codex CLI, installed first if missing (scripts/mcp-clients.mjs).
 // Exit code 0 only when every test passed. Screenshots go to test-output/screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureMcpClients } from './mcp-clients.mjs';
 import { chromePath, csEntry, freePort, hostVersion, installVsix, launchChromium, makeRunDir, node24, root, startCodeServer, workbenchUrl } from './host.mjs';
 
 const t0 = Date.now();
 const log = (...a) => console.log(`[vscode-tests +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 const suite = process.argv.includes('--suite') ? process.argv[process.argv.indexOf('--suite') + 1] : 'integration';
-if (!['integration', 'untrusted', 'vsix', 'vfs'].includes(suite)) {
+if (!['integration', 'untrusted', 'vsix', 'vfs', 'mcp'].includes(suite)) {
   console.error(`unknown suite ${suite}`);
   process.exit(2);
 }
@@ -90,12 +94,15 @@ try {
     log('installed', path.basename(vsix), '->', out.trim().split('\n').filter(Boolean).pop());
     extraEnv.AFT_EXTENSIONS_DIR = extensionsDir;
   }
+  if (suite === 'mcp') {
+    extraEnv.AFT_MCP_CLIENTS = JSON.stringify(ensureMcpClients({ log }));
+  }
   server = await startCodeServer({
     runDir, runEnv, workspace, port, extraEnv, trusted: suite !== 'untrusted',
     // VS Code's git extension runs git on the repositories the tests build, and so their
     // hooks: the tests check what this extension runs, so it stays off.
     // The vfs suite's changes land at once: a policy only the person's own settings can loosen.
-    settings: { 'git.enabled': false, ...(suite === 'vfs' ? { 'agentFileTools.approvalPolicy': 'never' } : {}) },
+    settings: { 'git.enabled': false, ...(suite === 'vfs' ? { 'agentFileTools.approvalPolicy': 'never' } : {}), ...(suite === 'mcp' ? { 'agentFileTools.mcp.enabled': true } : {}) },
     onOutput: (s) => {
       if (verbose || /^\s*(✔|✓|\d+\) |\d+ passing|\d+ failing|\d+ pending)|\[aft\]|Error:/m.test(s)) process.stdout.write(s.replace(/^/gm, '  │ '));
     },

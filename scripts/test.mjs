@@ -1,6 +1,7 @@
 // `npm test`: everything a change must pass, in one command that works on a fresh machine.
 //   1. installs the test host if missing (scripts/setup-host.sh: idempotent, ~0.3 s when present)
-//   2. builds the extension and CLI, compiles the tests
+//   2. builds the extension and CLI, compiles the tests, installs the pinned MCP clients if
+//      missing (scripts/mcp-clients.mjs: the MCP Inspector and Codex CLI, beside the test host)
 //   3. unit tests in plain Node (mocha), including the .vsix package check
 //   3b. the platform suites: the official Node for Windows under Wine runs the CLI's platform
 //      cases and the platform-sensitive unit tests (scripts/run-windows-tests.mjs); the same
@@ -9,7 +10,8 @@
 //   4. integration tests in a real VS Code extension host (code-server + chromium), the
 //      same host with the workspace untrusted (Restricted Mode), and on a virtual workspace
 //      folder whose file operations fail on demand (the vfs suite)
-//   5. the packaged .vsix installed into a fresh host, its tools called there
+//   5. the packaged .vsix installed into a fresh host, its tools called there; the window's MCP
+//      server called by real clients (the MCP Inspector's CLI, Codex CLI with a scripted model)
 //   6. the Agent-mode suite: Copilot Chat's Agent mode, driven by a scripted model, calls the tools
 // Exits non-zero when any step or test fails; ends with one "N passed, M failed" line.
 import { spawn } from 'node:child_process';
@@ -60,6 +62,9 @@ if (!built) {
   process.exit(1);
 }
 
+// the pinned MCP clients the unit and MCP suites drive (not in devDependencies: Codex is ~400 MB)
+await step('MCP test clients', 'node', ['scripts/mcp-clients.mjs']);
+
 const unit = await run('unit tests', 'npx', ['mocha', '--config', '.mocharc.json', '--no-color', 'out/test/unit/**/*.test.js'], { capture: true });
 // mocha's summary lines (the last of each), not a test title with a number before "failing" in it
 const count = (word) => Number([...unit.out.matchAll(new RegExp(`^ *(\\d+) ${word}( \\(.*\\))?$`, 'gm'))].at(-1)?.[1] ?? 0);
@@ -89,7 +94,7 @@ async function suite(name, title, cmd, args) {
 await suite('windows', 'Windows suite (Node for Windows under Wine)', 'node', ['scripts/run-windows-tests.mjs']);
 await suite('macos', 'macOS-semantics suite (a case- and normalisation-folding volume)', 'node', ['scripts/run-macos-tests.mjs']);
 
-for (const name of ['integration', 'untrusted', 'vfs', 'vsix']) {
+for (const name of ['integration', 'untrusted', 'vfs', 'vsix', 'mcp']) {
   await suite(name, `${name} tests in VS Code`, 'node', ['scripts/run-vscode-tests.mjs', '--suite', name]);
 }
 // The Agent-mode suite: VS Code's chat, in Agent mode with a scripted model, calls the tools.

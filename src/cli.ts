@@ -3,10 +3,12 @@
  *
  *   agent-file-tools <tool> [--root DIR]... [--input JSON | --input-file FILE] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--json]
  *   agent-file-tools --list
+ *   agent-file-tools mcp [--root DIR]... [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--http]
  *
  * Exit codes: 0 success, 1 the tool answered with an error, 2 usage error, 3 approval required.
  */
 import * as path from 'node:path';
+import type * as McpRunner from './cli/mcp';
 import type { CliCall } from './cli/run';
 import { loadBundle } from './host/compileCache';
 import { readLocalText } from './host/localText';
@@ -30,6 +32,7 @@ const RUNNERS: { readonly [N in ToolName]: () => Promise<{ run(call: CliCall): P
 
 const USAGE = `usage: agent-file-tools <tool> [--root DIR] [--input JSON | --input-file FILE] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--json]
        agent-file-tools --list
+       agent-file-tools mcp [--root DIR] [--yes] [--allow-protected] [--allow-outside] [--untrusted] [--http]
 tools: ${TOOL_NAMES.join(', ')}
 Changes are not checked for errors: no language server runs outside VS Code.`;
 
@@ -46,10 +49,11 @@ interface Args {
   allowOutside: boolean;
   untrusted: boolean;
   json: boolean;
+  http: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { list: false, roots: [], yes: false, allowProtected: false, allowOutside: false, untrusted: false, json: false };
+  const a: Args = { list: false, roots: [], yes: false, allowProtected: false, allowOutside: false, untrusted: false, json: false, http: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -87,6 +91,9 @@ function parseArgs(argv: string[]): Args {
       case '--json':
         a.json = true;
         break;
+      case '--http':
+        a.http = true;
+        break;
       case '-h':
       case '--help':
         throw new UsageError('');
@@ -102,6 +109,9 @@ function parseArgs(argv: string[]): Args {
   }
   if (a.input !== undefined && a.inputFile !== undefined) {
     throw new UsageError('give --input or --input-file, not both');
+  }
+  if (a.tool === 'mcp' ? a.input !== undefined || a.inputFile !== undefined || a.json : a.http) {
+    throw new UsageError(a.tool === 'mcp' ? 'mcp takes no --input, --input-file or --json: its calls come from the client' : '--http is for mcp only');
   }
   return a;
 }
@@ -134,6 +144,11 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const name = args.tool;
+  if (name === 'mcp') {
+    const bundle = loadBundle(path.join(__dirname, 'cli-mcp.js'), module);
+    const { serve } = bundle ? (bundle as typeof McpRunner) : await import('./cli/mcp.js');
+    return serve({ roots: args.roots, yes: args.yes, allowProtected: args.allowProtected, allowOutside: args.allowOutside, untrusted: args.untrusted, http: args.http });
+  }
   if (!isToolName(name)) {
     process.stderr.write(`unknown tool ${args.tool}\n${USAGE}\n`);
     return 2;

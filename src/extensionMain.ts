@@ -3,8 +3,9 @@ import { DiffReview } from './approval/diffReview';
 import { registerReviewControls } from './approval/reviewControls';
 import { registerReviewLenses } from './approval/reviewLens';
 import { VscodeApprover } from './approval/vscodeApprover';
-import { registerCommands, type ManifestTool } from './commands';
+import { registerCommands } from './commands';
 import { HistoryJournal } from './history/journal';
+import { registerMcp } from './mcp/window';
 import { registerHistory } from './history/view';
 import { editorFolders } from './core/writePolicy';
 import { VscodeWorkspace } from './host/vscodeWorkspace';
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const journal = new HistoryJournal(context.storageUri && vscode.Uri.joinPath(context.storageUri, 'history'), historyLimits, log);
   const calls = new CommandCalls();
   const toolContext = contextFactory(ws, approver, log, journal, calls);
+  const manifestTools = () => (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string; inputSchema?: object }[] } }).contributes?.languageModelTools ?? [];
   context.subscriptions.push(
     log,
     ws,
@@ -40,8 +42,10 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerReviewControls(review),
     ...registerReviewLenses(review),
     ...registerTools(toolContext, approver),
-    ...registerCommands(log, calls, () => (context.extension.packageJSON as { contributes?: { languageModelTools?: ManifestTool[] } }).contributes?.languageModelTools ?? [], journal),
+    ...registerCommands(log, calls, manifestTools, journal),
     ...registerHistory({ journal, context: toolContext, uriFor }),
+    // the server itself (and the MCP SDK) loads only when it starts
+    ...registerMcp(context, log, toolContext, manifestTools),
   );
 }
 

@@ -63,16 +63,17 @@ export class VscodeApprover {
 
   /**
    * The approver one call uses; `focus`: its reviews take the keyboard (the person started
-   * the call). Call `endCall` once the call has answered.
+   * the call); `client`: the MCP client that asked, named by the dialogs it asks in. Call
+   * `endCall` once the call has answered.
    */
-  forCall(tool: string, input: unknown, focus = false): CallApprover {
+  forCall(tool: string, input: unknown, focus = false, client?: string): CallApprover {
     let endCall!: () => void;
     let markWritten!: () => void;
     const callEnded = new Promise<void>((resolve) => (endCall = resolve));
     const written = new Promise<void>((resolve) => (markWritten = resolve));
     void callEnded.then(markWritten);
     return {
-      confirm: (q, signal) => this.confirm(tool, input, q, signal),
+      confirm: (q, signal) => this.confirm(tool, input, q, signal, client),
       review: (p, signal) => this.reviews.review(p, signal, { focus, callEnded, written }),
       showApplied: (p) => this.reviews.showApplied(p),
       written: markWritten,
@@ -80,7 +81,11 @@ export class VscodeApprover {
     };
   }
 
-  private async confirm(tool: string, input: unknown, q: Confirmation, signal: CancelSignal): Promise<ConfirmAnswer> {
+  /**
+   * A call of an MCP client had no card before it: the dialog is the only question, and it
+   * names the client, as the client named itself.
+   */
+  private async confirm(tool: string, input: unknown, q: Confirmation, signal: CancelSignal, client?: string): Promise<ConfirmAnswer> {
     const key = confirmationKey(tool, input, q);
     if (this.shown.delete(key)) {
       return { allowed: true };
@@ -89,7 +94,9 @@ export class VscodeApprover {
       return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: 'The call was cancelled; nothing was read.' }] } };
     }
     const allow = vscode.l10n.t('Allow');
-    const answer = await vscode.window.showWarningMessage(shown(q.title), { modal: true, detail: shown(q.message).replace(/`/g, '') }, allow);
+    const detail = shown(q.message).replace(/`/g, '');
+    const title = client === undefined ? shown(q.title) : vscode.l10n.t('{0} (an MCP client) asks: {1}', client, shown(q.title));
+    const answer = await vscode.window.showWarningMessage(title, { modal: true, detail }, allow);
     if (answer === allow) {
       return { allowed: true };
     }

@@ -425,3 +425,23 @@ export const NEW_FILE_EOL_FOLDERS_UP = 3;
 export const TRANSIENT_TRIES = 5;
 /** Milliseconds waited before the second try; doubled before each try after it (50, 100, 200, 400: 750 ms in all at most). */
 export const TRANSIENT_FIRST_WAIT_MS = 50;
+
+// MCP server (the extension's, and `agent-file-tools mcp --http`)
+
+/** Random bytes of the bearer token each server makes at start (shown as 64 hex digits). */
+export const MCP_TOKEN_BYTES = 32;
+/** Bytes of one HTTP request body at most (a 16 Mi-character fs_write with JSON's escapes); a larger one is refused with 413 unread. */
+export const MCP_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+/** Requests a second the server answers, averaged over a second's burst; more get 429. Refused requests (no token, a foreign Host) have a budget of their own. */
+export const MCP_MAX_REQUESTS_PER_SECOND = 50;
+/** HTTP requests being read or answered at once (a call waiting for review holds its request open); more get 503. */
+export const MCP_MAX_OPEN_REQUESTS = 32;
+/** Tool calls running at once over all clients; one more is answered at once with an error, and nothing is done. */
+export const MCP_MAX_CONCURRENT_CALLS = 8;
+/** Clients (MCP sessions) at once; a new one past this replaces the one idle longest, or gets 503 if none is idle. */
+export const MCP_MAX_SESSIONS = 16;
+/** How long a session with no request open may stay idle before it counts as gone and is closed, in milliseconds. */
+export const MCP_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** How long a request's headers, and its whole body, may take to arrive, in milliseconds. */
+export const MCP_HEADERS_TIMEOUT_MS = 10_000;
+export const MCP_BODY_TIMEOUT_MS = 60_000;

@@ -121,7 +121,7 @@ export class HistoryJournal implements ChangeJournal, vscode.Disposable {
     if (!Array.isArray(texts) || texts.length !== e.files.length) {
       return undefined;
     }
-    return { tool: e.tool, summary: e.summary, origin: e.origin, at: e.at, files: e.files.map((f, i) => ({ ...f, ...(f.kept ? texts[i] : {}) })) };
+    return { tool: e.tool, summary: e.summary, origin: e.origin, ...(e.client !== undefined ? { client: e.client } : {}), at: e.at, files: e.files.map((f, i) => ({ ...f, ...(f.kept ? texts[i] : {}) })) };
   }
 
   record(entry: JournalEntry): void {
@@ -137,7 +137,7 @@ export class HistoryJournal implements ChangeJournal, vscode.Disposable {
     }
     this.queue = this.queue.then(async () => {
       const id = String(this.index.next++);
-      this.index.entries.push({ tool: entry.tool, summary: entry.summary, origin: entry.origin, at: entry.at, id, files, bytes });
+      this.index.entries.push({ tool: entry.tool, summary: entry.summary, origin: entry.origin, ...(entry.client !== undefined ? { client: entry.client } : {}), at: entry.at, id, files, bytes });
       this.texts.set(id, texts);
       const dropped = this.trim();
       this.changed.fire();

@@ -30,8 +30,17 @@ function baseName(display: string): string {
   return display.slice(display.lastIndexOf('/') + 1) || display;
 }
 
-function originWords(origin: HistoryEntry['origin']): string {
-  return origin === 'chat' ? vscode.l10n.t('from a chat') : origin === 'command' ? vscode.l10n.t('from a command') : vscode.l10n.t('from another extension');
+function originWords(e: Pick<HistoryEntry, 'origin' | 'client'>): string {
+  switch (e.origin) {
+    case 'chat':
+      return vscode.l10n.t('from a chat');
+    case 'command':
+      return vscode.l10n.t('from a command');
+    case 'mcp':
+      return typeof e.client === 'string' ? vscode.l10n.t('from {0} (MCP)', e.client) : vscode.l10n.t('from an MCP client');
+    default:
+      return vscode.l10n.t('from another extension');
+  }
 }
 
 function timeOf(at: number): string {
@@ -82,7 +91,7 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
     const edited = e.files.some((f) => f.userEdited);
     const reverted = e.revertedAt !== undefined ? vscode.l10n.t('reverted at {0}', timeOf(e.revertedAt)) : '';
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendText(`${e.tool}: ${e.summary}\n\n${new Date(e.at).toLocaleString()}, ${originWords(e.origin)}${edited ? vscode.l10n.t(', with your edits to the proposal') : ''}\n\n`);
+    tooltip.appendText(`${e.tool}: ${e.summary}\n\n${new Date(e.at).toLocaleString()}, ${originWords(e)}${edited ? vscode.l10n.t(', with your edits to the proposal') : ''}\n\n`);
     if (reverted) {
       tooltip.appendText(`${vscode.l10n.t('Reverted at {0}: the files no longer hold this change.', timeOf(e.revertedAt!))}\n\n`);
     }
@@ -99,7 +108,9 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
       item.id = `h${e.id}/${index}`;
       item.resourceUri = this.uriFor(f.path);
       const top = node.index === undefined;
-      item.description = [top ? reverted : '', f.action === 'modify' ? '' : ACTION_WORDS[f.action], `+${f.added} -${f.removed}`, top && !reverted ? timeOf(e.at) : '', top ? e.tool : ''].filter(Boolean).join(' · ');
+      item.description = [top ? reverted : '', f.action === 'modify' ? '' : ACTION_WORDS[f.action], `+${f.added} -${f.removed}`, top && !reverted ? timeOf(e.at) : '', top ? e.tool : '', top ? originWords(e) : '', f.userEdited ? vscode.l10n.t('your edits') : '']
+        .filter(Boolean)
+        .join(' · ');
       item.tooltip = tooltip;
       if (reverted && top) {
         item.iconPath = new vscode.ThemeIcon('discard');
@@ -111,7 +122,7 @@ class HistoryTree implements vscode.TreeDataProvider<HistoryNode> {
     const item = new vscode.TreeItem(e.summary, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `h${e.id}`;
     item.iconPath = new vscode.ThemeIcon(reverted ? 'discard' : 'diff-multiple');
-    item.description = [reverted, `+${added} -${removed}`, reverted ? '' : timeOf(e.at), e.tool].filter(Boolean).join(' · ');
+    item.description = [reverted, `+${added} -${removed}`, reverted ? '' : timeOf(e.at), e.tool, originWords(e), edited ? vscode.l10n.t('your edits') : ''].filter(Boolean).join(' · ');
     item.tooltip = tooltip;
     item.contextValue = entryContext;
     item.command = { command: HISTORY_COMMANDS.show, title: vscode.l10n.t('Show Change'), arguments: [e.id] };
@@ -181,7 +192,7 @@ export function registerHistory(deps: HistoryDeps): vscode.Disposable[] {
       return undefined;
     }
     const chosen = await vscode.window.showQuickPick(
-      all.map((e) => ({ label: e.summary, description: `${e.tool} · ${originWords(e.origin)} · ${timeOf(e.at)}`, e })),
+      all.map((e) => ({ label: e.summary, description: `${e.tool} · ${originWords(e)} · ${timeOf(e.at)}`, e })),
       { title: vscode.l10n.t('Agent File Tools: history of changes'), placeHolder },
     );
     return chosen?.e;

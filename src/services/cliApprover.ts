@@ -13,6 +13,13 @@ export interface CliFlags {
   allowOutside: boolean;
   /** `--allow-protected`: with `--yes`, changes to protected files and files that may hold secrets too. */
   allowProtected?: boolean;
+  /** The flags are the MCP server's (`agent-file-tools mcp`): the model cannot run it again, the user can restart it. */
+  serving?: boolean;
+}
+
+/** How to get what a missing flag grants, in the words of the one who reads it. */
+function grantHint(flags: CliFlags, flag: string, what: string): string {
+  return flags.serving ? `the MCP server was started without ${flag}; tell the user, who can restart it with ${flag} to ${what}` : `run again with ${flag} to ${what}`;
 }
 
 /**
@@ -47,17 +54,17 @@ export function cliApprover(flags: CliFlags): Approver {
   return {
     async confirm(q: Confirmation) {
       if (q.reasons.includes('outside') && !flags.allowOutside) {
-        return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `${english(q.message)} It needs the user's approval; run again with --allow-outside to permit paths outside --root.` }] } };
+        return { allowed: false, result: { isError: true, parts: [{ kind: 'text', text: `${english(q.message)} It needs the user's approval; ${grantHint(flags, '--allow-outside', 'permit paths outside --root')}.` }] } };
       }
       if (q.reasons.includes('sensitive') && !flags.yes) {
-        return { allowed: false, result: { isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${english(q.message)} It needs the user's approval; run again with --yes to allow it.` }] } };
+        return { allowed: false, result: { isError: true, needsApproval: true, parts: [{ kind: 'text', text: `${english(q.message)} It needs the user's approval; ${grantHint(flags, '--yes', 'allow it')}.` }] } };
       }
       return { allowed: true };
     },
     async review(p: ChangeProposal) {
       const outside = p.files.flatMap((f) => f.outside ?? []);
       if (outside.length && !flags.allowOutside) {
-        throw new ToolError('denied', `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace folders; nothing was written. It needs the user's approval; run again with --allow-outside to permit paths outside --root.`);
+        throw new ToolError('denied', `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the workspace folders; nothing was written. It needs the user's approval; ${grantHint(flags, '--allow-outside', 'permit paths outside --root')}.`);
       }
       const reasons = new Set<ChangeReason>(p.files.flatMap((f) => f.asks ?? []));
       const missing = missingGrants([...reasons], { ordinary: flags.yes, protectedFiles: flags.allowProtected === true, outside: flags.allowOutside });
@@ -68,6 +75,9 @@ export function cliApprover(flags: CliFlags): Approver {
       const rerun = ['--yes', ...(reasons.has('protected') || reasons.has('sensitive') ? ['--allow-protected'] : [])].join(' ');
       // the notes the applied result would give come first, as there: a loose match is checked before it is approved
       const preview = [...(p.notes ?? []), proposalDiff(p)].join('\n');
+      if (flags.serving) {
+        return { kind: 'needs-approval', preview, rerun: `The MCP server was started without ${rerun}, so it shows changes and writes none: tell the user, who can apply it or restart the server with ${rerun}.` };
+      }
       return { kind: 'needs-approval', preview, ...(rerun === '--yes' ? {} : { rerun: `Run again with ${rerun} to apply it.` }) };
     },
     // the result the CLI prints carries the diff

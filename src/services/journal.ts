@@ -1,7 +1,7 @@
 import type { ProposedAction } from './approval';
 
-/** Where a change was asked for: a chat request, a person's command (palette, a view), or another extension's call outside a chat. */
-export type ChangeOrigin = 'chat' | 'command' | 'extension';
+/** Where a change was asked for: a chat request, a person's command (palette, a view), another extension's call outside a chat, or an MCP client. */
+export type ChangeOrigin = 'chat' | 'command' | 'extension' | 'mcp';
 
 /** One file of a change that landed, as the history keeps it. */
 export interface JournalFile {
@@ -42,6 +42,8 @@ export interface JournalEntry {
   tool: string;
   summary: string;
   origin: ChangeOrigin;
+  /** For an MCP client's change: the client, by the name it gave. */
+  client?: string;
   /** When it landed, in milliseconds since the epoch. */
   at: number;
   files: JournalFile[];

@@ -583,7 +583,7 @@ export async function landChange(
       journal.push(journalFile(of, f, text, stats(), userEdited));
     }
   }
-  ctx.journal?.record({ tool: plan.tool, summary: plan.summary, origin: ctx.origin ?? (ctx.requestKey !== undefined ? 'chat' : 'extension'), at: Date.now(), files: journal });
+  ctx.journal?.record({ tool: plan.tool, summary: plan.summary, origin: ctx.origin ?? (ctx.requestKey !== undefined ? 'chat' : 'extension'), ...(ctx.client !== undefined ? { client: ctx.client } : {}), at: Date.now(), files: journal });
   const otherProblems: Landed['otherProblems'] = [];
   if (othersBefore) {
     // as the volume compares names: a language server may report a file under another spelling

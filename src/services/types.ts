@@ -39,6 +39,8 @@ export interface ToolContext {
   journal?: ChangeJournal;
   /** Who asked for the call, when the adapter knows (a chat request without it). */
   origin?: ChangeOrigin;
+  /** For an MCP client's call: the client, by the name it gave (dialogs and the history name it). */
+  client?: string;
 }
 
 export interface TokenBudget {

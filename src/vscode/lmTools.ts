@@ -124,18 +124,20 @@ export type ContextFactory = (
   input: unknown,
   token: vscode.CancellationToken,
   options?: vscode.LanguageModelToolInvocationOptions<unknown>,
-  /** Who asked, for a call that does not go through `vscode.lm.invokeTool` (a revert). */
+  /** Who asked, for a call that does not go through `vscode.lm.invokeTool` (a revert, an MCP client's). */
   origin?: ChangeOrigin,
+  /** For an MCP client's call: the client's name. */
+  client?: string,
 ) => ToolContext & { endCall(): void };
 
 export function contextFactory(ws: Workspace, approver: VscodeApprover, log: Logger, journal: ChangeJournal | undefined, commands: CommandCalls): ContextFactory {
   const ledger = new ReadLedger();
   const locks = new FileLocks();
   const instructions = new InstructionMemory();
-  return (tool, input, token, options, given) => {
+  return (tool, input, token, options, given, client) => {
     const tok = options?.tokenizationOptions;
     const origin: ChangeOrigin = given ?? (options?.toolInvocationToken !== undefined ? 'chat' : commands.has(tool, input) ? 'command' : 'extension');
-    const callApprover = approver.forCall(tool, input, origin === 'command');
+    const callApprover = approver.forCall(tool, input, origin === 'command', client);
     return {
       ws,
       approver: callApprover,
@@ -150,6 +152,7 @@ export function contextFactory(ws: Workspace, approver: VscodeApprover, log: Log
       instructions,
       journal,
       origin,
+      ...(client !== undefined ? { client } : {}),
     };
   };
 }

@@ -38,6 +38,14 @@ describe('layers: what each part of src/ may import', function () {
     ['src/services/probe.ts', "import * as vscode from 'vscode';"],
     ['src/services/probe.ts', "import { diffTitle } from '../approval/proposalText';"],
     ['src/host/probe.ts', "import type { Approver } from '../services/approval';"],
+    ['src/mcp/probe.ts', "import * as vscode from 'vscode';"],
+    ['src/mcp/probe.ts', "import { lmTools } from '../vscode/lmTools';"],
+    ['src/mcp/probe.ts', "import { diffTitle } from '../approval/proposalText';"],
+    ['src/mcp/probe.ts', "import * as fs from 'node:fs';"],
+    ['src/tools/probe.ts', "import { serveHttp } from '../mcp/http';"],
+    ['src/services/probe.ts', "import { serveHttp } from '../mcp/http';"],
+    ['src/host/probe.ts', "import { serveHttp } from '../mcp/http';"],
+    ['src/core/probe.ts', "import { serveHttp } from '../mcp/http';"],
   ];
   for (const [rel, code] of forbidden) {
     it(`refuses in ${rel}: ${code}`, async () => {
@@ -55,6 +63,11 @@ describe('layers: what each part of src/ may import', function () {
     ['src/host/probe.ts', "import * as vscode from 'vscode';"],
     ['src/host/probe.ts', "import * as fs from 'node:fs';"],
     ['src/vscode/probe.ts', "import { runTool } from '../services/run';"],
+    ['src/mcp/probe.ts', "import { invokeTool } from '../services/run';"],
+    ['src/mcp/probe.ts', "import { findTool } from '../tools/registry';"],
+    ['src/mcp/probe.ts', "import * as http from 'node:http';"],
+    ['src/mcp/window.ts', "import * as vscode from 'vscode';"],
+    ['src/mcp/window.ts', "import type { ContextFactory } from '../vscode/lmTools';"],
   ];
   for (const [rel, code] of allowed) {
     it(`allows in ${rel}: ${code}`, async () => {

@@ -70,15 +70,22 @@ describe('the packaged .vsix', function () {
     assert.deepEqual(names.filter((n) => n.startsWith('extension/dist/tree-sitter/')).sort(), want.sort());
   });
 
-  it('holds the bundles (extension, task thread, parse thread, PDF reader), manifest, docs, licence and media', () => {
+  it('holds the bundles (extension, task thread, parse thread, PDF reader, MCP server), manifest, docs, licence and media', () => {
     // vsce stores README and CHANGELOG in lower case and LICENSE as LICENSE.txt
-    for (const want of ['extension/dist/extension.js', 'extension/dist/extension-main.js', 'extension/dist/taskworker.js', 'extension/dist/treesitterworker.js', 'extension/dist/pdfjs.js', 'extension/dist/pdfjs-worker.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {
+    for (const want of ['extension/dist/extension.js', 'extension/dist/extension-main.js', 'extension/dist/mcp-server.js', 'extension/dist/cli-mcp.js', 'extension/dist/taskworker.js', 'extension/dist/treesitterworker.js', 'extension/dist/pdfjs.js', 'extension/dist/pdfjs-worker.js', 'extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/license.txt', 'extension/media/icon.png']) {
       assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
     }
   });
 
   it("holds the extension's code as a bundle its entry can load from V8's cached data: nothing in it may call import()", () => {
     assert.equal(mayImport(zipFile(buf, entries, 'extension/dist/extension-main.js').toString('utf8')), false);
+  });
+
+  it("holds the extension's code without the MCP SDK, which it loads from dist/mcp-server.js when a server starts", () => {
+    const code = zipFile(buf, entries, 'extension/dist/extension-main.js').toString('utf8');
+    assert.match(code, /\brequire\(\s*["']\.\/mcp-server\.js["']\s*\)/);
+    assert.doesNotMatch(code, /StreamableHTTPServerTransport|Mcp-Session-Id|mcp-session-id/i, 'no part of the SDK is in the bundle loaded at activation');
+    assert.match(zipFile(buf, entries, 'extension/dist/mcp-server.js').toString('utf8'), /mcp-session-id/i);
   });
 
   it("holds the extension's code with one copy of the vscode API's names: each copy costs the window's first call a millisecond or more", () => {

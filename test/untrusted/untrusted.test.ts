@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { buildHostileTree, OUTSIDE, SECRET, splitIndex, type HostileTree } from '../integration/hostileTree';
 import { invoke } from '../integration/util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 describe('the tools in an untrusted workspace (Restricted Mode)', () => {
   let h: HostileTree;
@@ -62,5 +64,25 @@ describe('the tools in an untrusted workspace (Restricted Mode)', () => {
     assert.equal(fs.readFileSync(`${workspace}/${file}`, 'utf8'), before);
     assert.equal(fs.existsSync(`${workspace}/${h.rel}/new.txt`), false);
     assert.equal(fs.existsSync(`${workspace}/${h.rel}/patched.txt`), false);
+  });
+
+  it('an MCP client gets the same: the server starts by the command, reads answer, every change is refused and nothing is written', async () => {
+    const url = await vscode.commands.executeCommand<string>('agentFileTools.mcp.start');
+    assert.match(url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const info = await vscode.commands.executeCommand<{ file: string }>('agentFileTools.mcp.info');
+    const { token } = JSON.parse(fs.readFileSync(info!.file, 'utf8')) as { token: string };
+    const client = new Client({ name: 'untrusted-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    try {
+      const text = (r: unknown) => (r as { content: { text: string }[] }).content[0].text;
+      assert.match(text(await client.callTool({ name: 'fs_read', arguments: { path: `${h.rel}/pkg/main.ts` } })), /\nL1: export const x = 1;\n/);
+      const w = await client.callTool({ name: 'fs_write', arguments: { path: `${h.rel}/mcp.txt`, content: 'x\n' } });
+      assert.equal(w.isError, true);
+      assert.match(text(w), /^fs_write changes files, and this workspace is not trusted, so it refuses\./);
+      assert.equal(fs.existsSync(`${workspace}/${h.rel}/mcp.txt`), false);
+    } finally {
+      await client.close();
+      await vscode.commands.executeCommand('agentFileTools.mcp.stop');
+    }
   });
 });
