@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isWithin } from '../core/paths';
 import { nodeOs } from './lazyModules';
+import { WINDOWS_PATHS } from './volume';
 
 /**
  * The connection files of running MCP servers: one JSON file per server (per VS Code window,
@@ -59,7 +60,7 @@ export function ensurePrivateDir(dir: string): void {
     if (uid !== undefined && st.uid !== uid) {
       throw new Error(`${d} belongs to another user (uid ${st.uid}); the connection file is not written there`);
     }
-    if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
+    if (!WINDOWS_PATHS && (st.mode & 0o077) !== 0) {
       fs.chmodSync(d, 0o700);
     }
   }
@@ -73,7 +74,7 @@ export function writeConnectionFile(dir: string, info: ConnectionInfo): string {
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   const fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o600);
   try {
-    if (process.platform !== 'win32') {
+    if (!WINDOWS_PATHS) {
       fs.fchmodSync(fd, 0o600);
     }
     fs.writeSync(fd, JSON.stringify(info, null, 2) + '\n');
@@ -138,7 +139,7 @@ function readOne(file: string): ConnectionInfo | undefined {
   try {
     const st = fs.lstatSync(file);
     const uid = ownUid();
-    if (!st.isFile() || st.size > MAX_FILE_BYTES || (uid !== undefined && st.uid !== uid) || (process.platform !== 'win32' && (st.mode & 0o077) !== 0)) {
+    if (!st.isFile() || st.size > MAX_FILE_BYTES || (uid !== undefined && st.uid !== uid) || (!WINDOWS_PATHS && (st.mode & 0o077) !== 0)) {
       return undefined;
     }
     const info = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ConnectionInfo>;

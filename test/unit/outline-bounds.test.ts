@@ -141,6 +141,19 @@ describe('outline: a name built from a real symbol finds it', () => {
     children: fc.array(fc.record({ name, params: fc.option(fc.constantFrom('()', '(x)'), { nil: undefined }) }), { maxLength: 4 }),
   });
 
+  it('lists, not picks, a symbol named a.b and method b of a class a: an edit by that name could mean either', () => {
+    const outline: Outline = {
+      source: 'language server',
+      symbols: [
+        { kind: 'function', name: 'a.b', first: 1, last: 1, children: [] },
+        { kind: 'class', name: 'a', first: 2, last: 4, children: [{ kind: 'method', name: 'b', first: 3, last: 3, children: [] }] },
+      ],
+    };
+    const hit = lookupSymbol(viewNow(outline), 'a.b');
+    assert.equal(hit.kind, 'ambiguous');
+    assert.deepEqual(hit.kind === 'ambiguous' && hit.candidates.map((c) => c.symbol.first).sort(), [1, 3]);
+  });
+
   it('finds each symbol by its dotted name, or by that name with its parameters, unless another symbol carries the same', () => {
     fc.assert(
       fc.property(fc.array(symbolArb, { minLength: 1, maxLength: 6 }), (specs) => {

@@ -237,8 +237,14 @@ export function lookupSymbol(v: OutlineView, query: string): SymbolLookup {
     });
     pathed = spelled.length > 0 ? spelled : pathed;
   }
-  // the name as written, narrowed to the symbol whose whole path it is when several carry it
-  let hits = named.length === 0 ? pathed : named.length > 1 && pathed.some((i) => named.includes(i)) ? pathed.filter((i) => named.includes(i)) : named;
+  // the name as written, narrowed to the symbol whose whole path it is when several carry it;
+  // one symbol named `a.b` and another whose path spells it (method b of a) are both meant: listed, not picked
+  let hits =
+    named.length === 0
+      ? pathed
+      : named.length > 1 && pathed.some((i) => named.includes(i))
+        ? pathed.filter((i) => named.includes(i))
+        : [...new Set([...named, ...pathed])];
   if (hits.length === 0 && whole.includes('(')) {
     hits = endingWith(v, normalName(whole));
   }
