@@ -67,14 +67,14 @@ export function registerCommands(log: vscode.LogOutputChannel, calls: CommandCal
     }
     // each tool in plain words, as VS Code's own tools picker shows it (the manifest's names and descriptions)
     const described = new Map(manifestTools().map((t) => [t.name, t] as const));
-    const pick = await vscode.window.showQuickPick(
+    const pick = await pickHoldingFocus(
       TOOLS.map((t) => ({
         label: t.name,
         description: [described.get(t.name)?.displayName, t.mutates ? vscode.l10n.t('changes files, after your review') : vscode.l10n.t('read-only')].filter(Boolean).join(' · '),
         detail: described.get(t.name)?.userDescription,
         tool: t,
       })),
-      { title, placeHolder: vscode.l10n.t('Which tool?'), matchOnDescription: true, matchOnDetail: true },
+      { title, placeholder: vscode.l10n.t('Which tool?') },
     );
     return pick?.tool;
   };
@@ -176,4 +176,23 @@ async function applyPatchText(runner: Runner, text: string, from: string): Promi
     return;
   }
   await run(runner, 'fs_apply_patch', { patch: m[0] }, 'patch');
+}
+
+/**
+ * How long after a picker opens focus may still be taken from it by what the key that ran the
+ * command does on its release: the Enter that ran a command from the palette is released on
+ * the element the palette gives the focus back to, and on a walkthrough's step that selects
+ * the step, which takes the focus 250 ms later (closing a picker that lets focus go).
+ */
+const PICKER_FOCUS_SETTLE_MS = 600;
+
+/**
+ * A quick pick that survives losing the focus in the moment after it opens: closed then without
+ * an answer, it opens again once, with the keyboard. Closed later, or a second time, it is closed.
+ */
+async function pickHoldingFocus<T extends vscode.QuickPickItem>(items: readonly T[], opts: { title: string; placeholder: string }): Promise<T | undefined> {
+  const options = { title: opts.title, placeHolder: opts.placeholder, matchOnDescription: true, matchOnDetail: true };
+  const shownAt = Date.now();
+  const pick = await vscode.window.showQuickPick(items, options);
+  return pick !== undefined || Date.now() - shownAt >= PICKER_FOCUS_SETTLE_MS ? pick : vscode.window.showQuickPick(items, options);
 }
