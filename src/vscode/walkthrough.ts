@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
  * What the walkthrough's steps wait for: each a context key set once the person has done
  * that step's own thing (the manifest's `completionEvents` name them as `onContext:`). A step
  * completed by running a command would tick as the command starts, before the picker it opens
- * is answered; the walkthrough then redraws and takes the focus back from that picker.
+ * is answered (and three steps ticked on one command). What closed Run a Tool's picker over the
+ * walkthrough is another thing: see the reopening in commands/index.ts.
  */
 export const WALKTHROUGH_DONE = {
   /** A tool ran from Run a Tool (or another command of the palette) and its result opened. */
