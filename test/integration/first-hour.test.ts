@@ -279,6 +279,22 @@ describe('the first hour', () => {
     const [, own, waited] = /\(([\d.]+) ms \+ (\d+) ms/.exec(line)!;
     assert.ok(Number(waited) >= 250 && Number(own) < Number(waited), `${own} ms of its own, ${waited} ms in review`);
     assert.ok(!logLines().some((l) => /\[error\].*first\/reject\.txt/.test(l)), 'no error logged for it');
+    if (uiAvailable()) {
+      // the log as a person opens it: the Reject line at info, not an error
+      await vscode.commands.executeCommand('agentFileTools.showLog');
+      // (the line wraps in the panel: its text is looked for in the lines together)
+      const shown = await ui([{ waitFor: '.part.panel .view-lines:has-text("[info] fs_write"):has-text("rejected by the user: keep it")', timeout: 15000 }, { screenshot: 'log-rejected' }]);
+      assert.ok(shown.ok, shown.error);
+      await vscode.commands.executeCommand('workbench.action.closePanel');
+    }
+  });
+
+  it('shows the settings in titled sections, the tools offered in one of their own', async () => {
+    assert.ok(uiAvailable(), 'the workbench is driven in this suite');
+    await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:agent-file-tools.agent-file-tools');
+    const titles = ['Reviews of Changes', 'Files That Always Ask', 'Reading and Searching', 'History of Changes', 'Tools Offered to Models'];
+    const r = await ui([{ waitFor: '.settings-editor .settings-tree-container', timeout: 15000 }, ...titles.map((t) => ({ waitFor: `.settings-editor .settings-toc-container :text-is("${t}")`, timeout: 10000 })), { screenshot: 'settings-sections' }]);
+    assert.ok(r.ok, r.error);
   });
 
   it('the first edit of a TypeScript file in a window waits for TypeScript, which is still starting on it', async function () {
