@@ -49,7 +49,8 @@ async function sdkClient(s: ServerInfo, name: string): Promise<Client> {
 const textOf = (r: unknown) => ((r as { content: { type: string; text?: string }[] }).content.find((c) => c.type === 'text')?.text ?? '');
 
 async function statusText(): Promise<string> {
-  const r = await ui([{ eval: `[...document.querySelectorAll('.statusbar-item')].map((e) => e.textContent).filter((t) => /MCP/.test(t ?? '')).join('|')` }]);
+  // the workbench draws the item a moment after the extension sets it
+  const r = await ui([{ waitFor: '.statusbar-item:has-text("MCP")', timeout: 15000 }, { eval: `[...document.querySelectorAll('.statusbar-item')].map((e) => e.textContent).filter((t) => /MCP/.test(t ?? '')).join('|')` }]);
   assert.ok(r.ok, r.error);
   return String(r.evals?.[0] ?? '');
 }
