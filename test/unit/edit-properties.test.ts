@@ -65,10 +65,21 @@ describe('fs_edit properties', () => {
         fc.pre(occurrences(lfContent, lfOld) === 1 && lfOld !== repl);
         // A one-line old_string found inside a deeper indentation re-indents new_string's later lines (tested on its own).
         fc.pre(!(/^[ \t]/.test(old) && /[ \t]$/.test(content.slice(0, i)) && !lfOld.includes('\n') && repl.includes('\n')));
-        // Whole lines but for the first line's indentation are read as whole lines (tested on their own, edit-indent.test.ts).
+        // Whole lines but for some or all of the first line's indentation are read as whole lines where that writes
+        // other text than the exact place would (tested on their own, edit-indent.test.ts): here, only never another place.
         const lineStart = content.lastIndexOf('\n', i - 1) + 1;
-        fc.pre(!(lfOld.includes('\n') && /^\S/.test(old) && i > lineStart && content.slice(lineStart, i).trim() === '' && (j === content.length || content[j] === '\n' || content[j] === '\r')));
+        const firstLine = lfOld.slice(0, lfOld.indexOf('\n'));
+        const wholeLinesButIndentation =
+          lfOld.includes('\n') && firstLine.trim() !== '' && i > lineStart && content.slice(lineStart, i).trim() === '' && (j === content.length || content[j] === '\n' || content[j] === '\r' || content[j - 1] === '\n');
         const r = findEdit(content, { oldString: old, newString: repl });
+        if (wholeLinesButIndentation && !(r.ok && r.level === 'exact')) {
+          const lineEnd = content.indexOf('\n', j - 1) === -1 ? content.length : content.indexOf('\n', j - 1);
+          assert.ok(r.ok || r.reason === 'ambiguous', JSON.stringify(r));
+          if (r.ok) {
+            assert.ok(r.replacements.every((rep) => rep.start >= lineStart && rep.end <= lineEnd + 1), JSON.stringify(r));
+          }
+          return;
+        }
         if (cutsWord(content, i) || cutsWord(content, j)) {
           // Names and numbers match whole: a place that cuts one is never edited (a looser level may find a whole line elsewhere).
           if (r.ok) {

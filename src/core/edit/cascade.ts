@@ -84,7 +84,7 @@ function cascade(subject: Subject, req: EditRequest): FindResult {
   // A file whose lines really begin with `L{n}: ` (fs_read output kept as a fixture) may hold old_string as written.
   let literal: FindResult | undefined | null = null;
   const asWritten = () => (literal ??= prefixed ? (lineLevels(subject, base, all) ?? typographyInLine(subject, base, all, [])) : undefined);
-  // an exact place whose first line's indentation old_string left out, while new_string gives one: whole lines decide
+  // an exact place whose first line lost some or all of its indentation: whole lines decide where the two readings differ
   let deferred: FindResult | undefined;
   for (const { step } of CASCADE) {
     const r = run[step]();
@@ -98,6 +98,10 @@ function cascade(subject: Subject, req: EditRequest): FindResult {
         continue;
       }
       return r;
+    }
+    // the deferred exact place read as whole lines writes the same text: it stays exact
+    if (deferred?.ok && r.ok && sameResult(subject.content, deferred, r)) {
+      return deferred;
     }
     // Where old_string is as written, inside a longer name or number, a looser reading of it
     // that takes in that place is the same text read two ways: neither is picked.
@@ -133,22 +137,30 @@ function cascade(subject: Subject, req: EditRequest): FindResult {
 }
 
 /**
- * An exact place of a multi-line old_string that is whole lines but for the first line's
- * indentation (it starts at that line's first character, ends at a line's end): the model
- * copied whole lines, the first without its indentation. Replacing the text as given
- * would write new_string's first line after the file's indentation (`  ` + `  x`) and its
- * added lines in another frame than the first line's; read as whole lines, the line levels
- * carry each line's indentation over (the first line's off by what it lost).
+ * An exact place of a multi-line old_string that is whole lines but for part or all of the
+ * first line's indentation (it starts inside that line's indentation, after at least one of
+ * its characters, and ends at a line's end): the model copied whole lines, the first
+ * without some of its indentation. Replacing the text as given would write new_string's
+ * first line after the file's leftover indentation (`  ` + `  x`) and its added lines in
+ * another frame than the first line's; read as whole lines, the line levels carry each
+ * line's indentation over (the first line's off by what it lost).
  */
 function startsInIndentation(subject: Subject, r: FoundEdit, v: Variant): boolean {
-  if (r.replacements.length !== 1 || v.old.indexOf('\n') === -1 || /^\s/.test(v.old)) {
+  const firstEnd = v.old.indexOf('\n');
+  if (r.replacements.length !== 1 || firstEnd === -1 || v.old.slice(0, firstEnd).trim() === '') {
     return false;
   }
   const { start, end } = r.replacements[0];
   // the line's start found by looking back, not through the line table: an exact match never builds it
   const before = subject.content.slice(subject.content.lastIndexOf('\n', start - 1) + 1, start);
-  // whole lines: from the first character after the indentation to a line's end
-  return before.length > 0 && before.trim() === '' && (end === subject.content.length || subject.content[end] === '\n' || subject.content[end] === '\r');
+  // whole lines: from inside the indentation to a line's end
+  const c = subject.content;
+  return before.length > 0 && before.trim() === '' && (end === c.length || c[end] === '\n' || c[end] === '\r' || c[end - 1] === '\n');
+}
+
+/** Whether two results write the same file (each applied to `content`). */
+function sameResult(content: string, a: FoundEdit, b: FoundEdit): boolean {
+  return applyReplacements(content, a.replacements) === applyReplacements(content, b.replacements);
 }
 
 /**
