@@ -330,18 +330,28 @@ export class Chat {
   /** Every `#` reference the chat input suggests, as the user sees them (the list is virtualised: page through it). */
   async hashSuggestions() {
     const { page } = this;
-    await this.type('#');
-    try {
-      await page.waitForSelector(S.suggestRow, { timeout: 5000 });
-    } catch {
-      // the list sometimes misses the typed trigger while the chat input is still settling: ask for it as a person would
-      await page.keyboard.press('Control+Space');
-      await page.waitForSelector(S.suggestRow, { timeout: 15000 });
-    }
+    // typed here, not with type(): type() closes a list that opens at once, and this one must stay open
+    await page.click(S.input);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('#');
     const seen = new Map();
     let total = Infinity; // each row says how many there are (aria-setsize)
-    for (let i = 0; i < 400 && seen.size < total; i++) {
+    let asked = 0;
+    const deadline = Date.now() + 60_000;
+    while (seen.size < total && Date.now() < deadline) {
       const rows = await page.locator(S.suggestRow).evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-index'), r.getAttribute('aria-label'), r.getAttribute('aria-setsize')]));
+      if (!rows.length) {
+        // the list may miss the typed trigger, or close as the chat input settles: wait, then ask for it as a person would
+        const open = await page.waitForSelector(S.suggestRow, { timeout: asked ? 10_000 : 5000 }).then(() => true, () => false);
+        if (!open) {
+          if (++asked > 4) break;
+          this.log(`the # suggestions were not open; Ctrl+Space (${asked})`);
+          await page.keyboard.press('End');
+          await page.keyboard.press('Control+Space');
+        }
+        continue;
+      }
       for (const [idx, label, size] of rows) {
         seen.set(Number(idx), label);
         total = Number(size) || total;
