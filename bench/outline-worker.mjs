@@ -15,23 +15,11 @@ const root = process.env.OUTLINE_BENCH_ROOT || path.resolve(import.meta.dirname,
 const [mode, dir, arg, symbolsFile] = process.argv.slice(2);
 const load = (p) => require(path.join(root, 'out/src', p));
 
-/** The longest time between two ticks of a 5 ms timer while `work` runs, and the work's own time. */
+/** The longest pause of the event loop while `work` runs (from this checkout's compiled tests), and the work's time. */
 async function timed(work) {
-  let last = performance.now();
-  let gap = 0;
-  let timer;
-  const tick = () => {
-    const now = performance.now();
-    gap = Math.max(gap, now - last);
-    last = now;
-    timer = setTimeout(tick, 5);
-  };
-  timer = setTimeout(tick, 5);
-  const t0 = performance.now();
-  const result = await work();
-  const end = performance.now();
-  clearTimeout(timer);
-  return { ms: Math.round(end - t0), gapMs: Math.round(Math.max(gap, end - last)), result };
+  const { timed: measure } = require(path.resolve(import.meta.dirname, '../out/test/unit/eventLoop.js'));
+  const r = await measure(work);
+  return { ms: Math.round(r.ms), gapMs: Math.round(r.gapMs), result: r.result };
 }
 
 if (mode === 'parse') {

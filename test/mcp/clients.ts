@@ -25,7 +25,7 @@ export async function windowServer(): Promise<ServerInfo> {
 }
 
 export { request, rpc } from './rawHttp';
-export { responsesStandIn, run, toolOutputs, type ResponsesRequest, type Turn } from './standIn';
+export { codexConfig, responsesStandIn, run, toolOutputs, type ResponsesRequest, type Turn } from './standIn';
 
 /**
  * The pinned clients' entry points, installed by the runner (scripts/mcp-clients.mjs, into a

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { pickConnection, readConnectionFiles } from '../../src/host/connectionFile';
 import { closeAllEditors, invoke, wsUri } from '../integration/util';
 import { ui, waitFor } from '../integration/ui';
-import { clientPath, inspector, repo, request, responsesStandIn, rpc, run, toolOutputs, windowServer, type ServerInfo } from './clients';
+import { clientPath, codexConfig, inspector, repo, request, responsesStandIn, rpc, run, toolOutputs, windowServer, type ServerInfo } from './clients';
 
 const SCHEME = 'agent-file-tools-proposal';
 const TOOLS = ['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'fs_edit', 'fs_write', 'fs_apply_patch'];
@@ -287,21 +287,7 @@ describe('MCP: Codex CLI, a real agent, driven by a scripted model', function ()
       // the configuration the command copies for Codex, as a person pastes it, and a model provider pointing at the stand-in
       const copied = await vscode.commands.executeCommand<string>('agentFileTools.mcp.copyConfig.codex');
       assert.ok(copied?.includes(s.url));
-      fs.writeFileSync(
-        path.join(home, 'config.toml'),
-        [
-          'model = "scripted"',
-          'model_provider = "standin"',
-          'approval_policy = "never"',
-          'sandbox_mode = "read-only"',
-          '[model_providers.standin]',
-          'name = "standin"',
-          `base_url = "${standIn.baseUrl}"`,
-          'wire_api = "responses"',
-          '',
-          copied!,
-        ].join('\n'),
-      );
+      fs.writeFileSync(path.join(home, 'config.toml'), codexConfig(standIn.baseUrl, copied!));
       const codex = clientPath('codex');
       const shown = reviewShows('notes.txt');
       const done = run(process.execPath, [codex, 'exec', '--skip-git-repo-check', '--json', 'Change the unsaved line of mcp/codex/notes.txt'], {

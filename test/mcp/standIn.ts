@@ -26,6 +26,25 @@ export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
   });
 }
 
+/**
+ * Codex's `config.toml` for a run against the stand-in: the scripted model, no approvals asked,
+ * a read-only sandbox, and `servers` (the `[mcp_servers...]` tables) after it.
+ */
+export function codexConfig(baseUrl: string, servers: string): string {
+  return [
+    'model = "scripted"',
+    'model_provider = "standin"',
+    'approval_policy = "never"',
+    'sandbox_mode = "read-only"',
+    '[model_providers.standin]',
+    'name = "standin"',
+    `base_url = "${baseUrl}"`,
+    'wire_api = "responses"',
+    '',
+    servers,
+  ].join('\n');
+}
+
 /** One turn of the scripted model: a tool call (by its MCP name) or a final text. */
 export type Turn = { call: string; args: object } | { text: string };
 

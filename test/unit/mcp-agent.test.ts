@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { responsesStandIn, run, toolOutputs } from '../mcp/standIn';
+import { codexConfig, responsesStandIn, run, toolOutputs } from '../mcp/standIn';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -58,23 +58,8 @@ describe('MCP: Codex CLI against agent-file-tools mcp --http', function () {
       }
       const file = /connection file (.+\.json)$/m.exec(err)![1];
       const { url, token } = JSON.parse(fs.readFileSync(file, 'utf8')) as { url: string; token: string };
-      fs.writeFileSync(
-        path.join(home, 'config.toml'),
-        [
-          'model = "scripted"',
-          'model_provider = "standin"',
-          'approval_policy = "never"',
-          'sandbox_mode = "read-only"',
-          '[model_providers.standin]',
-          'name = "standin"',
-          `base_url = "${standIn.baseUrl}"`,
-          'wire_api = "responses"',
-          '[mcp_servers.agent-file-tools]',
-          `url = "${url}"`,
-          `http_headers = { Authorization = "Bearer ${token}" }`,
-          'default_tools_approval_mode = "approve"',
-        ].join('\n'),
-      );
+      const server = ['[mcp_servers.agent-file-tools]', `url = "${url}"`, `http_headers = { Authorization = "Bearer ${token}" }`, 'default_tools_approval_mode = "approve"'];
+      fs.writeFileSync(path.join(home, 'config.toml'), codexConfig(standIn.baseUrl, server.join('\n')));
       const r = await run(process.execPath, [codex, 'exec', '--skip-git-repo-check', '--json', 'Capitalise the second line of notes.txt'], { cwd: ws, env: { CODEX_HOME: home }, timeoutMs: 60_000 });
       assert.equal(r.code, 0, r.stderr.slice(-2000));
       // Codex offered the model our seven tools, under the server's name

@@ -12,6 +12,7 @@ import { levenshtein, levenshteinWithin } from '../../src/core/suggest';
 import { NEVER_CANCELLED } from '../../src/core/cancel';
 import { syntaxOutline } from '../../src/host/treeSitter';
 import { call, context, tempTree } from './helpers';
+import { timed } from './eventLoop';
 
 /**
  * An outline or a symbol lookup is bounded whatever the file holds, and never holds the
@@ -19,25 +20,6 @@ import { call, context, tempTree } from './helpers';
  * give the thread back in slices. Each call below took minutes before (a "did you mean"
  * over every symbol for each collapsed name that could not find itself).
  */
-
-/** The longest pause of this thread's event loop while `work` runs (a 5 ms timer's longest gap), and the work's time. */
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; gapMs: number; result: T }> {
-  let last = performance.now();
-  let gap = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const now = performance.now();
-    gap = Math.max(gap, now - last);
-    last = now;
-    timer = setTimeout(tick, 5);
-  };
-  timer = setTimeout(tick, 5);
-  const t0 = performance.now();
-  const result = await work();
-  const end = performance.now();
-  clearTimeout(timer);
-  return { ms: end - t0, gapMs: Math.max(gap, end - last), result };
-}
 
 /** A language server's outline: `classes` classes of `methods` methods named with "(" (`"get(" ()`), each holding `inner` functions. */
 function parenOutline(classes: number, methods: number, inner: number): OutlineSymbol[] {

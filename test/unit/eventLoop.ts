@@ -1,0 +1,18 @@
+/** The longest pause of this thread's event loop while `work` runs (a 5 ms timer's longest gap), and the work's time, in ms. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; gapMs: number; result: T }> {
+  let last = performance.now();
+  let gap = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const now = performance.now();
+    gap = Math.max(gap, now - last);
+    last = now;
+    timer = setTimeout(tick, 5);
+  };
+  timer = setTimeout(tick, 5);
+  const t0 = performance.now();
+  const result = await work();
+  const end = performance.now();
+  clearTimeout(timer);
+  return { ms: end - t0, gapMs: Math.max(gap, end - last), result };
+}
