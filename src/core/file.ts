@@ -42,6 +42,12 @@ export interface OpenOptions {
 export interface FileOpener {
   /** Opens a file or folder for reading; undefined when nothing is there. */
   openFile(path: string, opts?: OpenOptions): Promise<OpenedFile | undefined>;
+  /**
+   * Whether anything is at a path, a link included, where that is known at once (a local
+   * disk: one lstat); undefined where it must be waited for. A name that cannot be looked
+   * at counts as there.
+   */
+  presentNow?(path: string): boolean | undefined;
 }
 
 /**

@@ -93,6 +93,10 @@ export class NodeWorkspace implements Workspace {
     return openLocalFileNow(p, opts);
   }
 
+  presentNow(p: string): boolean {
+    return localEntryExists(p);
+  }
+
   readStream(p: string, start = 0): AsyncIterable<Uint8Array> {
     return createReadStream(p, { start, highWaterMark: STREAM_CHUNK_BYTES });
   }

@@ -168,6 +168,11 @@ export class VscodeWorkspace implements Workspace, vscode.Disposable {
     return vscode.workspace.fs.readFile(this.uriFor(p));
   }
 
+  /** On disk one lstat; in a virtual folder only its provider can say (undefined). */
+  presentNow(p: string): boolean | undefined {
+    return this.uriFor(p).scheme === 'file' ? localEntryExists(p) : undefined;
+  }
+
   /**
    * On disk, the file itself through a descriptor (see localFile.ts). In a virtual
    * folder its provider gives the bytes whole; there is no descriptor to check, and the

@@ -155,6 +155,34 @@ export class IgnorePolicy {
     return args;
   }
 
+  /**
+   * Which ignore files a folder (root-relative) holds, where the reader can tell at once
+   * whether a name is there (a local disk); undefined where that must be waited for. A
+   * name that cannot be looked at counts as there: reading it then decides.
+   */
+  ignoreFilesNow(dirRel: string): IgnoreFileName[] | undefined {
+    if (!this.spec.respectIgnore) {
+      return [];
+    }
+    if (!this.reader.presentNow) {
+      return undefined;
+    }
+    const dir = nodePath.join(this.spec.root, ...(dirRel ? dirRel.split('/') : []));
+    // the folder is absolute and normal: each name is joined without normalizing again
+    const prefix = dir.endsWith(nodePath.sep) ? dir : dir + nodePath.sep;
+    const out: IgnoreFileName[] = [];
+    for (const name of IGNORE_FILE_NAMES) {
+      const v = this.reader.presentNow(prefix + name);
+      if (v === undefined) {
+        return undefined;
+      }
+      if (v) {
+        out.push(name);
+      }
+    }
+    return out;
+  }
+
   /** The ignore files of one folder, read from those known to exist there. */
   async frame(parent: Frame | undefined, dirRel: string, present: Iterable<string>): Promise<Frame | undefined> {
     if (!this.spec.respectIgnore) {
@@ -199,6 +227,17 @@ export class IgnorePolicy {
   }
 }
 
+/** A test of a file's name that says whether the rules need asking (see Matcher.fileScreen). */
+type Screen = (rel: string, at: number) => boolean;
+
+/** What the files of one folder share: whether the folder is left out, its rules, and their screen. */
+interface FolderAnswer {
+  dir: string;
+  ignored: boolean;
+  frame: Frame | undefined;
+  screen: Screen | undefined;
+}
+
 /**
  * Whether single paths are ignored, folder by folder from the base down, as a walk
  * would have decided. Searches use it on what ripgrep returned when a whitelist glob
@@ -210,47 +249,67 @@ export class PathChecker {
   private readonly frames = new Map<string, Frame | undefined>();
   private readonly ignoredDirs = new Map<string, boolean>();
   private readonly matcher: Matcher;
-  private readonly known: Set<string> | undefined;
-  /** The folder of the last file checked, whether it is ignored, and its frame. */
-  private last: { dir: string; ignored: boolean; frame: Frame | undefined; screen: ((rel: string, at: number) => boolean) | undefined } | undefined;
+  /** Folders whose ignore files are being read. */
+  private readonly loading = new Map<string, Promise<void>>();
+  /** The folder of the last file checked, whether it is ignored, its frame and its screen (see FolderAnswer). */
+  private last: FolderAnswer | undefined;
+  /** Each folder's answer, once its first file was checked: a parallel walk interleaves folders. */
+  private readonly folders = new Map<string, FolderAnswer>();
+  /** Each frame's screen: folders without ignore files of their own share their parent's frame. */
+  private readonly screens = new Map<Frame | undefined, Screen | undefined>();
+
+  /** Each folder is probed for ignore files when first met (see {@link folderReady}). */
+  constructor(private readonly policy: IgnorePolicy) {
+    this.matcher = policy.matcher();
+  }
 
   /**
-   * @param known ignore files known to exist, relative to root (more may be added with
-   * {@link know}); when given, other folders are taken to have none (the walk that
-   * produced `known` saw every folder on the way to the paths checked) and
-   * {@link preload} reads them all at once. Otherwise each folder is probed when first met.
+   * {@link loadFolder}, at once where it needs no wait: every folder on the way is loaded,
+   * or holds no ignore file by an answer had at once (a local disk). Then true; else the
+   * wait for the folders still to read.
    */
-  constructor(
-    private readonly policy: IgnorePolicy,
-    known?: ReadonlySet<string>,
-  ) {
-    this.matcher = policy.matcher();
-    this.known = known && new Set(known);
-  }
-
-  /** One more ignore file known to exist (see the constructor), before {@link preload}. */
-  know(rel: string): void {
-    this.known?.add(rel);
-  }
-
-  /** Reads every known ignore file, after which {@link isIgnoredNow} needs no I/O. */
-  async preload(): Promise<void> {
-    const dirs = new Set<string>();
-    for (const f of this.known ?? []) {
-      dirs.add(parentOf(f));
-    }
-    for (const d of dirs) {
-      await this.loadDir(d);
-    }
-  }
-
-  private async loadDir(dir: string): Promise<void> {
+  folderReady(dir: string): true | Promise<true> {
     if (this.files.has(dir)) {
-      return;
+      return true;
     }
-    const names = IGNORE_FILE_NAMES.filter((n) => !this.known || this.known.has(dir ? `${dir}/${n}` : n));
-    const frame = names.length ? await this.policy.frame(undefined, dir, names) : undefined;
-    this.files.set(dir, frame ? frame.files : null);
+    for (const folder of this.chain(dir)) {
+      if (this.files.has(folder)) {
+        continue;
+      }
+      const names = this.loading.has(folder) ? undefined : this.policy.ignoreFilesNow(folder);
+      if (names === undefined || names.length > 0) {
+        return this.loadFolder(dir).then(() => true);
+      }
+      this.files.set(folder, null);
+    }
+    return true;
+  }
+
+  /** The folders from the base down to `dir` (root-relative, at or below the base). */
+  private chain(dir: string): string[] {
+    const parts = dir.split('/');
+    const base = this.policy.baseRel;
+    const out: string[] = [];
+    for (let i = base ? base.split('/').length : 0; i <= parts.length; i++) {
+      out.push(parts.slice(0, i).join('/'));
+    }
+    return out;
+  }
+
+  private loadDir(dir: string): Promise<void> | undefined {
+    if (this.files.has(dir)) {
+      return undefined;
+    }
+    let p = this.loading.get(dir);
+    if (!p) {
+      p = (async () => {
+        const frame = await this.policy.frame(undefined, dir, IGNORE_FILE_NAMES);
+        this.files.set(dir, frame ? frame.files : null);
+        this.loading.delete(dir);
+      })();
+      this.loading.set(dir, p);
+    }
+    return p;
   }
 
   private frameOf(dir: string): Frame | undefined {
@@ -278,16 +337,28 @@ export class PathChecker {
     return v;
   }
 
-  /** With known ignore files preloaded: `rel` is a file relative to root, at or below the base. */
+  private answerFor(dir: string): FolderAnswer {
+    const frame = this.frameOf(dir);
+    let screen = this.screens.get(frame);
+    if (screen === undefined && !this.screens.has(frame)) {
+      screen = this.matcher.fileScreen(frame);
+      this.screens.set(frame, screen);
+    }
+    const answer = { dir, ignored: this.dirIgnored(dir), frame, screen };
+    this.folders.set(dir, answer);
+    return answer;
+  }
+
+  /** Once its folder is ready (see {@link folderReady}, {@link loadFolder}): `rel` is a file relative to root, at or below the base. */
   isIgnoredNow(rel: string): boolean {
     const cut = rel.lastIndexOf('/');
     const dir = cut < 0 ? '' : rel.slice(0, cut);
-    // a walk gives a folder's files one after another: its folder's answers are at hand
-    if (this.last?.dir !== dir) {
-      const frame = this.frameOf(dir);
-      this.last = { dir, ignored: this.dirIgnored(dir), frame, screen: this.matcher.fileScreen(frame) };
+    // a folder's files mostly come one after another (ripgrep's threads interleave folders): each folder's answer is kept
+    let at = this.last;
+    if (at?.dir !== dir) {
+      at = this.folders.get(dir) ?? this.answerFor(dir);
+      this.last = at;
     }
-    const at = this.last;
     if (at.ignored) {
       return true;
     }
@@ -304,11 +375,8 @@ export class PathChecker {
   /** Probes the folders from the base to `dir` (root-relative, at or below the base) for ignore files, each once; then {@link isIgnoredNow} needs no I/O for its files. */
   async loadFolder(dir: string): Promise<void> {
     if (!this.files.has(dir)) {
-      const base = this.policy.baseRel;
-      const parts = dir.split('/');
-      const start = base ? base.split('/').length : 0;
-      for (let i = start; i <= parts.length; i++) {
-        await this.loadDir(parts.slice(0, i).join('/'));
+      for (const folder of this.chain(dir)) {
+        await this.loadDir(folder);
       }
     }
   }

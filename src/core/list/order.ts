@@ -146,62 +146,123 @@ function siftDown(names: readonly string[], h: number[], i: number): void {
 }
 
 /**
- * The smallest `k` items offered, by `compare` (a bounded max-heap): a stream of any length
- * costs one comparison with the largest kept for most items, and memory for `k`. Items
- * that compare equal are kept in no particular order, so a deterministic answer needs a
- * total order.
+ * The smallest `k` items offered, by `compare`: a stream of any length costs, for most
+ * items, one comparison with a bar (the largest item kept at the last cut), and memory for
+ * at most 1.125 `k` items (at least `k` + 1024). Items under the bar gather in a buffer; a
+ * full buffer is cut back to its `k` smallest by a selection (no sort), so a deep page (the
+ * 100,001st to 100,100th of 200,000) costs a few passes, not a heap of 100,100 and a sort
+ * of all of them. Items that compare equal are kept in no particular order, so a
+ * deterministic answer needs a total order.
  */
 export class Smallest<T> {
-  private readonly heap: T[] = [];
+  private buf: T[] = [];
+  private cutBar: T | undefined;
+  private readonly cap: number;
 
   constructor(
     readonly k: number,
     private readonly compare: (a: T, b: T) => number,
-  ) {}
+  ) {
+    this.cap = k + Math.max(1024, k >> 3);
+  }
 
-  /** The largest item kept once `k` are kept (a new one must compare below it), else undefined. */
+  /** An item a new one must compare below to be kept (the largest kept at the last cut), else undefined. */
   get bar(): T | undefined {
-    return this.heap.length >= this.k ? this.heap[0] : undefined;
+    return this.cutBar;
   }
 
   offer(x: T): void {
-    const heap = this.heap;
-    const compare = this.compare;
-    if (heap.length < this.k) {
-      heap.push(x);
-      for (let i = heap.length - 1; i > 0; ) {
-        const p = (i - 1) >> 1;
-        if (compare(heap[p], heap[i]) >= 0) {
-          break;
-        }
-        [heap[p], heap[i]] = [heap[i], heap[p]];
-        i = p;
-      }
-    } else if (this.k > 0 && compare(x, heap[0]) < 0) {
-      heap[0] = x;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && compare(heap[l], heap[m]) > 0) {
-          m = l;
-        }
-        if (r < heap.length && compare(heap[r], heap[m]) > 0) {
-          m = r;
-        }
-        if (m === i) {
-          break;
-        }
-        [heap[m], heap[i]] = [heap[i], heap[m]];
-        i = m;
-      }
+    if (this.k <= 0 || (this.cutBar !== undefined && this.compare(x, this.cutBar) >= 0)) {
+      return;
+    }
+    this.buf.push(x);
+    if (this.buf.length >= this.cap) {
+      this.cut();
     }
   }
 
-  /** What is kept, in order (the heap is spent). */
+  /** What is kept, in order (the selection is spent). */
   sorted(): T[] {
-    return this.heap.sort(this.compare);
+    return this.from(0);
   }
+
+  /** What is kept from the `start`th smallest on (0-based), in order: only those are sorted (the selection is spent). */
+  from(start: number): T[] {
+    if (this.buf.length > this.k) {
+      this.cut();
+    }
+    const buf = this.buf;
+    if (start >= buf.length) {
+      return [];
+    }
+    if (start > 0) {
+      select(buf, start, this.compare);
+    }
+    const tail = start > 0 ? buf.slice(start) : buf;
+    return tail.sort(this.compare);
+  }
+
+  /** Keeps the `k` smallest of the buffer; the largest of them becomes the bar. */
+  private cut(): void {
+    const buf = this.buf;
+    select(buf, this.k - 1, this.compare);
+    buf.length = this.k;
+    // after the selection, buf[k - 1] is the largest of the k smallest
+    this.cutBar = buf[this.k - 1];
+  }
+}
+
+/**
+ * Reorders `a` so that a[n] is the item a sort would put there, with none after it smaller
+ * and none before it larger (a selection: quickselect on a median of three, with a sort of
+ * the part left when the parts keep coming out lopsided).
+ */
+export function select<T>(a: T[], n: number, compare: (a: T, b: T) => number): void {
+  let lo = 0;
+  let hi = a.length - 1;
+  let budget = 2 * Math.ceil(Math.log2(a.length + 1)) + 8;
+  while (hi > lo) {
+    if (budget-- === 0 || hi - lo < 16) {
+      const part = a.slice(lo, hi + 1).sort(compare);
+      for (let i = 0; i < part.length; i++) {
+        a[lo + i] = part[i];
+      }
+      return;
+    }
+    const mid = lo + ((hi - lo) >> 1);
+    // the median of the first, middle and last as the pivot, moved to hi
+    if (compare(a[mid], a[lo]) < 0) {swap(a, mid, lo);}
+    if (compare(a[hi], a[lo]) < 0) {swap(a, hi, lo);}
+    if (compare(a[mid], a[hi]) < 0) {swap(a, mid, hi);}
+    const pivot = a[hi];
+    // three-way partition: [lo, lt) < pivot, [lt, i) == pivot, (gt, hi] > pivot
+    let lt = lo;
+    let gt = hi;
+    let i = lo;
+    while (i <= gt) {
+      const c = compare(a[i], pivot);
+      if (c < 0) {
+        swap(a, i++, lt++);
+      } else if (c > 0) {
+        swap(a, i, gt--);
+      } else {
+        i++;
+      }
+    }
+    if (n < lt) {
+      hi = lt - 1;
+    } else if (n > gt) {
+      lo = gt + 1;
+    } else {
+      return;
+    }
+  }
+}
+
+function swap<T>(a: T[], i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }
 
 /** The smallest `k` of `items` by `compare`, sorted (a bounded heap; `items` is not changed). */

@@ -1,7 +1,6 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { PathTape } from '../pathTape';
-import { IGNORE_FILE_NAMES } from '../ignore/rules';
+import { FolderGate } from '../folderGate';
 import { ToolError } from '../errors';
 import { MAX_MTIME_SORT_FILES } from '../limits';
 import { comparePaths, Smallest, smallestSorted } from '../list/order';
@@ -38,7 +37,7 @@ export interface GlobResult {
   shown: number;
 }
 
-/** A matching file: its path as it sorts (root-relative with one scope, else as printed). */
+/** A matching file (sorted by modification time): its path as it sorts (root-relative with one scope, else as printed). */
 interface Match {
   key: string;
   scope: Scope;
@@ -50,18 +49,17 @@ interface Match {
  * glob: their number, and the page's paths in order. Nothing is kept per match but the
  * count: the page comes from a bounded selection (the first offset+limit paths), so a
  * million matches cost a comparison each, not a sort. With a glob ripgrep reads as the
- * matcher does, ripgrep whitelists it (the fast path) and also whitelists the ignore files'
- * names, so the same run tells where every ignore file is; the matches it brought back
- * past those files' rules are then found in JavaScript and reported as hidden, not listed.
- * Those checks need every ignore file the walk met, so that walk's paths are checked once
- * it ends; any other walk's are checked as they come.
+ * matcher does, ripgrep whitelists it (the fast path); the matches it brought back past
+ * the ignore rules are then found in JavaScript, as they come, and reported as hidden,
+ * not listed.
  */
 export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobResult> {
   const norm = normalizeGlob(req.pattern);
   // One scope prints its paths with the same prefix, so they sort as their relative paths do
   // and only the page's paths need their printed form.
   const single = env.scopes.length === 1;
-  const byPath = new Smallest<Match>(req.sort === 'path' ? req.skip + req.limit : 0, (a, b) => comparePaths(a.key, b.key));
+  // the keys alone: a deep page keeps half a million of them
+  const byPath = new Smallest<string>(req.sort === 'path' ? req.skip + req.limit : 0, comparePaths);
   const all: Match[] = [];
   let total = 0;
   const reports: GlobResult['reports'] = [];
@@ -70,14 +68,12 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     const baseRel = scope.policy.baseRel;
     const test = globMatcher(norm, scope.names);
     const keeps = ripgrepKeeps(norm, baseRel, scope.names) ?? [];
-    const respect = scope.policy.spec.respectIgnore;
-    const trailing = keeps.length && respect ? [...IGNORE_FILE_NAMES] : [];
     const report = emptyReport(keeps.length > 0);
     const boundary: string[] | undefined = keeps.length ? undefined : [];
     // read while ripgrep walks: one folder read, off the critical path
     const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;
-    const check = keeps.length > 0 && respect;
-    const checker = checkerFor(scope, check ? new Set() : undefined);
+    const check = keeps.length > 0 && scope.policy.spec.respectIgnore;
+    const checker = checkerFor(scope);
     const cut = baseRel ? baseRel.length + 1 : 0;
     const consider = (rel: string): void => {
       if (!test(cut ? rel.slice(cut) : rel)) {
@@ -94,36 +90,24 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
         return;
       }
       const bar = byPath.bar;
-      if (bar === undefined || comparePaths(key, bar.key) < 0) {
-        byPath.offer({ key, scope, rel });
+      if (bar === undefined || comparePaths(key, bar) < 0) {
+        byPath.offer(key);
       }
     };
-    const tape = check ? new PathTape() : undefined;
-    await env.engine.files(
-      scope,
-      keeps,
-      trailing,
-      tape
-        ? (rel) => {
-            if (isIgnoreFile(rel)) {
-              checker.know(rel);
-            }
-            tape.push(rel);
-          }
-        : consider,
-      boundary,
-    );
+    // A whitelisted walk brings back files the ignore rules leave out: each path waits for
+    // its folder's ignore files (each folder probed once, at once on a local disk), and is
+    // then checked, while ripgrep walks on.
+    const gate = check ? new FolderGate<undefined>((folder) => checker.folderReady(folder), (rel) => consider(rel), { signal: env.signal }) : undefined;
+    await env.engine.files(scope, keeps, [], gate ? (rel) => gate.push(rel, undefined) : consider, boundary);
+    await gate?.done();
     report.skipped = (boundary ?? []).filter(reportable);
-    if (tape) {
-      await checker.preload();
-      await tape.replay(consider, env.signal);
-    }
     if (pruned) {
       report.prunedTopFolders = reachableTops(norm, await pruned);
     }
     reports.push({ scope, report });
   }
-  let ordered: Match[];
+  // the page's paths, in order
+  let lines: string[];
   if (req.sort === 'mtime') {
     // Every match is stat'ed to know the newest: bounded, and in bulk rather than one await each.
     if (all.length > MAX_MTIME_SORT_FILES) {
@@ -137,16 +121,14 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
       env.signal,
     );
     const index = new Map(all.map((f, i) => [f, times[i]]));
-    ordered = smallestSorted(all, req.skip + req.limit, (a, b) => index.get(b)! - index.get(a)! || comparePaths(a.key, b.key));
+    lines = smallestSorted(all, req.skip + req.limit, (a, b) => index.get(b)! - index.get(a)! || comparePaths(a.key, b.key))
+      .slice(req.skip)
+      .map((f) => f.scope.display(f.rel));
   } else {
-    ordered = byPath.sorted();
+    // only the page is sorted: a deep page selects past the matches before it. With one scope a
+    // key is the path relative to its root; with several it is the path as printed.
+    const page = byPath.from(req.skip);
+    lines = single ? page.map((rel) => env.scopes[0].display(rel)) : page;
   }
-  const lines = ordered.slice(req.skip, req.skip + req.limit).map((f) => f.scope.display(f.rel));
   return { total, reports, lines, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };
-}
-
-/** Whether a root-relative path names an ignore file (`.gitignore`, ...): every one of their names ends with "ignore". */
-function isIgnoreFile(rel: string): boolean {
-  // asked of every path: its last character first
-  return rel.charCodeAt(rel.length - 1) === 101 && rel.endsWith('ignore') && (IGNORE_FILE_NAMES as readonly string[]).includes(rel.slice(rel.lastIndexOf('/') + 1));
 }

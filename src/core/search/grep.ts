@@ -131,7 +131,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     const hiding =
       keeps.length && scope.policy.spec.respectIgnore
         ? new FolderGate<number>(
-            (folder) => checker.loadFolder(folder).then(() => true),
+            (folder) => checker.folderReady(folder),
             (rel, n) => {
               if (checker.isIgnoredNow(rel)) {
                 report.hiddenMatches.push(rel);

@@ -92,8 +92,8 @@ export async function examples(host: StatHost, scope: Scope, rels: readonly stri
 }
 
 /** Checks files a whitelisted walk returned against the ignore rules it bypassed. */
-export function checkerFor(scope: Scope, known?: ReadonlySet<string>): PathChecker {
-  return new PathChecker(scope.policy, known);
+export function checkerFor(scope: Scope): PathChecker {
+  return new PathChecker(scope.policy);
 }
 
 export function moreSuffix(total: number, shown: number): string {
