@@ -7,6 +7,7 @@
  * Paths are passed on in no particular order.
  */
 import type { CancelSignal } from './cancel';
+import { PACE_SLICE_MS } from './limits';
 import { Pacer } from './pace';
 
 /** Paths passed on between two looks at the clock, when passing may be slow (see FolderGate's `paced`). */
@@ -119,7 +120,8 @@ export class FolderGate<T> {
 
   /** Passes the ready paths on, a slice at a time, until none is left. */
   private async drain(): Promise<void> {
-    const pacer = new Pacer(this.paced!.signal);
+    // half a slice: the stream's own turns (see STREAM_TURN_MS) come between these, and a timer waits for both
+    const pacer = new Pacer(this.paced!.signal, PACE_SLICE_MS / 2);
     // the stream's own turn ends first
     await pacer.pause();
     try {

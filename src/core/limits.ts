@@ -198,6 +198,11 @@ export const MAX_IGNORE_WILDCARD_CHARS = 8 * 1024;
 export const MAX_IGNORE_MATCH_MS = 15_000;
 /** Milliseconds a loop of the calling thread runs before it lets other work run (and sees a cancellation). */
 export const PACE_SLICE_MS = 20;
+/**
+ * Milliseconds of a child's output (ripgrep's) one turn of the calling thread hands on line by
+ * line before the stream waits for the next turn: a flood of lines never holds the thread long.
+ */
+export const STREAM_TURN_MS = 5;
 /** Ignored paths a footer names as examples. */
 export const MAX_IGNORED_EXAMPLES = 5;
 /** Files of a patch a result names as not checked for errors, per reason (then how many more). */

@@ -5,7 +5,7 @@ import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { CancelledError } from '../core/errors';
-import { CANCEL_POLL_MS, CHILD_WATCH_MS, MAX_OUTPUT_LINE_CHARS } from '../core/limits';
+import { CANCEL_POLL_MS, CHILD_WATCH_MS, MAX_OUTPUT_LINE_CHARS, STREAM_TURN_MS } from '../core/limits';
 import { nodeChildProcess, nodeOs } from './lazyModules';
 import { startTask } from './tasks';
 import { findProgram, ProcessStopped, SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
@@ -200,10 +200,23 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     const out = child.stdout!;
     const err = child.stderr!;
     out.setEncoding('utf8');
+    // A pipe read in one turn of the thread can bring megabytes (libuv reads on while data is
+    // there): past STREAM_TURN_MS of lines handed on, the stream pauses until the next turn.
+    let turnStart: number | undefined;
     out.on('data', (chunk: string) => {
       outBytes += chunk.length;
       if (outLines) {
+        if (turnStart === undefined) {
+          turnStart = performance.now();
+          setImmediate(() => {
+            turnStart = undefined;
+          });
+        }
         outLines.push(chunk);
+        if (performance.now() - turnStart >= STREAM_TURN_MS && !out.isPaused()) {
+          out.pause();
+          setImmediate(() => out.resume());
+        }
         return;
       }
       if (opts.maxOutputBytes !== undefined && outBytes > opts.maxOutputBytes) {
