@@ -346,9 +346,15 @@ export class Chat {
         const open = await page.waitForSelector(S.suggestRow, { timeout: asked ? 10_000 : 5000 }).then(() => true, () => false);
         if (!open) {
           if (++asked > 4) break;
-          this.log(`the # suggestions were not open; Ctrl+Space (${asked})`);
-          await page.keyboard.press('End');
-          await page.keyboard.press('Control+Space');
+          // typed again into an input that may have been cleared as it settled; the second time, asked for as a person would
+          this.log(`the # suggestions were not open; typing # again${asked > 1 ? ' and Ctrl+Space' : ''} (${asked})`);
+          await page.click(S.input);
+          await page.keyboard.press('Control+A');
+          await page.keyboard.press('Delete');
+          await page.keyboard.type('#');
+          if (asked > 1) {
+            await page.keyboard.press('Control+Space');
+          }
         }
         continue;
       }

@@ -147,6 +147,18 @@ describe('fs_edit cascade: indentation that differs line by line', () => {
     matches(cls, '  x_0 = 0\n    x_1 = 0', '  x_0 = 1\n    x_1 = 0', 'exact', cls.replace('x_0 = 0', 'x_0 = 1'));
   });
 
+  it('a first line short of its indentation, found exactly once: read as whole lines only at that place, never another, and never lost to a looser reading', () => {
+    // replace_all: the looser copy in b() is not the place, and the exact place is not left out
+    const two = code('def a():', '    x = 1', '    y = 2', 'def b():', '      x = 1', '        y = 2');
+    matches(two, '  x = 1\n    y = 2', '  x = 1\n    y = 3', 'exact', two.replace('    y = 2', '    y = 3'), true);
+    // the same lines elsewhere at another indentation make the lines' reading ambiguous: the text as written stands
+    const deeper = code('def a():', '    x = 1', '    y = 2', 'def b():', '        x = 1', '        y = 2');
+    matches(deeper, '  x = 1\n    y = 2', '  x = 1\n    y = 3', 'exact', deeper.replace('    y = 2', '    y = 3'));
+    // one line and its line end
+    const ret = code('if a:', '        return x', 'if b:', '    return x');
+    matches(ret, '      return x\n', '      return y\n', 'exact', ret.replace('        return x', '        return y'));
+  });
+
   it('near miss: a line added at the end of a block, new_string indented as flat as old_string, has no certain place: refused with the region as the file has it', () => {
     const cls = code('class Runner:', '    def run(self, items):', '        for item in items:', '            self.skip(item)', '        return total');
     // after `self.skip(item)` (12) and before `return total` (8): in the loop or after it?

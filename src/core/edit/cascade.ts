@@ -99,9 +99,11 @@ function cascade(subject: Subject, req: EditRequest): FindResult {
       }
       return r;
     }
-    // the deferred exact place read as whole lines writes the same text: it stays exact
-    if (deferred?.ok && r.ok && sameResult(subject.content, deferred, r)) {
-      return deferred;
+    // The deferred exact place is taken as whole lines only where the lines read it alone, at
+    // that place, and write other text; anything else (another place, several, none, the same
+    // text) keeps the text as written.
+    if (deferred?.ok) {
+      return r.ok && samePlace(deferred, r) && !sameResult(subject.content, deferred, r) ? r : deferred;
     }
     // Where old_string is as written, inside a longer name or number, a looser reading of it
     // that takes in that place is the same text read two ways: neither is picked.
@@ -156,6 +158,13 @@ function startsInIndentation(subject: Subject, r: FoundEdit, v: Variant): boolea
   // whole lines: from inside the indentation to a line's end
   const c = subject.content;
   return before.length > 0 && before.trim() === '' && (end === c.length || c[end] === '\n' || c[end] === '\r' || c[end - 1] === '\n');
+}
+
+/** Whether two results each found one place, the same lines (the changes inside it may be several). */
+function samePlace(a: FoundEdit, b: FoundEdit): boolean {
+  const [x] = a.places;
+  const [y] = b.places;
+  return a.places.length === 1 && b.places.length === 1 && x.startLine === y.startLine && x.endLine === y.endLine;
 }
 
 /** Whether two results write the same file (each applied to `content`). */
