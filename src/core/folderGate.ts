@@ -1,140 +1,169 @@
 /**
  * Passes a stream of root-relative, "/"-separated paths on once their folder has been asked
  * about: each folder is asked once (`ask` may need I/O), and the paths of a folder being
- * asked wait for its answer, so a stream of any length holds only the waiting paths. A walk
- * gives a folder's files one after another (a few walking threads interleave a few
- * folders), so most paths cost a comparison with the folder of the last one.
- * Paths are passed on in no particular order.
+ * asked wait for its answer, so a stream of any length holds only the waiting paths. Each
+ * path is passed on with its folder's answer, so what the answer holds (a folder's ignore
+ * rules) is looked up once per folder, not once per path.
+ *
+ * A walk gives a folder's files one after another, but ripgrep's threads interleave a few
+ * folders (200,000 paths in 2,000 folders switched folder 88,000 times): the last few
+ * folders are kept and compared in place, so most paths cost a comparison, no slice and no
+ * lookup. Paths are passed on in no particular order.
  */
 import type { CancelSignal } from './cancel';
 import { PACE_SLICE_MS } from './limits';
 import { Pacer } from './pace';
 
-/** Paths passed on between two looks at the clock, when passing may be slow (see FolderGate's `paced`). */
-const PASSES_PER_LOOK = 16;
+/** Folders compared in place before the map is asked: a few more than a walk's threads. */
+const RECENT_FOLDERS = 4;
 
-/** The paths of a folder being asked about, waiting for its answer. */
-interface Waiting<T> {
+/** One folder: its answer (false: its paths are dropped), or the paths waiting for it. */
+interface FolderState<T, A> {
+  folder: string;
+  /** Undefined while the folder is being asked. */
+  answer: A | false | undefined;
   rels: string[];
   values: T[];
 }
 
-export class FolderGate<T> {
-  private readonly answers = new Map<string, boolean>();
-  private readonly waiting = new Map<string, Waiting<T>>();
+export class FolderGate<T, A = true> {
+  private readonly folders = new Map<string, FolderState<T, A>>();
   private readonly asked: Promise<void>[] = [];
-  /** The folder of the last path, and its answer or the queue of its paths while it is asked. */
-  private lastFolder: string | undefined;
-  private last: boolean | Waiting<T> = false;
+  /** The last folders met, newest at `next - 1` (a ring). */
+  private readonly recent: (FolderState<T, A> | undefined)[] = new Array<FolderState<T, A> | undefined>(RECENT_FOLDERS).fill(undefined);
+  private next = 0;
   private failure: { error: unknown } | undefined;
 
-  /** With `paced`: paths whose folder passed, waiting to be passed on by {@link drain}. */
-  private readyRels: string[] = [];
-  private readyValues: T[] = [];
-  private draining: Promise<void> | undefined;
-
   constructor(
-    /** Whether the paths of a folder ("" for the root's own files) pass. */
-    private readonly ask: (folder: string) => boolean | Promise<boolean>,
-    private readonly pass: (rel: string, value: T) => void,
-    /**
-     * Passing a path on may take long (matching hostile ignore rules): paths are then passed
-     * on from a loop that gives the thread back every slice, never in the stream's own turn.
-     */
-    private readonly paced?: { signal?: CancelSignal },
+    /** About a folder ("" for the root's own files): false leaves its paths out, anything else is passed with each of them. */
+    private readonly ask: (folder: string) => A | false | Promise<A | false>,
+    /** A path whose folder's answer was not false; `cut` is where its folder ends (its last "/", or -1). */
+    private readonly pass: (rel: string, value: T, answer: A, cut: number) => void,
   ) {}
 
   push(rel: string, value: T): void {
     const cut = rel.lastIndexOf('/');
-    // a slice and a comparison: cheaper than comparing in place (startsWith)
-    const folder = cut < 0 ? '' : rel.slice(0, cut);
-    if (folder !== this.lastFolder) {
+    const len = cut < 0 ? 0 : cut;
+    let state: FolderState<T, A> | undefined;
+    for (let k = 0; k < RECENT_FOLDERS; k++) {
+      const s = this.recent[k];
+      // the folder is rel's part before `cut`: equal length and the same start
+      if (s !== undefined && s.folder.length === len && rel.startsWith(s.folder)) {
+        state = s;
+        break;
+      }
+    }
+    if (state === undefined) {
       if (this.failure) {
         return;
       }
-      this.lastFolder = folder;
-      this.last = this.answers.get(folder) ?? this.waiting.get(folder) ?? this.start(folder);
+      const folder = cut < 0 ? '' : rel.slice(0, cut);
+      state = this.folders.get(folder) ?? this.start(folder);
+      this.recent[this.next] = state;
+      this.next = (this.next + 1) % RECENT_FOLDERS;
     }
-    const last = this.last;
-    if (last === true) {
-      this.forward(rel, value);
-    } else if (last !== false) {
-      last.rels.push(rel);
-      last.values.push(value);
+    const answer = state.answer;
+    if (answer === undefined) {
+      state.rels.push(rel);
+      state.values.push(value);
+    } else if (answer !== false) {
+      this.pass(rel, value, answer, cut);
     }
   }
 
-  /** Asks about a folder met for the first time: its answer, or the queue of its paths while it is asked. */
-  private start(folder: string): boolean | Waiting<T> {
-    let answer: boolean | Promise<boolean>;
+  /** Asks about a folder met for the first time. */
+  private start(folder: string): FolderState<T, A> {
+    const state: FolderState<T, A> = { folder, answer: undefined, rels: [], values: [] };
+    this.folders.set(folder, state);
+    let answer: A | false | Promise<A | false>;
     try {
       answer = this.ask(folder);
     } catch (e) {
       this.failure = { error: e };
-      return false;
+      state.answer = false;
+      return state;
     }
-    if (typeof answer === 'boolean') {
-      this.answers.set(folder, answer);
-      return answer;
+    if (!(answer instanceof Promise)) {
+      state.answer = answer;
+      return state;
     }
-    const queue: Waiting<T> = { rels: [], values: [] };
-    this.waiting.set(folder, queue);
     this.asked.push(
       answer.then(
-        (passes) => {
-          this.answers.set(folder, passes);
-          this.waiting.delete(folder);
-          if (this.lastFolder === folder) {
-            this.last = passes;
-          }
-          if (passes && !this.failure) {
-            for (let i = 0; i < queue.rels.length; i++) {
-              this.forward(queue.rels[i], queue.values[i]);
+        (a) => {
+          state.answer = a;
+          const { rels, values } = state;
+          state.rels = [];
+          state.values = [];
+          if (a !== false && !this.failure) {
+            for (let i = 0; i < rels.length; i++) {
+              this.pass(rels[i], values[i], a, rels[i].lastIndexOf('/'));
             }
           }
         },
         (e: unknown) => {
           this.failure ??= { error: e };
-          this.waiting.delete(folder);
-          this.answers.set(folder, false);
-          if (this.lastFolder === folder) {
-            this.last = false;
-          }
+          state.answer = false;
+          state.rels = [];
+          state.values = [];
         },
       ),
     );
-    return queue;
+    return state;
   }
 
-  private forward(rel: string, value: T): void {
-    if (!this.paced) {
-      this.pass(rel, value);
+  /** Resolves once every path pushed so far has been passed on or dropped; rejects with the first failure of `ask`. */
+  async done(): Promise<void> {
+    while (this.asked.length) {
+      await Promise.all(this.asked.splice(0));
+    }
+    if (this.failure) {
+      throw this.failure.error;
+    }
+  }
+}
+
+/**
+ * Work on items that may each take long (matching a path against a repository's ignore
+ * rules): done from a loop that gives the thread back every half slice, never in the
+ * turn that pushed them (a stream's own turns come between, and a timer waits for both).
+ */
+export class PacedQueue<T, U> {
+  private firsts: T[] = [];
+  private seconds: U[] = [];
+  private draining: Promise<void> | undefined;
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly work: (first: T, second: U) => void,
+    private readonly signal?: CancelSignal,
+  ) {}
+
+  push(first: T, second: U): void {
+    if (this.failure) {
       return;
     }
-    this.readyRels.push(rel);
-    this.readyValues.push(value);
+    this.firsts.push(first);
+    this.seconds.push(second);
     this.draining ??= this.drain().catch((e: unknown) => {
       this.failure ??= { error: e };
     });
   }
 
-  /** Passes the ready paths on, a slice at a time, until none is left. */
   private async drain(): Promise<void> {
-    // half a slice: the stream's own turns (see STREAM_TURN_MS) come between these, and a timer waits for both
-    const pacer = new Pacer(this.paced!.signal, PACE_SLICE_MS / 2);
-    // the stream's own turn ends first
+    const pacer = new Pacer(this.signal, PACE_SLICE_MS / 2);
+    // the pushing turn ends first
     await pacer.pause();
     try {
-      while (this.readyRels.length && !this.failure) {
-        const rels = this.readyRels;
-        const values = this.readyValues;
-        this.readyRels = [];
-        this.readyValues = [];
-        for (let i = 0; i < rels.length; i++) {
+      while (this.firsts.length && !this.failure) {
+        const firsts = this.firsts;
+        const seconds = this.seconds;
+        this.firsts = [];
+        this.seconds = [];
+        for (let i = 0; i < firsts.length; i++) {
           if (i % PASSES_PER_LOOK === 0 && pacer.due()) {
             await pacer.pause();
           }
-          this.pass(rels[i], values[i]);
+          this.work(firsts[i], seconds[i]);
         }
       }
     } finally {
@@ -142,10 +171,9 @@ export class FolderGate<T> {
     }
   }
 
-  /** Resolves once every path pushed so far has been passed on or dropped; rejects with the first failure of `ask`. */
+  /** Resolves once every item pushed so far has been worked on; rejects with the first failure. */
   async done(): Promise<void> {
-    while (this.asked.length || this.draining) {
-      await Promise.all(this.asked.splice(0));
+    while (this.draining) {
       await this.draining;
     }
     if (this.failure) {
@@ -153,3 +181,6 @@ export class FolderGate<T> {
     }
   }
 }
+
+/** Items worked on between two looks at the clock. */
+const PASSES_PER_LOOK = 16;

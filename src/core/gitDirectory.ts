@@ -117,45 +117,34 @@ export interface GitDirectories {
 }
 
 /**
- * Of the files a walk that cannot tell git directories apart returns (ripgrep), as it
- * returns them, those not inside one: each folder below the base on their paths is asked
- * once (see {@link FolderGate}). Paths are "/" relative to the root; `join` makes them
- * absolute for `dirs`.
+ * Whether the folders of a walk that cannot tell git directories apart (ripgrep) lie in
+ * one: each folder below the base asked once, it and those above it. Folders are "/"
+ * relative to the root; `join` makes them absolute for `dirs`.
  */
-export class OutsideGitDirectories<T = undefined> {
+export class GitDirectoryFolders {
   /** Folder (root-relative, below the base) -> inside a git directory: asked, or being asked. */
   private readonly inside = new Map<string, boolean | Promise<boolean>>();
-  private readonly gate: FolderGate<T>;
   private readonly below: number;
 
   constructor(
-    baseRel: string,
+    private readonly baseRel: string,
     private readonly join: (rel: string) => string,
     private readonly dirs: GitDirectories,
-    /** Called with each path that lies in no git directory. */
-    keep: (rel: string, value: T) => void,
   ) {
     this.below = baseRel ? baseRel.length + 1 : 0;
-    this.gate = new FolderGate<T>((folder) => {
-      if (folder.length <= baseRel.length) {
-        // the base's own files (the base was decided before the walk)
-        return true;
-      }
-      const v = this.folderInside(folder);
-      return typeof v === 'boolean' ? !v : v.then((x) => !x);
-    }, keep);
   }
 
-  push(rel: string, value: T): void {
-    this.gate.push(rel, value);
+  /** Whether a folder's files lie outside every git directory: at once where the answers are (see GitDirectories.isGitDirectoryNow). */
+  outside(folder: string): boolean | Promise<boolean> {
+    if (folder.length <= this.baseRel.length) {
+      // the base's own files (the base was decided before the walk)
+      return true;
+    }
+    const v = this.folderInside(folder);
+    return typeof v === 'boolean' ? !v : v.then((x) => !x);
   }
 
-  /** Resolves once every path pushed so far has been kept or dropped. */
-  done(): Promise<void> {
-    return this.gate.done();
-  }
-
-  /** Whether a folder (below the base) lies in a git directory: it or one above it, up to the base; at once where the answers are (see GitDirectories.isGitDirectoryNow). */
+  /** Whether a folder (below the base) lies in a git directory: it or one above it, up to the base. */
   private folderInside(folder: string): boolean | Promise<boolean> {
     const known = this.inside.get(folder);
     if (known !== undefined) {
@@ -181,6 +170,34 @@ export class OutsideGitDirectories<T = undefined> {
     })();
     this.inside.set(folder, p);
     return p;
+  }
+}
+
+/**
+ * Of the files such a walk returns, as it returns them, those not inside a git directory
+ * (see {@link GitDirectoryFolders} and {@link FolderGate}).
+ */
+export class OutsideGitDirectories<T = undefined> {
+  private readonly gate: FolderGate<T>;
+
+  constructor(
+    baseRel: string,
+    join: (rel: string) => string,
+    dirs: GitDirectories,
+    /** Called with each path that lies in no git directory. */
+    keep: (rel: string, value: T) => void,
+  ) {
+    const folders = new GitDirectoryFolders(baseRel, join, dirs);
+    this.gate = new FolderGate<T>((folder) => folders.outside(folder), (rel, value) => keep(rel, value));
+  }
+
+  push(rel: string, value: T): void {
+    this.gate.push(rel, value);
+  }
+
+  /** Resolves once every path pushed so far has been kept or dropped. */
+  done(): Promise<void> {
+    return this.gate.done();
   }
 }
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FolderGate } from '../../src/core/folderGate';
-import { compileGitignoreRule, PathSubject } from '../../src/core/glob/matcher';
+import { FolderGate, PacedQueue } from '../../src/core/folderGate';
+import { PathSubject } from '../../src/core/glob/matcher';
+import { compileGitignoreRule } from '../../src/core/glob/gitignoreRule';
 import { mayMatchName, nameHint } from '../../src/core/glob/nameHint';
 import { Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
 import { comparePaths, select, Smallest } from '../../src/core/list/order';
@@ -50,27 +51,55 @@ describe('broad searches: streams, bounded selections, name screens', () => {
     );
   });
 
-  it('a folder gate asks each folder once, passes every path of a folder that passes, and only those, paced or not', async () => {
+  it('a folder gate asks each folder once, passes every path of a folder that passes with its answer and where its folder ends, and only those', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('', 'a', 'a/b', 'c', 'g', 'g/h'), fc.constantFrom('x', 'y', 'z')), { maxLength: 40 }), fc.boolean(), fc.boolean(), async (files, later, paced) => {
-        const asked: string[] = [];
-        const passed: string[] = [];
-        const gate = new FolderGate<number>(
-          (folder) => {
-            asked.push(folder);
-            const ok = !folder.startsWith('g');
-            return later ? new Promise((r) => setTimeout(() => r(ok), 1)) : ok;
-          },
-          (rel, n) => passed.push(`${rel}#${n}`),
-          paced ? {} : undefined,
-        );
-        files.forEach(([dir, name], i) => gate.push(dir ? `${dir}/${name}` : name, i));
-        await gate.done();
-        assert.equal(new Set(asked).size, asked.length, `asked twice: ${asked.join(', ')}`);
-        const want = files.map(([dir, name], i) => [dir, `${dir ? `${dir}/${name}` : name}#${i}`]).filter(([dir]) => !dir.startsWith('g')).map(([, p]) => p);
-        assert.deepEqual([...passed].sort(), want.sort());
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('', 'a', 'a/b', 'ab', 'b', 'c', 'g', 'g/h', 'h/g'), fc.constantFrom('x', 'y', 'z', 'a')), { maxLength: 60 }),
+        fc.boolean(),
+        async (files, later) => {
+          const asked: string[] = [];
+          const passed: string[] = [];
+          const gate = new FolderGate<number, string>(
+            (folder) => {
+              asked.push(folder);
+              const answer = folder.startsWith('g') ? false : `<${folder}>`;
+              return later ? new Promise((r) => setTimeout(() => r(answer), 1)) : answer;
+            },
+            (rel, n, answer, cut) => passed.push(`${rel}#${n}${answer}${cut}`),
+          );
+          files.forEach(([dir, name], i) => gate.push(dir ? `${dir}/${name}` : name, i));
+          await gate.done();
+          assert.equal(new Set(asked).size, asked.length, `asked twice: ${asked.join(', ')}`);
+          const want = files
+            .map(([dir, name], i) => [dir, `${dir ? `${dir}/${name}` : name}#${i}<${dir}>${dir ? dir.length : -1}`])
+            .filter(([dir]) => !dir.startsWith('g'))
+            .map(([, p]) => p);
+          assert.deepEqual([...passed].sort(), want.sort());
+        },
+      ),
     );
+  });
+
+  it('a paced queue works on every item pushed, in later turns than the one that pushed it, and gives its first failure from done', async () => {
+    const seen: string[] = [];
+    let pushing = true;
+    const q = new PacedQueue<string, number>((s, n) => seen.push(`${s}${n}${pushing ? ' in the pushing turn' : ''}`));
+    for (let i = 0; i < 100; i++) {
+      q.push('p', i);
+    }
+    await Promise.resolve();
+    pushing = false;
+    await q.done();
+    assert.deepEqual(seen, Array.from({ length: 100 }, (_, i) => `p${i}`));
+    const failing = new PacedQueue<string, number>((_s, n) => {
+      if (n === 3) {
+        throw new Error('too slow');
+      }
+    });
+    for (let i = 0; i < 10; i++) {
+      failing.push('q', i);
+    }
+    await assert.rejects(failing.done(), /too slow/);
   });
 
   it('a folder gate passes the paths of a folder that come after its answer, as those that waited for it', async () => {

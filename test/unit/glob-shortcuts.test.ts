@@ -9,7 +9,7 @@ import { DEFAULT_PROTECTED_GLOBS } from '../../src/core/writePolicy';
  * of each shape and near them, for many paths: the same answer for every path.
  */
 
-const SHAPES = ['**/a', '**/*.a', '**/a*', '**/a/b', '**/a/*.b', '**/a/b*', '**/a/**', '**/a/b/**', '**/A.B', '**/*.A', '**/.x', '**/.x/**', '**/a/', '**/a//b', '**/**/a', '**/a/**/b', '**/*', '**/a*b', '**/*a*', 'a/**', '*/a', '**/a\\b', '**/[a]', '**/a?', '**/é', '**/a/b/c'];
+const SHAPES = ['**/*.{a,b}', '**/{a,b*,*.x}', '!**/*.a', '**/{a,b/c}', '**/*.a', '**/a*', '**/a/b', '**/a/*.b', '**/a/b*', '**/a/**', '**/a/b/**', '**/A.B', '**/*.A', '**/.x', '**/.x/**', '**/a/', '**/a//b', '**/**/a', '**/a/**/b', '**/*', '**/a*b', '**/*a*', 'a/**', '*/a', '**/a\\b', '**/[a]', '**/a?', '**/é', '**/a/b/c'];
 
 const NAMES = ['a', 'A', 'b', 'B', 'c', '.a', 'x.a', 'a.x', 'ab', 'ba', 'aB', 'a.b', 'A.B', '.x', '.X', 'x', 'é', 'É', '', '**', '*', 'a*', 'a\\b', '.ssh', '.SSH', 'id_rsa', 'ID_RSA', '.env', '.env.local', '.ENV.Local', '.env.example', 'key.pem', 'x.PEM', '.aws', 'credentials', '.config', 'git', 'hub', 'secrets.json', '.git', 'package.json', '.npmrc', '.kube', 'config'];
 

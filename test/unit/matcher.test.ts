@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import ignore from 'ignore';
 import picomatch from 'picomatch';
-import { compileGitignoreRule, compileGlob } from '../../src/core/glob/matcher';
+import { compileGlob } from '../../src/core/glob/matcher';
+import { compileGitignoreRule } from '../../src/core/glob/gitignoreRule';
 import { RuleFile } from '../../src/core/ignore/rules';
 import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
 

@@ -1,4 +1,3 @@
-import { nameHint, type NameHint } from './nameHint';
 import { expandBraces } from './braces';
 import { foldCase } from '../names';
 
@@ -306,9 +305,9 @@ function starsAndText(tokens: readonly { kind: 'text' | 'star'; text?: string }[
 }
 
 /** A pattern segment: any number of path segments (`**`), or a test of one. */
-type Seg = { kind: 'star' } | { kind: 'seg'; test: SegmentTest };
+export type Seg = { kind: 'star' } | { kind: 'seg'; test: SegmentTest };
 
-const GLOBSTAR: Seg = { kind: 'star' };
+export const GLOBSTAR: Seg = { kind: 'star' };
 const ANY_SEGMENT: Seg = { kind: 'seg', test: (s) => s.length > 0 };
 
 /** Splits at "/" that are neither escaped nor inside a bracket expression (git reads `[a/b]` as one set). */
@@ -353,13 +352,13 @@ export class PathSubject {
   }
 }
 
-type PathTest = (s: PathSubject) => boolean;
+export type PathTest = (s: PathSubject) => boolean;
 
 /**
  * Path segments against pattern segments. After one leading `**`, plain segments only
  * check the path's tail (the last segment alone for one), without the general walk.
  */
-function pathTest(segs: Seg[]): PathTest {
+export function pathTest(segs: Seg[]): PathTest {
   const tail = segs.slice(1);
   if (segs[0]?.kind === 'star' && tail.every((x) => x.kind === 'seg')) {
     const tests = tail.map((x) => (x as { test: SegmentTest }).test);
@@ -388,14 +387,14 @@ function pathTest(segs: Seg[]): PathTest {
 }
 
 /** A trailing `**` after other segments matches what is inside that folder: at least one segment more. */
-function insideFolder(segs: Seg[]): Seg[] {
+export function insideFolder(segs: Seg[]): Seg[] {
   if (segs.length > 1 && segs[segs.length - 1] === GLOBSTAR) {
     return [...segs.slice(0, -1), ANY_SEGMENT, GLOBSTAR];
   }
   return segs;
 }
 
-function compileSegments(pattern: string, nocase: boolean, strictSets: boolean): Seg[] | undefined {
+export function compileSegments(pattern: string, nocase: boolean, strictSets: boolean): Seg[] | undefined {
   const segs: Seg[] = [];
   for (const raw of splitSegments(pattern)) {
     if (/^\*\*+$/.test(raw)) {
@@ -424,15 +423,8 @@ export interface GlobOptions {
 /** Plain ASCII name characters: no wildcard, set, escape or separator; one lower case for all. */
 const PLAIN_NAME = /^[A-Za-z0-9._~@#%+=,;-]+$/;
 
-/**
- * The shapes most globs of the settings have, as the tests the general compiler makes of
- * them, without its parsing (a call compiles some hundred such globs, for secrets and
- * protected files, before its first path): `**\/` then plain names (`**\/.config/hub`),
- * the last of them with a leading or trailing `*` (`**\/*.pem`, `**\/.env.*`), or a
- * trailing `/**` (`**\/.ssh/**`: something inside that folder). Undefined for any other
- * glob. A unit test holds these to the general way ({@link compileGlobGeneral}).
- */
-function plainAlternative(alt: string, nocase: boolean): PathTest | undefined {
+/** A plain glob's parts (see {@link plainAlternative}), or undefined for any other glob. */
+function plainShape(alt: string, nocase: boolean): { names: string[]; inside: boolean; lastShape: 'ends' | 'starts' | 'name'; lastText: string } | undefined {
   if (!alt.startsWith('**/')) {
     return undefined;
   }
@@ -445,6 +437,50 @@ function plainAlternative(alt: string, nocase: boolean): PathTest | undefined {
   if (!names.slice(0, -1).every((n) => PLAIN_NAME.test(n)) || !PLAIN_NAME.test(lastText)) {
     return undefined;
   }
+  return { names, inside, lastShape, lastText };
+}
+
+/**
+ * A glob on the last segment alone (`**\/*.ts`, `**\/README*`, `**\/Makefile`, with brace
+ * alternatives of such) as a test of the whole path, with no split and no copy: the test a
+ * broad search makes of each of a million paths. Undefined for any other glob.
+ */
+function nameOnlyGlob(glob: string, nocase: boolean): ((path: string) => boolean) | undefined {
+  const negated = glob.startsWith('!');
+  const tests: ((p: string) => boolean)[] = [];
+  for (const alt of expandBraces(negated ? glob.slice(1) : glob)) {
+    const shape = plainShape(alt, nocase);
+    if (!shape || shape.inside || shape.names.length !== 1) {
+      return undefined;
+    }
+    const t = shape.lastText;
+    // the text holds no "/": at the path's end it lies within the last segment
+    tests.push(
+      shape.lastShape === 'ends'
+        ? (p) => p.endsWith(t)
+        : shape.lastShape === 'starts'
+          ? (p) => p.startsWith(t, p.lastIndexOf('/') + 1)
+          : (p) => p.endsWith(t) && (p.length === t.length || p.charCodeAt(p.length - t.length - 1) === 47),
+    );
+  }
+  const any = tests.length === 1 ? tests[0] : (p: string) => tests.some((t) => t(p));
+  return nocase ? (p) => any(foldCase(p)) !== negated : (p) => any(p) !== negated;
+}
+
+/**
+ * The shapes most globs of the settings have, as the tests the general compiler makes of
+ * them, without its parsing (a call compiles some hundred such globs, for secrets and
+ * protected files, before its first path): `**\/` then plain names (`**\/.config/hub`),
+ * the last of them with a leading or trailing `*` (`**\/*.pem`, `**\/.env.*`), or a
+ * trailing `/**` (`**\/.ssh/**`: something inside that folder). Undefined for any other
+ * glob. A unit test holds these to the general way ({@link compileGlobGeneral}).
+ */
+function plainAlternative(alt: string, nocase: boolean): PathTest | undefined {
+  const shape = plainShape(alt, nocase);
+  if (!shape) {
+    return undefined;
+  }
+  const { names, inside, lastShape, lastText } = shape;
   const lastTest: SegmentTest = lastShape === 'ends' ? (x) => x.endsWith(lastText) : lastShape === 'starts' ? (x) => x.startsWith(lastText) : (x) => x === lastText;
   const before = names.slice(0, -1);
   if (inside) {
@@ -502,6 +538,10 @@ function compileBody(glob: string, nocase: boolean, general = false): { negated:
  */
 export function compileGlob(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
   const nocase = opts.nocase ?? false;
+  const direct = nameOnlyGlob(glob, nocase);
+  if (direct) {
+    return direct;
+  }
   const { negated, test } = compileBody(glob, nocase);
   return (p) => test(new PathSubject(nocase ? foldCase(p) : p)) !== negated;
 }
@@ -521,80 +561,4 @@ export function compileGlobs(globs: readonly string[], opts: GlobOptions = {}): 
     const s = new PathSubject(nocase ? foldCase(p) : p);
     return bodies.some((b) => b.test(s) !== b.negated);
   };
-}
-
-/** One line of a gitignore file, compiled. */
-export interface GitignoreRule {
-  /** `!pattern`: a match keeps the path rather than ignoring it. */
-  negated: boolean;
-  /** `pattern/`: only folders match. */
-  dirOnly: boolean;
-  /**
-   * For a rule on the last segment alone (`name`, `*.log`, `build*`, `**\/name`), what that
-   * segment must be, end with or start with, in ASCII lower case: a test that can tell most
-   * names apart without the rule (see {@link mayMatchName}). Undefined for other rules.
-   */
-  hint?: NameHint;
-  /** Tests a path relative to the rules' folder ("/"-separated, no trailing "/"). */
-  test(path: PathSubject): boolean;
-}
-
-/**
- * A gitignore line (git's `wildmatch` with the path-name rule), or undefined for a blank
- * line, a comment, or a pattern that can match nothing: trailing blanks go unless
- * escaped, `!` negates, a trailing "/" names folders only, a pattern with a "/" before its
- * end is anchored at the rules' folder and otherwise matches the last segment at any
- * depth; `**` as a whole segment matches any number of folders, and a trailing `/**`
- * everything inside (not the folder itself); an unclosed "[" matches nothing. With
- * `nocase` (git's `core.ignorecase`, where the volume folds case) letters match in either
- * case, and the paths it tests must be folded with `foldCase` (see core/names.ts).
- */
-export function compileGitignoreRule(line: string, nocase = false): GitignoreRule | undefined {
-  let p = line.replace(/\r$/, '');
-  // Unescaped trailing blanks are dropped; "\ " keeps one.
-  while (p.endsWith(' ')) {
-    let k = p.length - 2;
-    let slashes = 0;
-    while (k >= 0 && p[k] === '\\') {
-      slashes++;
-      k--;
-    }
-    if (slashes % 2 === 1) {
-      break;
-    }
-    p = p.slice(0, -1);
-  }
-  if (p === '' || p.startsWith('#')) {
-    return undefined;
-  }
-  let negated = false;
-  if (p.startsWith('!')) {
-    negated = true;
-    p = p.slice(1);
-  }
-  // A final lone backslash escapes nothing: git drops the pattern.
-  const trailingSlashes = /(\\*)$/.exec(p)![1].length;
-  if (trailingSlashes % 2 === 1) {
-    return undefined;
-  }
-  let dirOnly = false;
-  if (p.endsWith('/')) {
-    dirOnly = true;
-    p = p.slice(0, -1);
-  }
-  if (p === '') {
-    return undefined;
-  }
-  const anchored = /\/./.test(p) || p.startsWith('/');
-  if (p.startsWith('/')) {
-    p = p.slice(1);
-  }
-  const segs = compileSegments(anchored ? p : `**/${p}`, nocase, true);
-  if (!segs) {
-    return undefined;
-  }
-  if (segs.length === 0 || (segs.length === 1 && segs[0] === GLOBSTAR)) {
-    return { negated, dirOnly, test: () => true };
-  }
-  return { negated, dirOnly, test: pathTest(insideFolder(segs)), hint: nameHint(anchored ? p : `**/${p}`) };
 }

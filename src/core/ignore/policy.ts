@@ -167,9 +167,9 @@ export class IgnorePolicy {
     if (!this.reader.presentNow) {
       return undefined;
     }
-    const dir = nodePath.join(this.spec.root, ...(dirRel ? dirRel.split('/') : []));
-    // the folder is absolute and normal: each name is joined without normalizing again
-    const prefix = dir.endsWith(nodePath.sep) ? dir : dir + nodePath.sep;
+    // the root is absolute and normal, and a walk's folders hold no "." or ".." segment: joined without normalizing
+    const root = this.spec.root.endsWith(nodePath.sep) ? this.spec.root : this.spec.root + nodePath.sep;
+    const prefix = dirRel ? root + (nodePath.sep === '/' ? dirRel : dirRel.replaceAll('/', nodePath.sep)) + nodePath.sep : root;
     const out: IgnoreFileName[] = [];
     for (const name of IGNORE_FILE_NAMES) {
       const v = this.reader.presentNow(prefix + name);
@@ -231,7 +231,7 @@ export class IgnorePolicy {
 type Screen = (rel: string, at: number) => boolean;
 
 /** What the files of one folder share: whether the folder is left out, its rules, and their screen. */
-interface FolderAnswer {
+export interface FolderAnswer {
   dir: string;
   ignored: boolean;
   frame: Frame | undefined;
@@ -251,8 +251,6 @@ export class PathChecker {
   private readonly matcher: Matcher;
   /** Folders whose ignore files are being read. */
   private readonly loading = new Map<string, Promise<void>>();
-  /** The folder of the last file checked, whether it is ignored, its frame and its screen (see FolderAnswer). */
-  private last: FolderAnswer | undefined;
   /** Each folder's answer, once its first file was checked: a parallel walk interleaves folders. */
   private readonly folders = new Map<string, FolderAnswer>();
   /** Each frame's screen: folders without ignore files of their own share their parent's frame. */
@@ -272,16 +270,13 @@ export class PathChecker {
     if (this.files.has(dir)) {
       return true;
     }
-    for (const folder of this.chain(dir)) {
-      if (this.files.has(folder)) {
-        continue;
-      }
-      const names = this.loading.has(folder) ? undefined : this.policy.ignoreFilesNow(folder);
-      if (names === undefined || names.length > 0) {
-        return this.loadFolder(dir).then(() => true);
-      }
-      this.files.set(folder, null);
+    // the folders above first (each asked once: their answers are kept), then this one
+    const above = dir === this.policy.baseRel || dir === '' ? true : this.folderReady(parentOf(dir));
+    const names = above !== true || this.loading.has(dir) ? undefined : this.policy.ignoreFilesNow(dir);
+    if (names === undefined || names.length > 0) {
+      return this.loadFolder(dir).then(() => true);
     }
+    this.files.set(dir, null);
     return true;
   }
 
@@ -349,21 +344,39 @@ export class PathChecker {
     return answer;
   }
 
+  /**
+   * What the files of `dir` (root-relative, at or below the base) share, once the folders on
+   * the way are probed (see {@link folderReady}): at once where that needed no wait.
+   */
+  folderAnswer(dir: string): FolderAnswer | Promise<FolderAnswer> {
+    const ready = this.folderReady(dir);
+    return ready === true ? (this.folders.get(dir) ?? this.answerFor(dir)) : ready.then(() => this.folders.get(dir) ?? this.answerFor(dir));
+  }
+
+  /**
+   * Whether a file of that folder (`rel`, its folder ending at `cut`) is left out, as far as
+   * its name alone can tell: 'ignored', 'kept', or 'ask' when the rules must be matched
+   * (see {@link matchIgnored}); most names are decided without matching.
+   */
+  static screen(at: FolderAnswer, rel: string, cut: number): 'ignored' | 'kept' | 'ask' {
+    if (at.ignored) {
+      return 'ignored';
+    }
+    return !at.screen || at.screen(rel, cut + 1) ? 'ask' : 'kept';
+  }
+
+  /** The rules matched on a file of that folder that {@link screen} could not decide. */
+  matchIgnored(at: FolderAnswer, rel: string): boolean {
+    return this.matcher.match(at.frame, rel, false).verdict === 'ignore';
+  }
+
   /** Once its folder is ready (see {@link folderReady}, {@link loadFolder}): `rel` is a file relative to root, at or below the base. */
   isIgnoredNow(rel: string): boolean {
     const cut = rel.lastIndexOf('/');
     const dir = cut < 0 ? '' : rel.slice(0, cut);
-    // a folder's files mostly come one after another (ripgrep's threads interleave folders): each folder's answer is kept
-    let at = this.last;
-    if (at?.dir !== dir) {
-      at = this.folders.get(dir) ?? this.answerFor(dir);
-      this.last = at;
-    }
-    if (at.ignored) {
-      return true;
-    }
-    // most names meet no rule at all: that is decided without matching
-    return (!at.screen || at.screen(rel, cut + 1)) && this.matcher.match(at.frame, rel, false).verdict === 'ignore';
+    const at = this.folders.get(dir) ?? this.answerFor(dir);
+    const s = PathChecker.screen(at, rel, cut);
+    return s === 'ask' ? this.matchIgnored(at, rel) : s === 'ignored';
   }
 
   /** Probing each folder on the way (once): `rel` is a file relative to root, at or below the base. */

@@ -1,4 +1,5 @@
-import { compileGitignoreRule, PathSubject, type GitignoreRule } from '../glob/matcher';
+import { PathSubject } from '../glob/matcher';
+import { compileGitignoreRule, type GitignoreRule } from '../glob/gitignoreRule';
 import { foldCase } from '../names';
 import { isAscii, mayMatchName } from '../glob/nameHint';
 import { ToolError } from '../errors';
@@ -358,13 +359,21 @@ export class Matcher {
     if (lists.some((l) => l.hasGeneral)) {
       return undefined;
     }
-    const first = new Set(lists.flatMap((l) => l.firstChars()));
-    const last = new Set(lists.flatMap((l) => l.lastChars()));
+    // an ASCII character's place tells whether a rule's name can start (bit 1) or end (bit 2) with it, in either case
+    const ends = new Uint8Array(128);
+    for (const c of lists.flatMap((l) => l.firstChars())) {
+      ends[c] |= 1;
+      ends[c >= 97 && c <= 122 ? c - 32 : c] |= 1;
+    }
+    for (const c of lists.flatMap((l) => l.lastChars())) {
+      ends[c] |= 2;
+      ends[c >= 97 && c <= 122 ? c - 32 : c] |= 2;
+    }
     return (rel, at) => {
       const a = rel.charCodeAt(at);
       const z = rel.charCodeAt(rel.length - 1);
       // `.git` is never walked, whatever the rules (see decide)
-      return at >= rel.length || a >= 128 || z >= 128 || a === 46 || first.has(foldAscii(a)) || last.has(foldAscii(z));
+      return at >= rel.length || a >= 128 || z >= 128 || a === 46 || (ends[a] & 1) !== 0 || (ends[z] & 2) !== 0;
     };
   }
 

@@ -8,7 +8,8 @@ import { compileQuery, RegexTranslationError, type CompiledQuery, type Query } f
 import type { ProcessHost } from '../process';
 import { findRipgrep, rgCount, rgDetails, rgFiles, rgMultilineCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
 import type { Scope } from './scope';
-import { OutsideGitDirectories, type GitDirectories } from '../gitDirectory';
+import { GitDirectoryFolders, OutsideGitDirectories, type GitDirectories } from '../gitDirectory';
+import { FolderGate } from '../folderGate';
 import { looksBinary, type FileHits } from './textSearch';
 
 /**
@@ -23,9 +24,11 @@ export interface SearchEngine {
   /**
    * Files a walk keeps (`rg --files`), each given to `onFile` once, in no particular order:
    * a walk of a million files is a stream, never a list. `boundary` gets what ignore rules
-   * left out, when `keeps` is empty.
+   * left out, when `keeps` is empty. With `ask`, each folder's files wait for its answer
+   * (asked once, with the engine's own question of the folder): false leaves them out,
+   * anything else comes with each of them, and `cut` is where the file's folder ends.
    */
-  files(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string) => void, boundary?: string[]): Promise<void>;
+  files<A = true>(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>): Promise<void>;
   /** Match records per file, each file with a match given to `onCount` once, in no particular order. */
   count(scope: Scope, q: Query, keeps: readonly string[], onCount: (rel: string, n: number) => void, boundary?: string[]): Promise<void>;
   /** Records (the first `maxCount`) and lines around them, of chosen files. */
@@ -33,6 +36,19 @@ export interface SearchEngine {
   /** The same for a text (an unsaved buffer); undefined when it would be skipped as binary. */
   textDetails(scope: Scope, q: Query, text: string, context: number): Promise<FileHits | undefined>;
 }
+
+/** A question about each folder of a walk ("" for the root's own files): see {@link SearchEngine.files}. */
+export type FolderAsk<A> = (folder: string) => A | false | Promise<A | false>;
+
+/** Both answers about a folder, the engine's first: at once where both are. */
+function askBoth<A>(first: boolean | Promise<boolean>, then: FolderAsk<A>, folder: string): A | false | Promise<A | false> {
+  if (first === false) {
+    return false;
+  }
+  return first === true ? then(folder) : first.then((ok) => (ok ? then(folder) : false));
+}
+
+const passAll = (): true => true;
 
 function rgScope(found: RipgrepFound, proc: ProcessHost, scope: Scope, signal?: CancelSignal): RgScope {
   return { rg: found.path, proc, cwd: scope.rootPath, target: scope.isFile || scope.baseRel ? scope.baseRel : undefined, policy: scope.policy, signal };
@@ -44,7 +60,17 @@ function rgScope(found: RipgrepFound, proc: ProcessHost, scope: Scope, signal?: 
  * comes.
  */
 function withoutGitDirectories<T>(scope: Scope, dirs: GitDirectories, keep: (rel: string, value: T) => void): OutsideGitDirectories<T> {
-  return new OutsideGitDirectories<T>(scope.baseRel, (rel) => nodePath.join(scope.rootPath, ...rel.split('/')), dirs, keep);
+  return new OutsideGitDirectories<T>(scope.baseRel, walkedPath(scope), dirs, keep);
+}
+
+/**
+ * A folder a walk met (root-relative, "/"-separated, no "." or ".." segment) as an absolute
+ * path: joined without normalizing, since the root is normal (asked of every folder).
+ */
+function walkedPath(scope: Scope): (rel: string) => string {
+  const sep = nodePath.sep;
+  const root = scope.rootPath.endsWith(sep) ? scope.rootPath : scope.rootPath + sep;
+  return sep === '/' ? (rel) => root + rel : (rel) => root + rel.replaceAll('/', sep);
 }
 
 export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, gitDirs: GitDirectories, signal?: CancelSignal): SearchEngine {
@@ -52,10 +78,13 @@ export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, gitDirs: G
   return {
     kind: 'ripgrep',
     label: `ripgrep (${origin})`,
-    files: async (scope, keeps, trailing, onFile, boundary) => {
-      const kept = withoutGitDirectories<undefined>(scope, gitDirs, onFile);
-      await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, (rel) => kept.push(rel, undefined), boundary);
-      await kept.done();
+    files: async <A>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>) => {
+      // one gate for both questions: a path's folder is looked up once
+      const git = new GitDirectoryFolders(scope.baseRel, walkedPath(scope), gitDirs);
+      const then = ask ?? (passAll as unknown as FolderAsk<A>);
+      const gate = new FolderGate<undefined, A>((folder) => askBoth(git.outside(folder), then, folder), (rel, _v, answer, cut) => onFile(rel, answer, cut));
+      await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, (rel) => gate.push(rel, undefined), boundary);
+      await gate.done();
     },
     count: async (scope, q, keeps, onCount, boundary) => {
       const kept = withoutGitDirectories<number>(scope, gitDirs, onCount);
@@ -98,12 +127,18 @@ export function javascriptEngine(host: JsHost, proc: Pick<ProcessHost, 'startTas
   return {
     kind: 'javascript',
     label: 'the built-in JavaScript search (no ripgrep was found)',
-    files: async (scope, keeps, trailing, onFile, boundary) => {
+    files: async <A>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>) => {
       const pacer = new Pacer(signal);
+      const gate = ask ? new FolderGate<undefined, A>(ask, (rel, _v, answer, cut) => onFile(rel, answer, cut)) : undefined;
       for (const rel of await jsFiles(js(scope), keeps, trailing, boundary)) {
         await pacer.tick();
-        onFile(rel);
+        if (gate) {
+          gate.push(rel, undefined);
+        } else {
+          onFile(rel, true as A, rel.lastIndexOf('/'));
+        }
       }
+      await gate?.done();
     },
     count: async (scope, q, keeps, onCount, boundary) => {
       const pacer = new Pacer(signal);

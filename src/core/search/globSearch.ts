@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
-import { FolderGate } from '../folderGate';
+import { PacedQueue } from '../folderGate';
+import { PathChecker, type FolderAnswer } from '../ignore/policy';
 import { ToolError } from '../errors';
 import { MAX_MTIME_SORT_FILES } from '../limits';
 import { comparePaths, Smallest, smallestSorted } from '../list/order';
@@ -35,6 +36,25 @@ export interface GlobResult {
   lines: string[];
   /** How many of them fit the output cap. */
   shown: number;
+}
+
+/** A folder of a walk, as the page's selection sees it. */
+interface WalkedFolder {
+  /** The folder's path and "/" ("" for the root's own files): the start of each of its paths. */
+  prefix: string;
+  /** Its ignore rules, where the walk may have brought back files they leave out. */
+  rules: FolderAnswer | undefined;
+  /** Whether every path in it sorts after the bar `barSeen`, which only ever moves down. */
+  beyond: boolean;
+  barSeen: string | undefined;
+}
+
+/**
+ * Whether every path starting with `prefix` (a folder and "/") sorts after `bar`: where
+ * `bar` does not start with the prefix, the two differ within it, and so do all its paths.
+ */
+function sortsAfter(prefix: string, bar: string): boolean {
+  return !bar.startsWith(prefix) && comparePaths(prefix, bar) > 0;
 }
 
 /** A matching file (sorted by modification time): its path as it sorts (root-relative with one scope, else as printed). */
@@ -73,33 +93,83 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     // read while ripgrep walks: one folder read, off the critical path
     const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;
     const check = keeps.length > 0 && scope.policy.spec.respectIgnore;
-    const checker = checkerFor(scope);
     const cut = baseRel ? baseRel.length + 1 : 0;
-    const consider = (rel: string): void => {
-      if (!test(cut ? rel.slice(cut) : rel)) {
-        return;
-      }
-      if (check && checker.isIgnoredNow(rel)) {
-        report.hiddenMatches.push(rel);
-        return;
-      }
+    const count = (rel: string, folder: WalkedFolder): void => {
       total++;
-      const key = single ? rel : scope.display(rel);
       if (req.sort === 'mtime') {
-        all.push({ key, scope, rel });
+        all.push({ key: single ? rel : scope.display(rel), scope, rel });
         return;
       }
-      const bar = byPath.bar;
-      if (bar === undefined || comparePaths(key, bar) < 0) {
-        byPath.offer(key);
+      if (!single) {
+        const key = scope.display(rel);
+        const bar = byPath.bar;
+        if (bar === undefined || comparePaths(key, bar) < 0) {
+          byPath.offer(key);
+        }
+        return;
       }
+      // one scope: a path sorts as its key, and a folder that sorts after the bar holds no path that can reach the page
+      const bar = byPath.bar;
+      if (bar !== undefined) {
+        if (folder.beyond) {
+          return;
+        }
+        if (folder.barSeen !== bar) {
+          folder.barSeen = bar;
+          if (sortsAfter(folder.prefix, bar)) {
+            folder.beyond = true;
+            return;
+          }
+        }
+        if (comparePaths(rel, bar) >= 0) {
+          return;
+        }
+      }
+      byPath.offer(rel);
     };
-    // A whitelisted walk brings back files the ignore rules leave out: each path waits for
-    // its folder's ignore files (each folder probed once, at once on a local disk), and is
-    // then checked, while ripgrep walks on.
-    const gate = check ? new FolderGate<undefined>((folder) => checker.folderReady(folder), (rel) => consider(rel), { signal: env.signal }) : undefined;
-    await env.engine.files(scope, keeps, [], gate ? (rel) => gate.push(rel, undefined) : consider, boundary);
-    await gate?.done();
+    const checker = check ? checkerFor(scope) : undefined;
+    const hide = (rel: string): void => {
+      report.hiddenMatches.push(rel);
+    };
+    // Files a whitelisted walk brought back whose names the folder's screen cannot decide:
+    // matched against the ignore rules a slice at a time, off the stream's turns.
+    const matching = new PacedQueue<string, WalkedFolder>((rel, folder) => (checker!.matchIgnored(folder.rules!, rel) ? hide(rel) : count(rel, folder)), env.signal);
+    await env.engine.files<WalkedFolder>(
+      scope,
+      keeps,
+      [],
+      (rel, folder, folderEnd) => {
+        if (!test(cut ? rel.slice(cut) : rel)) {
+          return;
+        }
+        const rules = folder.rules;
+        if (rules) {
+          // a whitelisted walk brings back files the ignore rules leave out (see PathChecker)
+          const s = PathChecker.screen(rules, rel, folderEnd);
+          if (s === 'ignored') {
+            hide(rel);
+            return;
+          }
+          if (s === 'ask') {
+            matching.push(rel, folder);
+            return;
+          }
+        }
+        count(rel, folder);
+      },
+      boundary,
+      // Each path waits for its folder's ignore files (each folder probed once, at once on a
+      // local disk), and is then checked, while ripgrep walks on.
+      (dir) => {
+        const prefix = dir ? `${dir}/` : '';
+        if (!checker) {
+          return { prefix, rules: undefined, beyond: false, barSeen: undefined };
+        }
+        const rules = checker.folderAnswer(dir);
+        return rules instanceof Promise ? rules.then((r) => ({ prefix, rules: r, beyond: false, barSeen: undefined })) : { prefix, rules, beyond: false, barSeen: undefined };
+      },
+    );
+    await matching.done();
     report.skipped = (boundary ?? []).filter(reportable);
     if (pruned) {
       report.prunedTopFolders = reachableTops(norm, await pruned);

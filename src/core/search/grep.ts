@@ -2,10 +2,10 @@ import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../cancel';
 import { callText, span } from '../contract';
 import { plural } from '../format';
-import { relPosix } from '../ignore/policy';
+import { PathChecker, relPosix, type FolderAnswer } from '../ignore/policy';
 import { MAX_IGNORED_EXAMPLES, MAX_JS_SEARCH_FILE_BYTES, MAX_RG_COLUMN_BYTES, MAX_SEARCH_OUTPUT_BYTES } from '../limits';
 import { comparePaths, Smallest } from '../list/order';
-import { FolderGate } from '../folderGate';
+import { FolderGate, PacedQueue } from '../folderGate';
 import { isWithin } from '../paths';
 import { isGitInternal } from '../policy';
 import { partitionPoint } from '../sorted';
@@ -128,19 +128,26 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     };
     // ripgrep cannot say which files its whitelist brought back past ignore rules, so with a
     // whitelist every matching file is checked; each folder is probed for ignore files once.
+    const hide = (rel: string, n: number): void => {
+      report.hiddenMatches.push(rel);
+      report.hiddenRecords += n;
+    };
+    const matching = new PacedQueue<string, [FolderAnswer, number]>((rel, [at, n]) => (checker.matchIgnored(at, rel) ? hide(rel, n) : add(rel, n)), env.signal);
     const hiding =
       keeps.length && scope.policy.spec.respectIgnore
-        ? new FolderGate<number>(
-            (folder) => checker.folderReady(folder),
-            (rel, n) => {
-              if (checker.isIgnoredNow(rel)) {
-                report.hiddenMatches.push(rel);
-                report.hiddenRecords += n;
-              } else {
+        ? new FolderGate<number, FolderAnswer>(
+            (folder) => checker.folderAnswer(folder),
+            (rel, n, at, cut) => {
+              const s = PathChecker.screen(at, rel, cut);
+              if (s === 'kept') {
                 add(rel, n);
+              } else if (s === 'ignored') {
+                hide(rel, n);
+              } else {
+                // most names are decided by the folder's screen; the rest are matched a slice at a time
+                matching.push(rel, [at, n]);
               }
             },
-            { signal: env.signal },
           )
         : undefined;
     await env.engine.count(
@@ -160,6 +167,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
       boundary,
     );
     await hiding?.done();
+    await matching.done();
     report.skipped = (boundary ?? []).filter(reportable);
     for (const [rel, text] of dirty) {
       const hits = await env.engine.textDetails(scope, req.query, text, req.context);
