@@ -266,6 +266,10 @@ export function compileSensitiveFiles(globs: readonly string[]): SensitiveFiles 
       let v = memo.get(name);
       if (v === undefined) {
         v = t(name);
+        if (memo.size >= MEMO_NAMES) {
+          // a million distinct names would be kept for nothing: the names that repeat come back soon
+          memo.clear();
+        }
         memo.set(name, v);
       }
       return v;
@@ -276,23 +280,44 @@ export function compileSensitiveFiles(globs: readonly string[]): SensitiveFiles 
       const nameInc = memoized(nameIncTest);
       const nameExc = memoized(nameExcTest);
       const byFolder = new Map<string, typeof rest>();
-      return (rootPath, relative, inWorkspace) => {
-        const cut = relative.lastIndexOf('/');
-        const name = relative.slice(cut + 1);
-        const dirKey = `${rootPath}\0${cut < 0 ? '' : relative.slice(0, cut)}`;
+      // the last few folders, compared in place: a search's paths come a folder at a time (a few interleaved)
+      const recent: { root: string; folder: string; candidates: typeof rest }[] = [];
+      let next = 0;
+      const candidatesFor = (rootPath: string, relative: string, cut: number): typeof rest => {
+        const len = cut < 0 ? 0 : cut;
+        for (const r of recent) {
+          if (r.folder.length === len && r.root === rootPath && relative.startsWith(r.folder)) {
+            return r.candidates;
+          }
+        }
+        const folder = cut < 0 ? '' : relative.slice(0, cut);
+        const dirKey = `${rootPath}\0${folder}`;
         let candidates = byFolder.get(dirKey);
         if (!candidates) {
-          const here = new Set(foldCase(`${rootPath.split('\\').join('/')}/${cut < 0 ? '' : relative.slice(0, cut)}`).split('/'));
+          const here = new Set(foldCase(`${rootPath.split('\\').join('/')}/${folder}`).split('/'));
           candidates = rest.filter((r) => r.folders.every((f) => here.has(f)));
           byFolder.set(dirKey, candidates);
         }
+        recent[next] = { root: rootPath, folder, candidates };
+        next = (next + 1) % RECENT_FOLDERS;
+        return candidates;
+      };
+      return (rootPath, relative, inWorkspace) => {
+        const cut = relative.lastIndexOf('/');
+        const name = relative.slice(cut + 1);
+        const candidates = candidatesFor(rootPath, relative, cut);
         const forms = candidates.length ? sensitiveForms(inWorkspace ? relative : undefined, `${rootPath}/${relative}`) : [];
-        const hit = (exclude: boolean) => candidates!.some((r) => r.exclude === exclude && forms.some((f) => f !== '' && r.test(f)));
+        const hit = (exclude: boolean) => candidates.some((r) => r.exclude === exclude && forms.some((f) => f !== '' && r.test(f)));
         return (nameInc(name) || hit(false)) && !(nameExc(name) || hit(true));
       };
     },
   };
 }
+
+/** Distinct names a sensitive-file tester remembers the verdict of (then it starts again). */
+const MEMO_NAMES = 8192;
+/** Folders a sensitive-file tester compares in place before its map is asked. */
+const RECENT_FOLDERS = 4;
 
 /** {@link compileSensitiveFiles} and one tester of it. */
 export function sensitiveFileTester(globs: readonly string[]): SensitiveFileTest {
