@@ -20,6 +20,7 @@
 // timer while the editor's own ripgrep runs the same search with its output read in this
 // host: what any extension reading ripgrep's output would see.
 const vscode = require('vscode');
+const { PerformanceObserver } = require('node:perf_hooks');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -175,26 +176,41 @@ function editorRipgrep() {
 async function withPauseTimer(work) {
   let last = performance.now();
   let longest = 0;
+  // where in the call the longest pause ended (ms from its start): the setup, the stream or the answer
+  let longestAt = 0;
   let on = true;
   let timer;
   const tick = () => {
     const now = performance.now();
-    longest = Math.max(longest, now - last - 2);
+    if (now - last - 2 > longest) {
+      longest = now - last - 2;
+      longestAt = now - t0;
+    }
     last = now;
     if (on) {
       timer = setTimeout(tick, 2);
     }
   };
-  timer = setTimeout(tick, 2);
   const t0 = performance.now();
+  // the garbage collector's pauses in the same time: a long one is the heap's, not the search's own work
+  let gcMs = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcMs = Math.max(gcMs, e.duration);
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  timer = setTimeout(tick, 2);
   let value;
   try {
     value = await work();
   } finally {
     on = false;
     clearTimeout(timer);
+    gc.disconnect();
   }
-  return { ms: performance.now() - t0, pauseMs: Math.max(longest, performance.now() - last - 2), value };
+  const tail = performance.now() - last - 2;
+  return { ms: performance.now() - t0, pauseMs: Math.max(longest, tail), pauseAtMs: tail > longest ? performance.now() - t0 : longestAt, gcMs, value };
 }
 
 /** ripgrep run as a child of this host, its output read line by line and dropped, as an extension would. */
@@ -244,6 +260,8 @@ async function grepMode(root, result) {
     result[name] = {
       pauseMs: round(Math.max(...ours.map((x) => x.pauseMs))),
       pauseMedianMs: round(median(ours.map((x) => x.pauseMs))),
+      // each call's longest pause and where in the call it ended
+      pauses: ours.map((x) => `${round(x.pauseMs)} at ${round(x.pauseAtMs)} of ${round(x.ms)} (longest GC ${round(x.gcMs)})`),
       ms: round(median(ours.map((x) => x.ms))),
       rawPauseMs: round(Math.max(...raw.map((x) => x.pauseMs))),
       rawMs: round(median(raw.map((x) => x.ms))),

@@ -128,6 +128,8 @@ export interface ProcessHost {
   isExecutable(path: string): boolean;
   /** The environment programs are looked up in (PATH, PATHEXT, overrides). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Processors this process may use, where known: a program that uses all of them is given one fewer (see ripgrep's `--threads`). */
+  readonly cores?: number;
 }
 
 /**

@@ -314,4 +314,7 @@ export const NODE_PROCESSES: ProcessHost = {
   get env() {
     return process.env;
   },
+  get cores() {
+    return nodeOs().availableParallelism();
+  },
 };

@@ -7,6 +7,9 @@ import { mayMatchName, nameHint } from '../../src/core/glob/nameHint';
 import { Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
 import { comparePaths, select, Smallest } from '../../src/core/list/order';
 import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
+import type { ProcessHost } from '../../src/core/process';
+import type { IgnorePolicy } from '../../src/core/ignore/policy';
+import { rgCount, rgDetails, rgFiles, rgMultilineCount, rgTextDetails, threadArgs, type RgScope } from '../../src/core/search/ripgrep';
 
 describe('broad searches: streams, bounded selections, name screens', () => {
   it('a bounded selection keeps exactly the smallest k in order, whatever the order offered', () => {
@@ -246,4 +249,36 @@ describe('broad searches: streams, bounded selections, name screens', () => {
       }
     });
   }
+  it('ripgrep is given one thread fewer than the processors, one at least, twelve at most, on every run', async () => {
+    assert.deepEqual([1, 2, 3, 8, 13, 64].map((n) => threadArgs(n)), [['--threads=1'], ['--threads=1'], ['--threads=2'], ['--threads=7'], ['--threads=12'], ['--threads=12']]);
+    assert.deepEqual(threadArgs(undefined), []);
+    assert.deepEqual(threadArgs(0), []);
+    const runs: string[][] = [];
+    const proc = {
+      cores: 4,
+      env: {},
+      isExecutable: () => true,
+      tempFile: () => Promise.reject(new Error('no file needed')),
+      startTask: () => {
+        throw new Error('no task needed');
+      },
+      run: (_command: string, args: readonly string[], opts: { onLine?: (l: string) => void }) => {
+        runs.push([...args]);
+        opts.onLine?.('a.ts\u00002');
+        return Promise.resolve({ code: 0, stdout: '', stderr: '', overflow: false });
+      },
+    } as unknown as ProcessHost;
+    const policy = { spec: { respectIgnore: true }, ancestorLines: [], ripgrepArgs: () => ['--no-config'] } as unknown as IgnorePolicy;
+    const scope: RgScope = { rg: '/bin/rg', proc, cwd: '/w', target: undefined, policy };
+    const q = { pattern: 'x', fixedStrings: false, caseMode: 'smart', multiline: false } as const;
+    await rgFiles(scope, ['**/*.ts'], [], () => undefined);
+    await rgCount(scope, q, [], () => undefined);
+    await rgMultilineCount(scope, { ...q, multiline: true }, [], () => undefined);
+    await rgDetails(scope, q, ['a.ts'], 1, 0, 1000);
+    await rgTextDetails(scope, q, 'x', undefined, 0);
+    assert.equal(runs.length, 5);
+    for (const args of runs) {
+      assert.equal(args[0], '--threads=3', args.join(' '));
+    }
+  });
 });
