@@ -249,7 +249,7 @@ describe('broad searches: streams, bounded selections, name screens', () => {
       }
     });
   }
-  it('ripgrep is given one thread fewer than the processors, one at least, twelve at most, on every run', async () => {
+  it('ripgrep is given one thread fewer than the processors, one at least, twelve at most, for a walk that lists files, and its own count for a search of contents', async () => {
     assert.deepEqual([1, 2, 3, 8, 13, 64].map((n) => threadArgs(n)), [['--threads=1'], ['--threads=1'], ['--threads=2'], ['--threads=7'], ['--threads=12'], ['--threads=12']]);
     assert.deepEqual(threadArgs(undefined), []);
     assert.deepEqual(threadArgs(0), []);
@@ -277,8 +277,10 @@ describe('broad searches: streams, bounded selections, name screens', () => {
     await rgDetails(scope, q, ['a.ts'], 1, 0, 1000);
     await rgTextDetails(scope, q, 'x', undefined, 0);
     assert.equal(runs.length, 5);
-    for (const args of runs) {
-      assert.equal(args[0], '--threads=3', args.join(' '));
+    assert.equal(runs[0][0], '--threads=3', runs[0].join(' '));
+    assert.equal(runs[0][1], '--files');
+    for (const args of runs.slice(1)) {
+      assert.ok(!args.some((a) => a.startsWith('--threads') || a === '-j'), args.join(' '));
     }
   });
 });

@@ -84,10 +84,12 @@ function relOut(p: string): string {
 const RIPGREP_MAX_THREADS = 12;
 
 /**
- * ripgrep's threads, one fewer than the processors (one at least): the thread that reads
- * its output (the editor's extension host, which every extension shares, or the CLI) keeps
- * a processor of its own. On 2 processors, ripgrep's two threads held the extension host's
- * thread back for up to 57 ms during a search that matched 200,000 files; with one, 29 ms.
+ * ripgrep's threads for a walk that lists files, one fewer than the processors (one at
+ * least): its output comes as fast as the walk, and the thread that reads it (the editor's
+ * extension host, which every extension shares, or the CLI) keeps a processor of its own.
+ * On 2 processors, ripgrep's two threads held the extension host's thread back for up to
+ * 57 ms during a glob that matched 200,000 files. A search of contents keeps ripgrep's own
+ * count: there ripgrep is the slow side, and its output comes slowly.
  */
 export function threadArgs(cores: number | undefined): string[] {
   return cores === undefined || !(cores >= 1) ? [] : [`--threads=${Math.max(1, Math.min(RIPGREP_MAX_THREADS, Math.floor(cores) - 1))}`];
@@ -97,7 +99,7 @@ async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) =
   let result: RunResult;
   const errLines: string[] = [];
   try {
-    result = await scope.proc.run(scope.rg, [...threadArgs(scope.proc.cores), ...args], {
+    result = await scope.proc.run(scope.rg, args[0] === '--files' ? [...threadArgs(scope.proc.cores), ...args] : args, {
       cwd: scope.cwd,
       signal: scope.signal,
       onLine: opts.onLine,
