@@ -26,8 +26,10 @@ interface FolderState<T, A> {
   values: T[];
 }
 
-export class FolderGate<T, A = true> {
+export class FolderGate<T, A extends object | true = true> {
   private readonly folders = new Map<string, FolderState<T, A>>();
+  /** The paths that waited for a folder's answer: passed on a slice at a time once it comes (there may be a whole walk of them). */
+  private readonly backlog: PacedQueue<string, [T, A]>;
   private readonly asked: Promise<void>[] = [];
   /** The last folders met, newest at `next - 1` (a ring). */
   private readonly recent: (FolderState<T, A> | undefined)[] = new Array<FolderState<T, A> | undefined>(RECENT_FOLDERS).fill(undefined);
@@ -39,7 +41,10 @@ export class FolderGate<T, A = true> {
     private readonly ask: (folder: string) => A | false | Promise<A | false>,
     /** A path whose folder's answer was not false; `cut` is where its folder ends (its last "/", or -1). */
     private readonly pass: (rel: string, value: T, answer: A, cut: number) => void,
-  ) {}
+    signal?: CancelSignal,
+  ) {
+    this.backlog = new PacedQueue<string, [T, A]>((rel, [value, answer]) => this.pass(rel, value, answer, rel.lastIndexOf('/')), signal);
+  }
 
   push(rel: string, value: T): void {
     const cut = rel.lastIndexOf('/');
@@ -83,6 +88,7 @@ export class FolderGate<T, A = true> {
       state.answer = false;
       return state;
     }
+    // (asks answer with a value or a native promise of one)
     if (!(answer instanceof Promise)) {
       state.answer = answer;
       return state;
@@ -96,7 +102,7 @@ export class FolderGate<T, A = true> {
           state.values = [];
           if (a !== false && !this.failure) {
             for (let i = 0; i < rels.length; i++) {
-              this.pass(rels[i], values[i], a, rels[i].lastIndexOf('/'));
+              this.backlog.push(rels[i], [values[i], a]);
             }
           }
         },
@@ -119,6 +125,7 @@ export class FolderGate<T, A = true> {
     if (this.failure) {
       throw this.failure.error;
     }
+    await this.backlog.done();
   }
 }
 

@@ -1,3 +1,4 @@
+import type { CancelSignal } from './cancel';
 import { FolderGate } from './folderGate';
 
 /**
@@ -186,9 +187,10 @@ export class OutsideGitDirectories<T = undefined> {
     dirs: GitDirectories,
     /** Called with each path that lies in no git directory. */
     keep: (rel: string, value: T) => void,
+    signal?: CancelSignal,
   ) {
     const folders = new GitDirectoryFolders(baseRel, join, dirs);
-    this.gate = new FolderGate<T>((folder) => folders.outside(folder), (rel, value) => keep(rel, value));
+    this.gate = new FolderGate<T>((folder) => folders.outside(folder), (rel, value) => keep(rel, value), signal);
   }
 
   push(rel: string, value: T): void {

@@ -7,6 +7,7 @@ import { mayMatchName, nameHint } from '../../src/core/glob/nameHint';
 import { Matcher, Overrides, RuleFile } from '../../src/core/ignore/rules';
 import { comparePaths, select, Smallest } from '../../src/core/list/order';
 import { call, context, rgOnPath, tempTree, withEngine } from './helpers';
+import { turnCounter } from './eventLoop';
 import type { ProcessHost } from '../../src/core/process';
 import type { IgnorePolicy } from '../../src/core/ignore/policy';
 import { rgCount, rgDetails, rgFiles, rgMultilineCount, rgTextDetails, threadArgs, type RgScope } from '../../src/core/search/ripgrep';
@@ -62,13 +63,13 @@ describe('broad searches: streams, bounded selections, name screens', () => {
         async (files, later) => {
           const asked: string[] = [];
           const passed: string[] = [];
-          const gate = new FolderGate<number, string>(
+          const gate = new FolderGate<number, { label: string }>(
             (folder) => {
               asked.push(folder);
-              const answer = folder.startsWith('g') ? false : `<${folder}>`;
+              const answer = folder.startsWith('g') ? false : { label: `<${folder}>` };
               return later ? new Promise((r) => setTimeout(() => r(answer), 1)) : answer;
             },
-            (rel, n, answer, cut) => passed.push(`${rel}#${n}${answer}${cut}`),
+            (rel, n, answer, cut) => passed.push(`${rel}#${n}${answer.label}${cut}`),
           );
           files.forEach(([dir, name], i) => gate.push(dir ? `${dir}/${name}` : name, i));
           await gate.done();
@@ -120,6 +121,37 @@ describe('broad searches: streams, bounded selections, name screens', () => {
       await gate.done();
       assert.deepEqual([...passed].sort(), passes ? ['a/w', 'a/x', 'a/y', 'b/z'] : ['b/z']);
     }
+  });
+
+  it('a folder gate passes the paths that waited for a late answer a slice at a time, giving the thread back between', async () => {
+    let passed = 0;
+    let turnsAtFirst = 0;
+    let turnsAtLast = 0;
+    const gate = new FolderGate<undefined>(
+      () => new Promise<true>((r) => setTimeout(() => r(true), 5)),
+      () => {
+        if (passed === 0) {
+          turnsAtFirst = counter.turns;
+        }
+        turnsAtLast = counter.turns;
+        const t = performance.now();
+        while (performance.now() - t < 0.05) {
+          // a path that takes a while to pass on (matching many rules)
+        }
+        passed++;
+      },
+    );
+    for (let i = 0; i < 2000; i++) {
+      gate.push(`a/f${i}`, undefined);
+    }
+    const counter = turnCounter();
+    const t0 = performance.now();
+    await gate.done();
+    counter.stop();
+    const took = performance.now() - t0;
+    assert.equal(passed, 2000);
+    // about 100 ms of passing: the other work ran between its slices
+    assert.ok(turnsAtLast - turnsAtFirst > 5, `${turnsAtLast - turnsAtFirst} turns of other work while the paths were passed on, in ${took.toFixed(0)} ms`);
   });
 
   it('a folder gate gives the failure of an answer from done, once the stream ends', async () => {
@@ -249,7 +281,7 @@ describe('broad searches: streams, bounded selections, name screens', () => {
       }
     });
   }
-  it('ripgrep is given one thread fewer than the processors, one at least, twelve at most, for a walk that lists files, and its own count for a search of contents', async () => {
+  it('ripgrep is given one thread fewer than the processors, one at least, twelve at most, for a walk that lists the files a glob whitelists, and its own count for a whole walk or a search of contents; every run prints paths with "/"', async () => {
     assert.deepEqual([1, 2, 3, 8, 13, 64].map((n) => threadArgs(n)), [['--threads=1'], ['--threads=1'], ['--threads=2'], ['--threads=7'], ['--threads=12'], ['--threads=12']]);
     assert.deepEqual(threadArgs(undefined), []);
     assert.deepEqual(threadArgs(0), []);
@@ -272,15 +304,17 @@ describe('broad searches: streams, bounded selections, name screens', () => {
     const scope: RgScope = { rg: '/bin/rg', proc, cwd: '/w', target: undefined, policy };
     const q = { pattern: 'x', fixedStrings: false, caseMode: 'smart', multiline: false } as const;
     await rgFiles(scope, ['**/*.ts'], [], () => undefined);
+    await rgFiles(scope, [], [], () => undefined);
     await rgCount(scope, q, [], () => undefined);
     await rgMultilineCount(scope, { ...q, multiline: true }, [], () => undefined);
     await rgDetails(scope, q, ['a.ts'], 1, 0, 1000);
     await rgTextDetails(scope, q, 'x', undefined, 0);
-    assert.equal(runs.length, 5);
-    assert.equal(runs[0][0], '--threads=3', runs[0].join(' '));
-    assert.equal(runs[0][1], '--files');
+    assert.equal(runs.length, 6);
+    assert.deepEqual(runs[0].slice(0, 3), ['--threads=3', '--path-separator=/', '--files'], runs[0].join(' '));
     for (const args of runs.slice(1)) {
       assert.ok(!args.some((a) => a.startsWith('--threads') || a === '-j'), args.join(' '));
+      // ripgrep separates with a backslash on Windows unless told: every folder question would see the root
+      assert.equal(args[0], '--path-separator=/', args.join(' '));
     }
   });
 });

@@ -16,3 +16,24 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; ga
   clearTimeout(timer);
   return { ms: end - t0, gapMs: Math.max(gap, end - last), result };
 }
+
+/** Counts the turns of this thread's event loop (a setImmediate runs once a turn) until stopped. */
+export function turnCounter(): { readonly turns: number; stop(): void } {
+  let turns = 0;
+  let on = true;
+  const spin = () => {
+    turns++;
+    if (on) {
+      setImmediate(spin);
+    }
+  };
+  setImmediate(spin);
+  return {
+    get turns() {
+      return turns;
+    },
+    stop() {
+      on = false;
+    },
+  };
+}

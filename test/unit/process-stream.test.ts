@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { NODE_PROCESSES } from '../../src/host/process';
+import { turnCounter } from './eventLoop';
 
 describe("a child's output read line by line", () => {
   it('a flood of lines is handed on a turn of the event loop at a time, never a whole pipe at once; every line arrives once, in order', async function () {
@@ -10,15 +11,7 @@ describe("a child's output read line by line", () => {
     const script = `let s = ''; for (let i = 0; i < ${lines}; i++) s += String(i).padStart(25, '0') + '\\n'; process.stdout.write(s);`;
     const seen: number[] = [];
     // one count per turn of the event loop (a setImmediate runs once a turn): lines handed on in each
-    let turn = 0;
-    let spinning = true;
-    const spin = () => {
-      turn++;
-      if (spinning) {
-        setImmediate(spin);
-      }
-    };
-    setImmediate(spin);
+    const counter = turnCounter();
     const perTurn = new Map<number, number>();
     const r = await NODE_PROCESSES.run(process.execPath, ['-e', script], {
       cwd: process.cwd(),
@@ -27,11 +20,11 @@ describe("a child's output read line by line", () => {
         while (performance.now() < until) {
           // the reader's own work on a line
         }
-        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+        perTurn.set(counter.turns, (perTurn.get(counter.turns) ?? 0) + 1);
         seen.push(Number(l));
       },
     });
-    spinning = false;
+    counter.stop();
     assert.equal(r.code, 0);
     assert.equal(seen.length, lines);
     assert.ok(

@@ -28,7 +28,7 @@ export interface SearchEngine {
    * (asked once, with the engine's own question of the folder): false leaves them out,
    * anything else comes with each of them, and `cut` is where the file's folder ends.
    */
-  files<A = true>(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>): Promise<void>;
+  files<A extends object | true = true>(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>): Promise<void>;
   /** Match records per file, each file with a match given to `onCount` once, in no particular order. */
   count(scope: Scope, q: Query, keeps: readonly string[], onCount: (rel: string, n: number) => void, boundary?: string[]): Promise<void>;
   /** Records (the first `maxCount`) and lines around them, of chosen files. */
@@ -59,8 +59,8 @@ function rgScope(found: RipgrepFound, proc: ProcessHost, scope: Scope, signal?: 
  * under other names (`repo.git/config`) is dropped here, a few stats per folder, as it
  * comes.
  */
-function withoutGitDirectories<T>(scope: Scope, dirs: GitDirectories, keep: (rel: string, value: T) => void): OutsideGitDirectories<T> {
-  return new OutsideGitDirectories<T>(scope.baseRel, walkedPath(scope), dirs, keep);
+function withoutGitDirectories<T>(scope: Scope, dirs: GitDirectories, keep: (rel: string, value: T) => void, signal: CancelSignal | undefined): OutsideGitDirectories<T> {
+  return new OutsideGitDirectories<T>(scope.baseRel, walkedPath(scope), dirs, keep, signal);
 }
 
 /**
@@ -78,16 +78,16 @@ export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, gitDirs: G
   return {
     kind: 'ripgrep',
     label: `ripgrep (${origin})`,
-    files: async <A>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>) => {
+    files: async <A extends object | true>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>) => {
       // one gate for both questions: a path's folder is looked up once
       const git = new GitDirectoryFolders(scope.baseRel, walkedPath(scope), gitDirs);
       const then = ask ?? (passAll as unknown as FolderAsk<A>);
-      const gate = new FolderGate<undefined, A>((folder) => askBoth(git.outside(folder), then, folder), (rel, _v, answer, cut) => onFile(rel, answer, cut));
+      const gate = new FolderGate<undefined, A>((folder) => askBoth(git.outside(folder), then, folder), (rel, _v, answer, cut) => onFile(rel, answer, cut), signal);
       await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, (rel) => gate.push(rel, undefined), boundary);
       await gate.done();
     },
     count: async (scope, q, keeps, onCount, boundary) => {
-      const kept = withoutGitDirectories<number>(scope, gitDirs, onCount);
+      const kept = withoutGitDirectories<number>(scope, gitDirs, onCount, signal);
       const each = (rel: string, n: number) => kept.push(rel, n);
       await (q.multiline ? rgMultilineCount(rgScope(found, proc, scope, signal), q, keeps, each, boundary) : rgCount(rgScope(found, proc, scope, signal), q, keeps, each, boundary));
       await kept.done();
@@ -127,9 +127,9 @@ export function javascriptEngine(host: JsHost, proc: Pick<ProcessHost, 'startTas
   return {
     kind: 'javascript',
     label: 'the built-in JavaScript search (no ripgrep was found)',
-    files: async <A>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>) => {
+    files: async <A extends object | true>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>) => {
       const pacer = new Pacer(signal);
-      const gate = ask ? new FolderGate<undefined, A>(ask, (rel, _v, answer, cut) => onFile(rel, answer, cut)) : undefined;
+      const gate = ask ? new FolderGate<undefined, A>(ask, (rel, _v, answer, cut) => onFile(rel, answer, cut), signal) : undefined;
       for (const rel of await jsFiles(js(scope), keeps, trailing, boundary)) {
         await pacer.tick();
         if (gate) {

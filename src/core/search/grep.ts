@@ -148,6 +148,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
                 matching.push(rel, [at, n]);
               }
             },
+            env.signal,
           )
         : undefined;
     await env.engine.count(

@@ -84,22 +84,36 @@ function relOut(p: string): string {
 const RIPGREP_MAX_THREADS = 12;
 
 /**
- * ripgrep's threads for a walk that lists files, one fewer than the processors (one at
- * least): its output comes as fast as the walk, and the thread that reads it (the editor's
- * extension host, which every extension shares, or the CLI) keeps a processor of its own.
- * On 2 processors, ripgrep's two threads held the extension host's thread back for up to
- * 57 ms during a glob that matched 200,000 files. A search of contents keeps ripgrep's own
- * count: there ripgrep is the slow side, and its output comes slowly.
+ * ripgrep's threads where it outruns the reader of its output, one fewer than the processors
+ * (one at least): the thread that reads it (the editor's extension host, which every
+ * extension shares, or the CLI) keeps a processor of its own. That is a walk that lists the
+ * files a glob whitelists: ripgrep keeps them without matching ignore rules, and prints
+ * them as fast as it reads folders. On 2 processors its two threads held the extension
+ * host's thread back for up to 57 ms during a glob that matched 200,000 files. Elsewhere
+ * ripgrep matches every file (its ignore rules, or its contents), is the slow side, and
+ * keeps its own count.
  */
 export function threadArgs(cores: number | undefined): string[] {
   return cores === undefined || !(cores >= 1) ? [] : [`--threads=${Math.max(1, Math.min(RIPGREP_MAX_THREADS, Math.floor(cores) - 1))}`];
 }
 
-async function rg(scope: RgScope, args: string[], opts: { onLine?: (l: string) => void; separator?: '\n' | '\0'; boundary?: string[]; stdin?: string }): Promise<RunResult> {
+async function rg(
+  scope: RgScope,
+  args: string[],
+  opts: {
+    onLine?: (l: string) => void;
+    separator?: '\n' | '\0';
+    boundary?: string[];
+    stdin?: string;
+    /** ripgrep outruns the reader of its output: it gets one thread fewer (see threadArgs). */
+    readerBound?: boolean;
+  },
+): Promise<RunResult> {
   let result: RunResult;
   const errLines: string[] = [];
   try {
-    result = await scope.proc.run(scope.rg, args[0] === '--files' ? [...threadArgs(scope.proc.cores), ...args] : args, {
+    // paths come "/"-separated on every platform (ripgrep separates with a backslash on Windows), as the tools' folders and rules read them
+    result = await scope.proc.run(scope.rg, [...(opts.readerBound ? threadArgs(scope.proc.cores) : []), '--path-separator=/', ...args], {
       cwd: scope.cwd,
       signal: scope.signal,
       onLine: opts.onLine,
@@ -201,6 +215,7 @@ export async function rgFiles(scope: RgScope, keeps: readonly string[], trailing
         }
       },
       boundary: debug ? boundary : undefined,
+      readerBound: keeps.length > 0,
     }),
   );
 }
