@@ -91,7 +91,11 @@ export default async function run({ dataDir, root, record }) {
     const expect = (re) => (r) => {
       if (r.code !== 0 || !re.test(r.head)) throw new Error(`unexpected output (exit ${r.code}): ${r.head.slice(0, 400)}\n${r.err.slice(0, 400)}`);
     };
-    const glob = new RegExp(`^${files} files match \\*\\*/\\*\\.ts in the workspace; 1-100 shown:\\npkg000/mod00/file00\\.ts\\n[^]*\\nLeft out by ignore rules: not searched: node_modules/\\. Add "respect_ignore": false to include them\\.\\nContinue with: fs_glob \\{"pattern":"\\*\\*/\\*\\.ts","offset":101\\}\\n?$`);
+    const glob = new RegExp(`^${files} files match \\*\\*/\\*\\.ts in the workspace; 1-100 shown:\\npkg000/mod00/file00\\.ts\\n[^]*\\nLeft out by ignore rules: not searched: node_modules/\\. Add "respect_ignore": false to include them\\.\\nContinue with: fs_glob \\{"pattern":"\\*\\*/\\*\\.ts",(?:"cursor":"[\\w-]+"|"offset":101)\\}\\n?$`);
+    // the cursor a page ending at the middle path gives (once, not timed): the later page starts after it
+    const half = await runOnce(process.execPath, [cli, 'fs_glob', '--root', tree, '--input', JSON.stringify({ pattern: '**/*.ts', offset: files / 2, limit: 1 })], tree);
+    const cursor = /\nContinue with: fs_glob (\{.*\})\n?$/.exec(half.head);
+    if (!cursor) throw new Error(`no Continue line: ${half.head.slice(0, 400)}`);
     const cases = {
       node: node(['-e', ''], tree),
       glob: tool(tree, 'fs_glob', { pattern: '**/*.ts' }, expect(glob)),
@@ -104,6 +108,7 @@ export default async function run({ dataDir, root, record }) {
       rgAll: raw(tree, ['--files']),
       list: tool(tree, 'fs_list', { depth: 3 }, expect(/^Folder \. \([^)]*\): entries 1-100 shown\n/)),
       deepGlob: tool(tree, 'fs_glob', { pattern: '**/*.ts', offset: files / 2 + 1 }, expect(new RegExp(`^${files} files match \\*\\*/\\*\\.ts in the workspace; ${files / 2 + 1}-${files / 2 + 100} shown:\\n`))),
+      laterGlob: tool(tree, 'fs_glob', { pattern: '**/*.ts', cursor: JSON.parse(cursor[1]).cursor }, expect(new RegExp(`^${files} files match \\*\\*/\\*\\.ts in the workspace; ${files / 2 + 1}-${files / 2 + 100} shown:\\n`))),
     };
     if (before) {
       for (const k of ['glob', 'grep', 'grepInclude', 'noteWalk', 'list', 'deepGlob']) {
@@ -123,5 +128,6 @@ export default async function run({ dataDir, root, record }) {
     row('noteWalk', 'rgAll', 'fs_glob **/*.[t]s (a glob ripgrep is not given: the whole walk, noting what ignore rules left out)');
     row('list', 'rgAll', 'fs_list depth 3 (first page)');
     row('deepGlob', 'rgFiles', `fs_glob **/*.ts, the page at offset ${files / 2 + 1}`);
+    row('laterGlob', 'rgFiles', `fs_glob **/*.ts, the page after the cursor of the page ending at path ${files / 2}`, `; the same page by offset: ${r.deepGlob.ms} ms`);
   }
 }

@@ -9,6 +9,7 @@ import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } f
 import { MAX_GLOB_RESULTS } from '../core/limits';
 import { engineFor } from '../services/engine';
 import { normalizeGlob } from '../core/search/glob';
+import { callFingerprint, encodeCursor, givenCursor } from '../core/list/cursor';
 import { globSearch } from '../core/search/globSearch';
 import { ignoreNotes } from '../core/search/grep';
 import { checkScopes, scopesFor } from '../services/scopes';
@@ -36,8 +37,19 @@ export const globAliases: AliasTable = {
   ],
 };
 
-function continuation(input: GlobInput, offset: number): string {
-  return callText('fs_glob', nextInput(input, ['pattern', 'path', 'limit', 'sort', 'respect_ignore'], { offset }));
+/**
+ * The call that continues a page: sorted by path, the same input with a cursor (the last
+ * path shown) in place of any offset, so the next page starts right after it, costs what
+ * the first page costs however deep it lies, and neither repeats nor skips a path when files
+ * were added or removed before it; sorted by time, the next offset.
+ */
+function continuation(input: GlobInput, next: { offset: number } | { cursor: string }): string {
+  return callText('fs_glob', nextInput(input, ['pattern', 'path', 'limit', 'sort', 'respect_ignore'], next));
+}
+
+/** What a cursor is bound to: the folders searched, the glob and the ignore choice (a cursor only continues its own listing). */
+function globFingerprint(scopes: readonly { base: string }[], pattern: string, respectIgnore: boolean): string {
+  return callFingerprint(['fs_glob', scopes.map((s) => s.base), normalizeGlob(pattern), respectIgnore]);
 }
 
 /**
@@ -83,15 +95,28 @@ export const globTool: ToolSpec<typeof globSchema> = {
   async invoke(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
     const respectIgnore = input.respect_ignore ?? true;
     const limit = Math.min(input.limit ?? DEFAULT_LIMIT, MAX_GLOB_RESULTS);
-    const skip = (input.offset ?? 1) - 1;
     const sort = input.sort ?? 'path';
+    if (input.cursor !== undefined && input.offset !== undefined) {
+      throw new ToolError('invalid-input', 'Give offset or cursor, not both: cursor continues after the last path a page showed, offset counts paths from the start. Repeat the call with only the cursor the previous page gave.');
+    }
+    if (input.cursor !== undefined && sort === 'mtime') {
+      throw new ToolError('invalid-input', 'cursor continues a listing sorted by path; with sort "mtime", page with offset (the "Continue with" line gives it).');
+    }
     const scopes = await scopesFor(ctx, input.path, respectIgnore, 'files', 'fs_glob', 'folder');
+    const fingerprint = globFingerprint(scopes, input.pattern, respectIgnore);
+    let after: string | undefined;
+    if (input.cursor !== undefined) {
+      const c = givenCursor(input.cursor, fingerprint, 'fs_glob', 'search', 'pattern, path or respect_ignore');
+      after = c.after;
+    }
     const engine = engineFor(ctx, scopes);
     throwIfCancelled(ctx.signal);
-    const r = await globSearch({ pattern: input.pattern, sort, skip, limit }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
+    const r = await globSearch({ pattern: input.pattern, sort, skip: (input.offset ?? 1) - 1, limit, after }, { engine, scopes, host: ctx.ws, signal: ctx.signal });
     await checkScopes(ctx, scopes);
     const total = r.total;
-    if (total > 0 && skip >= total) {
+    // matches before the page: counted past the cursor's path, or given as the offset
+    const skip = after === undefined ? (input.offset ?? 1) - 1 : r.before;
+    if (total > 0 && after === undefined && skip >= total) {
       throw new ToolError('offset-past-end', `offset=${skip + 1} is past the end: ${plural(total, 'file')} match. Use an offset from 1 to ${total}, or omit it.`);
     }
     const shown = scopes[0].display(scopes[0].baseRel);
@@ -104,16 +129,20 @@ export const globTool: ToolSpec<typeof globSchema> = {
     }
     const render = (k: number): string => {
       const more = skip + k < total;
+      const matches = `${plural(total, 'file')} ${total === 1 ? 'matches' : 'match'} ${norm} in ${where}${order}`;
       const out =
         total === 0
           ? [`No files match ${norm} in ${where}.`]
-          : [`${plural(total, 'file')} ${total === 1 ? 'matches' : 'match'} ${norm} in ${where}${order}; ${shownPhrase(skip + 1, skip + k, more)}:`, ...r.lines.slice(0, k)];
+          : r.lines.length === 0
+            ? [`${matches}; none sorts after ${scopes.length > 1 ? after : scopes[0].display(after ?? '')}, where the previous page ended.`]
+            : [`${matches}; ${shownPhrase(skip + 1, skip + k, more)}:`, ...r.lines.slice(0, k)];
       // what ignore rules left out is the same on every page: said on the first
-      if (skip === 0 || total === 0) {
+      if ((skip === 0 && after === undefined) || total === 0) {
         out.push(...notes);
       }
       if (more) {
-        out.push(continueLine(continuation({ ...input, limit: input.limit && limit }, skip + k + 1)));
+        const page = { ...input, limit: input.limit && limit };
+        out.push(continueLine(continuation(page, sort === 'path' ? { cursor: encodeCursor({ after: r.keys[k - 1], shown: skip + k, call: fingerprint }) } : { offset: skip + k + 1 })));
       }
       return out.join('\n');
     };

@@ -5,7 +5,7 @@ import { listQuick } from './quick';
 import { throwIfCancelled } from '../core/cancel';
 import { ToolError } from '../core/errors';
 import { MAX_LIST_DEPTH_LEVELS, MAX_LIST_ENTRIES, MAX_LIST_OUTPUT_BYTES } from '../core/limits';
-import { callFingerprint, decodeCursor, encodeCursor } from '../core/list/cursor';
+import { callFingerprint, encodeCursor, givenCursor } from '../core/list/cursor';
 import { entryLine, renderListing } from '../core/list/render';
 import { findRepository, type Repository } from '../core/list/gitIndex';
 import { fileSystemSource, gitSource, trackedUnder } from '../core/list/sources';
@@ -129,13 +129,7 @@ export const listTool: ToolSpec<typeof listSchema> = {
     let after: string | undefined;
     let before = (input.offset ?? 1) - 1;
     if (input.cursor !== undefined) {
-      const c = decodeCursor(input.cursor);
-      if (!c) {
-        throw new ToolError('invalid-input', 'cursor is not one fs_list gave: copy it exactly from the "Continue with" line of the previous page, or page with offset instead.');
-      }
-      if (c.call !== fingerprint) {
-        throw new ToolError('invalid-input', 'This cursor belongs to a different listing (path, depth, include_hidden, respect_ignore, ignore or source differ). Repeat the exact call the previous page gave, or start again without a cursor.');
-      }
+      const c = givenCursor(input.cursor, fingerprint, 'fs_list', 'listing', 'path, depth, include_hidden, respect_ignore, ignore or source');
       after = c.after;
       before = c.shown;
     }

@@ -138,6 +138,7 @@ export const globQuick: QuickCheck<unknown> = quick(
       ['path', text(MAX_PATH_INPUT_CHARS)],
       ['limit', int(1)],
       ['offset', int(1)],
+      ['cursor', text(MAX_CURSOR_INPUT_CHARS)],
       ['sort', oneOf('path', 'mtime')],
       ['respect_ignore', bool],
     ],

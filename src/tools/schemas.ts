@@ -70,6 +70,7 @@ export const globSchema = z.strictObject({
   path: textField(MAX_PATH_INPUT_CHARS, 'a folder path').optional(),
   limit: intField(1).optional(),
   offset: intField(1).optional(),
+  cursor: textField(MAX_CURSOR_INPUT_CHARS, 'the cursor text a previous fs_glob page gave').optional(),
   sort: z.enum(['path', 'mtime'], { error: 'expected "path" or "mtime"' }).optional(),
   respect_ignore: boolField().optional(),
 });

@@ -483,7 +483,9 @@ export default [
       const first = call(r, 'fs_glob', 0);
       const next = call(r, 'fs_glob', 1);
       assert.ok(next.copied && first.result.includes(`Continue with: fs_glob ${next.copied}`), `the model copied the printed call: ${next.copied}`);
-      assert.deepEqual(next.input, { pattern: '*.txt', path: BIG.folder, limit: 10, offset: 11 });
+      const { cursor, ...same } = next.input;
+      assert.deepEqual(same, { pattern: '*.txt', path: BIG.folder, limit: 10 });
+      assert.match(cursor, /^[\w-]+$/, 'the next page starts after a cursor');
       sameText(r, next);
       assert.match(next.result, /^gen\/generated-file-011-/m, 'the next page starts at the 11th file');
     },

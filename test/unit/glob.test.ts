@@ -4,6 +4,13 @@ import * as path from 'node:path';
 import { normalizeGlob, ripgrepKeeps } from '../../src/core/search/glob';
 import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
 
+/** The input of a result's "Continue with" call. */
+function continued(text: string): Record<string, unknown> {
+  const m = /\nContinue with: fs_glob (\{.*\})$/.exec(text);
+  assert.ok(m, text);
+  return JSON.parse(m[1]) as Record<string, unknown>;
+}
+
 /** The result paths: the lines after the first, before the notes. */
 function paths(text: string): string[] {
   return text
@@ -88,13 +95,76 @@ for (const [engineName, engine] of [
       assert.match(r.text, /^5 files match src\/\*\*\/\*\.\{ts,tsx\} in the workspace, newest first; all shown:\n/);
     });
 
-    it('pages with limit and offset, saying whether more exist and how to continue', async () => {
+    it('pages with limit, continuing right after the last path shown', async () => {
       const first = await run({ pattern: '*.ts', limit: 3 });
       assert.deepEqual(paths(first.text), ['src/.config.ts', 'src/app.test.ts', 'src/app.ts']);
-      assert.equal(first.text, '4 files match **/*.ts in the workspace; 1-3 shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.\nContinue with: fs_glob {"pattern":"*.ts","limit":3,"offset":4}');
-      const next = await run({ pattern: '*.ts', limit: 3, offset: 4 });
+      const cont = continued(first.text);
+      assert.deepEqual(Object.keys(cont), ['pattern', 'limit', 'cursor']);
+      assert.equal(
+        first.text,
+        `4 files match **/*.ts in the workspace; 1-3 shown:\nsrc/.config.ts\nsrc/app.test.ts\nsrc/app.ts\nLeft out by ignore rules: not searched: build/. Add "respect_ignore": false to include them.\nContinue with: fs_glob {"pattern":"*.ts","limit":3,"cursor":"${cont.cursor as string}"}`,
+      );
+      const next = await run(cont);
       // what ignore rules left out was said on the first page
       assert.equal(next.text, '4 files match **/*.ts in the workspace; 4 shown (end):\nsrc/lib/util.ts');
+      // an offset counts from the start
+      assert.equal((await run({ pattern: '*.ts', limit: 3, offset: 4 })).text, next.text);
+      // sorted by time, the next page is an offset
+      assert.equal(continued((await run({ pattern: '*.ts', limit: 1, sort: 'mtime' })).text).offset, 2);
+    });
+
+    it('continues after the path a cursor names when files were added or removed before it, numbering from what is there now', async () => {
+      const t = tempTree({ 'a/1.ts': '', 'a/2.ts': '', 'b/1.ts': '', 'b/2.ts': '', 'c/1.ts': '' });
+      try {
+        const first = await run({ pattern: '*.ts', limit: 2 }, undefined, t.root);
+        assert.deepEqual(paths(first.text), ['a/1.ts', 'a/2.ts']);
+        fs.rmSync(path.join(t.root, 'a', '2.ts'));
+        fs.writeFileSync(path.join(t.root, 'a', '0.ts'), '');
+        fs.writeFileSync(path.join(t.root, 'a', '3.ts'), '');
+        const next = await run(continued(first.text), undefined, t.root);
+        assert.equal(next.text.split('\n').slice(0, 3).join('\n'), '6 files match **/*.ts in the workspace; 3-4 shown:\na/3.ts\nb/1.ts');
+        // nothing left after the cursor: said, with no call to continue
+        fs.rmSync(path.join(t.root, 'b'), { recursive: true });
+        fs.rmSync(path.join(t.root, 'c'), { recursive: true });
+        fs.rmSync(path.join(t.root, 'a', '3.ts'));
+        assert.equal((await run(continued(next.text), undefined, t.root)).text, '2 files match **/*.ts in the workspace; none sorts after b/1.ts, where the previous page ended.');
+      } finally {
+        t.cleanup();
+      }
+    });
+
+    it('gives, from every cursor, the page an offset gives, across folders whose names sort around "/"', async () => {
+      const names = ['a.ts', 'a/b.ts', 'a/b/c.ts', 'a/b-c/d.ts', 'a/b.c/e.ts', 'a-b/c.ts', 'a-b/d/e.ts', 'a.b/c.ts', 'ab/c.ts', 'b.ts', 'a/b0.ts', 'a/z.ts', 'z/y/x.ts'];
+      const t = tempTree(Object.fromEntries(names.map((n) => [n, ''])));
+      try {
+        const all = paths((await run({ pattern: '*.ts' }, undefined, t.root)).text);
+        assert.equal(all.length, names.length);
+        let r = await run({ pattern: '*.ts', limit: 2 }, undefined, t.root);
+        const seen = paths(r.text);
+        for (let shown = 2; shown < names.length; shown += 2) {
+          r = await run(continued(r.text), undefined, t.root);
+          const page = paths(r.text);
+          assert.deepEqual(page, all.slice(shown, shown + 2));
+          assert.match(r.text, new RegExp(`^${names.length} files match \\*\\*/\\*\\.ts in the workspace; ${shown + 1}(-${shown + 2})? shown`));
+          seen.push(...page);
+        }
+        assert.deepEqual(seen, all);
+        assert.doesNotMatch(r.text, /Continue with/);
+      } finally {
+        t.cleanup();
+      }
+    });
+
+    it('refuses a cursor with an offset, with sort "mtime", from another search, or not one it gave', async () => {
+      const cursor = continued((await run({ pattern: '*.ts', limit: 1 })).text).cursor;
+      assert.match((await run({ pattern: '*.ts', cursor, offset: 2 })).text, /Give offset or cursor, not both/);
+      assert.match((await run({ pattern: '*.ts', cursor, sort: 'mtime' })).text, /with sort "mtime", page with offset/);
+      assert.match((await run({ pattern: '*.tsx', cursor })).text, /This cursor belongs to a different search/);
+      assert.match((await run({ pattern: '*.ts', cursor, path: 'src' })).text, /This cursor belongs to a different search/);
+      assert.match((await run({ pattern: '*.ts', cursor, respect_ignore: false })).text, /This cursor belongs to a different search/);
+      assert.match((await run({ pattern: '*.ts', cursor: 'not a cursor' })).text, /cursor is not one fs_glob gave/);
+      // the same search written another way continues
+      assert.deepEqual(paths((await run({ pattern: './**/*.ts', cursor })).text), ['src/app.test.ts', 'src/app.ts', 'src/lib/util.ts']);
     });
 
     it('repeats a long pattern cut in its first line, and whole in the Continue line', async () => {
@@ -127,7 +197,8 @@ for (const [engineName, engine] of [
         assert.ok(n > 1 && n < 60);
         assert.deepEqual(paths(r.text), paths(whole).slice(0, n));
         assert.match(r.text, new RegExp(`^60 files match \\*\\*/\\*\\.ts in the workspace; 1-${n} shown:\\n`));
-        assert.match(r.text, new RegExp(`\\nContinue with: fs_glob \\{"pattern":"\\*\\.ts","offset":${n + 1}\\}$`));
+        assert.match(r.text, /\nContinue with: fs_glob \{"pattern":"\*\.ts","cursor":"[\w-]+"\}$/);
+        assert.deepEqual(paths((await run(continued(r.text), undefined, t.root)).text), paths(whole).slice(n));
       } finally {
         t.cleanup();
       }
@@ -175,6 +246,16 @@ for (const [engineName, engine] of [
         const names = paths(ctx.text);
         assert.ok(names.includes(`${path.basename(other.root)}/x.ts`));
         assert.ok(names.includes(`${path.basename(tree.root)}/src/app.ts`));
+        // a cursor continues across the folders, in the order of the paths as printed
+        const pages: string[] = [];
+        let r = await withEngine(engine(), async () => call(await context([tree.root, other.root]), 'fs_glob', { pattern: '*.ts', limit: 2 }));
+        pages.push(...paths(r.text));
+        while (r.text.includes('\nContinue with: ')) {
+          const input = continued(r.text);
+          r = await withEngine(engine(), async () => call(await context([tree.root, other.root]), 'fs_glob', input));
+          pages.push(...paths(r.text));
+        }
+        assert.deepEqual(pages, names);
       } finally {
         other.cleanup();
       }

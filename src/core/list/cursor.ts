@@ -1,3 +1,4 @@
+import { ToolError } from '../errors';
 import { textDigestBase64url } from '../hash';
 
 /**
@@ -35,4 +36,20 @@ export function decodeCursor(text: string): ListCursor | undefined {
     // not base64 or not JSON: reported as an invalid cursor
   }
   return undefined;
+}
+
+/**
+ * The cursor a call gives, checked: one `tool` printed, for a call with the same options
+ * (`fingerprint`); else the error that says which, naming what the tool pages (`what`) and
+ * the options a cursor is bound to.
+ */
+export function givenCursor(text: string, fingerprint: string, tool: string, what: string, options: string): ListCursor {
+  const c = decodeCursor(text);
+  if (!c) {
+    throw new ToolError('invalid-input', `cursor is not one ${tool} gave: copy it exactly from the "Continue with" line of the previous page, or page with offset instead.`);
+  }
+  if (c.call !== fingerprint) {
+    throw new ToolError('invalid-input', `This cursor belongs to a different ${what} (${options} differ). Repeat the exact call the previous page gave, or start again without a cursor.`);
+  }
+  return c;
 }

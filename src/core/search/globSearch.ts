@@ -16,6 +16,12 @@ export interface GlobRequest {
   sort: 'path' | 'mtime';
   skip: number;
   limit: number;
+  /**
+   * Sorted by path, start right after this path (as a key: relative to the root with one
+   * scope, else as printed) instead of after `skip` matches: the page is then a selection of
+   * `limit` paths, however deep it lies.
+   */
+  after?: string;
 }
 
 export interface GlobEnv {
@@ -32,8 +38,12 @@ export interface GlobResult {
   /** Files that match (and are not hidden). */
   total: number;
   reports: { scope: Scope; report: IgnoreReport }[];
+  /** Matches that sort at or before `after` (0 without it): the page starts after them. */
+  before: number;
   /** The page's paths, `limit` at most. */
   lines: string[];
+  /** The same paths as keys, the form `after` takes. */
+  keys: string[];
   /** How many of them fit the output cap. */
   shown: number;
 }
@@ -47,6 +57,8 @@ interface WalkedFolder {
   /** Whether every path in it sorts after the bar `barSeen`, which only ever moves down. */
   beyond: boolean;
   barSeen: string | undefined;
+  /** Where its paths sort against `after`: 0 not yet known, -1 all at or before it, 1 all after, 2 either. */
+  side: -1 | 0 | 1 | 2;
 }
 
 /**
@@ -55,6 +67,11 @@ interface WalkedFolder {
  */
 function sortsAfter(prefix: string, bar: string): boolean {
   return !bar.startsWith(prefix) && comparePaths(prefix, bar) > 0;
+}
+
+/** Where the paths starting with `prefix` (a folder and "/", or "") sort against the path `after` (see {@link WalkedFolder.side}). */
+function sideOf(prefix: string, after: string): -1 | 1 | 2 {
+  return after.startsWith(prefix) ? 2 : comparePaths(prefix, after) < 0 ? -1 : 1;
 }
 
 /** A matching file (sorted by modification time): its path as it sorts (root-relative with one scope, else as printed). */
@@ -79,9 +96,12 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
   // and only the page's paths need their printed form.
   const single = env.scopes.length === 1;
   // the keys alone: a deep page keeps half a million of them
-  const byPath = new Smallest<string>(req.sort === 'path' ? req.skip + req.limit : 0, comparePaths);
+  const after = req.sort === 'path' ? req.after : undefined;
+  const skip = after === undefined ? req.skip : 0;
+  const byPath = new Smallest<string>(req.sort === 'path' ? skip + req.limit : 0, comparePaths);
   const all: Match[] = [];
   let total = 0;
+  let before = 0;
   const reports: GlobResult['reports'] = [];
   for (const scope of env.scopes) {
     throwIfCancelled(env.signal);
@@ -102,6 +122,10 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
       }
       if (!single) {
         const key = scope.display(rel);
+        if (after !== undefined && comparePaths(key, after) <= 0) {
+          before++;
+          return;
+        }
         const bar = byPath.bar;
         if (bar === undefined || comparePaths(key, bar) < 0) {
           byPath.offer(key);
@@ -109,6 +133,13 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
         return;
       }
       // one scope: a path sorts as its key, and a folder that sorts after the bar holds no path that can reach the page
+      if (after !== undefined) {
+        const side = folder.side === 0 ? (folder.side = sideOf(folder.prefix, after)) : folder.side;
+        if (side < 0 || (side === 2 && comparePaths(rel, after) <= 0)) {
+          before++;
+          return;
+        }
+      }
       const bar = byPath.bar;
       if (bar !== undefined) {
         if (folder.beyond) {
@@ -163,10 +194,10 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
       (dir) => {
         const prefix = dir ? `${dir}/` : '';
         if (!checker) {
-          return { prefix, rules: undefined, beyond: false, barSeen: undefined };
+          return { prefix, rules: undefined, beyond: false, barSeen: undefined, side: 0 };
         }
         const rules = checker.folderAnswer(dir);
-        return rules instanceof Promise ? rules.then((r) => ({ prefix, rules: r, beyond: false, barSeen: undefined })) : { prefix, rules, beyond: false, barSeen: undefined };
+        return rules instanceof Promise ? rules.then((r) => ({ prefix, rules: r, beyond: false, barSeen: undefined, side: 0 })) : { prefix, rules, beyond: false, barSeen: undefined, side: 0 };
       },
     );
     await matching.done();
@@ -178,6 +209,7 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
   }
   // the page's paths, in order
   let lines: string[];
+  let keys: string[];
   if (req.sort === 'mtime') {
     // Every match is stat'ed to know the newest: bounded, and in bulk rather than one await each.
     if (all.length > MAX_MTIME_SORT_FILES) {
@@ -191,14 +223,15 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
       env.signal,
     );
     const index = new Map(all.map((f, i) => [f, times[i]]));
-    lines = smallestSorted(all, req.skip + req.limit, (a, b) => index.get(b)! - index.get(a)! || comparePaths(a.key, b.key))
-      .slice(req.skip)
-      .map((f) => f.scope.display(f.rel));
+    const page = smallestSorted(all, req.skip + req.limit, (a, b) => index.get(b)! - index.get(a)! || comparePaths(a.key, b.key)).slice(req.skip);
+    lines = page.map((f) => f.scope.display(f.rel));
+    keys = page.map((f) => f.key);
   } else {
     // only the page is sorted: a deep page selects past the matches before it. With one scope a
     // key is the path relative to its root; with several it is the path as printed.
-    const page = byPath.from(req.skip);
+    const page = byPath.from(skip);
     lines = single ? page.map((rel) => env.scopes[0].display(rel)) : page;
+    keys = page;
   }
-  return { total, reports, lines, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };
+  return { total, reports, before, lines, keys, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };
 }
