@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { normalizeGlob, ripgrepKeeps } from '../../src/core/search/glob';
+import { loggedPath } from '../../src/core/search/ripgrep';
 import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
 
 /** The input of a result's "Continue with" call. */
@@ -29,6 +30,15 @@ describe('fs_glob patterns', () => {
     assert.equal(normalizeGlob('a\\*b', path.win32), 'a/*b');
     assert.deepEqual(ripgrepKeeps('**/*.{ts,tsx}', 'pkg/a'), ['pkg/a/**/*.ts', 'pkg/a/**/*.tsx']);
     assert.equal(ripgrepKeeps('**/*.[jt]s', ''), undefined, 'a class goes to picomatch alone');
+  });
+
+  it("reads the paths in ripgrep's debug log with \"/\" on Windows, where no name holds a backslash, and as they are elsewhere", () => {
+    assert.equal(loggedPath('./pkg\\node_modules', path.win32), 'pkg/node_modules');
+    assert.equal(loggedPath('sub\\a\\build', path.win32), 'sub/a/build');
+    assert.equal(loggedPath('./pkg/node_modules', path.posix), 'pkg/node_modules');
+    assert.equal(loggedPath('./odd\\name', path.posix), 'odd\\name', 'a backslash is part of a name there');
+    // with the platform's own path rules, as the search reads its log
+    assert.equal(loggedPath('./a\\b'), process.platform === 'win32' ? 'a/b' : 'a\\b');
   });
 });
 

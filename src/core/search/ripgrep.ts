@@ -1,4 +1,6 @@
+import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
+import type { PathApi } from '../names';
 import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
 import { findProgram, ProcessStopped, SpawnError, stoppedError, type ProcessHost, type RunResult } from '../process';
@@ -80,6 +82,16 @@ function relOut(p: string): string {
   return p.charCodeAt(0) === 46 && p.charCodeAt(1) === 47 ? p.slice(2) : p;
 }
 
+/**
+ * A path in ripgrep's `--debug` log ("ignoring PATH"), relative to the root as the tools
+ * write it, for a platform whose paths read as `api` reads them. The log gives the path as
+ * the walk built it, with the platform's separators (`--path-separator` shapes only the
+ * results): on Windows `./pkg\node_modules`, where no name can hold a backslash.
+ */
+export function loggedPath(p: string, api: PathApi = nodePath): string {
+  return relOut(api.sep === '\\' ? p.replaceAll('\\', '/') : p);
+}
+
 /** ripgrep's own default: a thread per processor, twelve at most. */
 const RIPGREP_MAX_THREADS = 12;
 
@@ -125,7 +137,7 @@ async function rg(
       onErrLine: (l) => {
         const m = IGNORING.exec(l);
         if (m) {
-          opts.boundary?.push(relOut(m[1]));
+          opts.boundary?.push(loggedPath(m[1]));
         } else if (!l.includes('DEBUG|') && errLines.length < 50) {
           errLines.push(l.replace(/^rg: /, ''));
         }
