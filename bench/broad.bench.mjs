@@ -96,6 +96,9 @@ export default async function run({ dataDir, root, record }) {
     const half = await runOnce(process.execPath, [cli, 'fs_glob', '--root', tree, '--input', JSON.stringify({ pattern: '**/*.ts', offset: files / 2, limit: 1 })], tree);
     const cursor = /\nContinue with: fs_glob (\{.*\})\n?$/.exec(half.head);
     if (!cursor) throw new Error(`no Continue line: ${half.head.slice(0, 400)}`);
+    const halfGrep = await runOnce(process.execPath, [cli, 'fs_grep', '--root', tree, '--input', JSON.stringify({ pattern: 'export', offset: files / 2, limit: 1 })], tree);
+    const grepCursor = /\nContinue with: fs_grep (\{.*\})\n?$/.exec(halfGrep.head);
+    if (!grepCursor) throw new Error(`no Continue line: ${halfGrep.head.slice(0, 400)}`);
     const cases = {
       node: node(['-e', ''], tree),
       glob: tool(tree, 'fs_glob', { pattern: '**/*.ts' }, expect(glob)),
@@ -108,6 +111,7 @@ export default async function run({ dataDir, root, record }) {
       rgAll: raw(tree, ['--files']),
       list: tool(tree, 'fs_list', { depth: 3 }, expect(/^Folder \. \([^)]*\): entries 1-100 shown\n/)),
       deepGlob: tool(tree, 'fs_glob', { pattern: '**/*.ts', offset: files / 2 + 1 }, expect(new RegExp(`^${files} files match \\*\\*/\\*\\.ts in the workspace; ${files / 2 + 1}-${files / 2 + 100} shown:\\n`))),
+      laterGrep: tool(tree, 'fs_grep', { pattern: 'export', cursor: JSON.parse(grepCursor[1]).cursor }, expect(new RegExp(`^${files} matching lines in ${files} files for "export" in the workspace; ${files / 2 + 1}-${files / 2 + 100} shown:\\n`))),
       laterGlob: tool(tree, 'fs_glob', { pattern: '**/*.ts', cursor: JSON.parse(cursor[1]).cursor }, expect(new RegExp(`^${files} files match \\*\\*/\\*\\.ts in the workspace; ${files / 2 + 1}-${files / 2 + 100} shown:\\n`))),
     };
     if (before) {
@@ -128,6 +132,7 @@ export default async function run({ dataDir, root, record }) {
     row('noteWalk', 'rgAll', 'fs_glob **/*.[t]s (a glob ripgrep is not given: the whole walk, noting what ignore rules left out)');
     row('list', 'rgAll', 'fs_list depth 3 (first page)');
     row('deepGlob', 'rgFiles', `fs_glob **/*.ts, the page at offset ${files / 2 + 1}`);
+    row('laterGrep', 'rgGrep', `fs_grep export, the page after the cursor of the page ending at result ${files / 2}`, `; the first page: ${r.grep.ms} ms`);
     row('laterGlob', 'rgFiles', `fs_glob **/*.ts, the page after the cursor of the page ending at path ${files / 2}`, `; the same page by offset: ${r.deepGlob.ms} ms`);
   }
 }

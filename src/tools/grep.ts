@@ -7,6 +7,8 @@ import { ToolError } from '../core/errors';
 import { plural } from '../core/format';
 import { callText, continueLine, nextInput, shownInput, shownPhrase, tryLine } from '../core/contract';
 import { MAX_GREP_MATCHES } from '../core/limits';
+import { callFingerprint, encodeCursor, givenCursor } from '../core/list/cursor';
+import { normalizeGlob } from '../core/search/glob';
 import { engineFor } from '../services/engine';
 import { contentPage, filesPage, grepCounts, ignoreNotes, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
@@ -93,8 +95,19 @@ function quotedPattern(p: string): string {
 
 const CALL_KEYS = ['pattern', 'path', 'include', 'fixed_strings', 'case_sensitive', 'context', 'output', 'limit', 'multiline', 'respect_ignore'] as const;
 
-function continuation(input: GrepInput, offset: number): string {
-  return callText('fs_grep', nextInput(input, CALL_KEYS, { offset }));
+/**
+ * The call that continues a page: the same input with a cursor in place of any offset. The
+ * cursor names the file the page ended in and how many of its results it showed, so the
+ * next page starts right after them, costs what the first page costs however deep it lies,
+ * and neither repeats nor skips a result when files before it changed.
+ */
+function continuation(input: GrepInput, cursor: string): string {
+  return callText('fs_grep', nextInput(input, CALL_KEYS, { cursor }));
+}
+
+/** What a cursor is bound to: everything that decides the results and their order but the page's size and context. */
+function grepFingerprint(scopes: readonly { base: string }[], req: GrepRequest, respectIgnore: boolean): string {
+  return callFingerprint(['fs_grep', scopes.map((s) => s.base), req.query, req.include === undefined ? null : normalizeGlob(req.include), req.output, respectIgnore]);
 }
 
 /**
@@ -158,7 +171,15 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
       skip: (input.offset ?? 1) - 1,
       limit: Math.min(input.limit ?? DEFAULT_LIMIT, MAX_GREP_MATCHES),
     };
+    if (input.cursor !== undefined && input.offset !== undefined) {
+      throw new ToolError('invalid-input', 'Give offset or cursor, not both: cursor continues after the last result a page showed, offset counts results from the start. Repeat the call with only the cursor the previous page gave.');
+    }
     const scopes = await scopesFor(ctx, input.path, respectIgnore, 'search', 'fs_grep', 'folder-or-file');
+    const fingerprint = grepFingerprint(scopes, req, respectIgnore);
+    if (input.cursor !== undefined) {
+      const c = givenCursor(input.cursor, fingerprint, 'fs_grep', 'search', 'pattern, path, include, fixed_strings, case_sensitive, multiline, output or respect_ignore');
+      req.after = { key: c.after, within: c.shown };
+    }
     // A sensitive file (or folder) named as the path was asked about and approved by scopesFor.
     let approved: string | undefined;
     if (input.path !== undefined) {
@@ -178,7 +199,9 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     const shown = scopes[0].display(scopes[0].baseRel);
     const where = `${scopes.length > 1 ? 'the workspace folders' : shown === '.' ? 'the workspace' : shown}${input.include ? ` (include: ${input.include})` : ''}`;
     const totalItems = output === 'content' ? records : files;
-    if (totalItems > 0 && req.skip >= totalItems) {
+    // items before the page: counted past the cursor, or given as the offset
+    const skip = req.after ? result.before : req.skip;
+    if (totalItems > 0 && !req.after && req.skip >= totalItems) {
       throw new ToolError('offset-past-end', `offset=${req.skip + 1} is past the end: there are ${output === 'content' ? plural(records, unit[0], unit[1]) : plural(files, 'file')}. Use an offset from 1 to ${totalItems}, or omit it.`);
     }
     const found = `${plural(records, unit[0], unit[1])} in ${plural(files, 'file')} for ${quotedPattern(input.pattern)} in ${where}`;
@@ -188,26 +211,33 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     if (files === 0) {
       notes.push(...smartCaseHint(input));
     }
-    const page = files > 0 ? (output === 'content' ? await contentPage(req, env, result.first) : filesPage(req, result.first)) : undefined;
+    // past a cursor, `first` starts at the file it names or after it, and only that file's shown records are skipped
+    const pageReq = req.after ? { ...req, skip: result.skipFirst } : req;
+    const page = result.first.length > 0 ? (output === 'content' ? await contentPage(pageReq, env, result.first) : filesPage(pageReq, result.first)) : undefined;
     await checkScopes(ctx, scopes);
+    const first = skip === 0 && !req.after;
     const render = (k: number): string => {
-      const more = req.skip + k < totalItems;
+      const more = skip + k < totalItems;
       const out: string[] = [];
       if (page) {
-        const phrase = shownPhrase(req.skip + 1, req.skip + k, more);
+        const phrase = shownPhrase(skip + 1, skip + k, more);
         out.push(`${found}; ${output === 'content' || phrase === 'all shown' ? '' : 'files '}${phrase}:`, ...page.lines(k));
+      } else if (files > 0) {
+        const at = scopes.length > 1 ? req.after!.key : scopes[0].display(req.after!.key);
+        out.push(`${found}; none ${output === 'content' ? `after the ${plural(req.after!.within, unit[0], unit[1])} shown in` : 'after'} ${at}, where the previous page ended.`);
       } else {
         out.push(`No ${unit[1]} for ${quotedPattern(input.pattern)} in ${where}.`);
       }
       // what ignore rules left out is the same on every page: said on the first
-      if (req.skip === 0 || !page) {
+      if (first || files === 0) {
         out.push(...notes);
       }
-      if (more && req.skip === 0 && totalItems > FLOOD_MIN_ITEMS && totalItems > FLOOD_FACTOR * k) {
+      if (more && first && totalItems > FLOOD_MIN_ITEMS && totalItems > FLOOD_FACTOR * k) {
         out.push(...narrowAdvice(input, output));
       }
-      if (more) {
-        out.push(continueLine(continuation({ ...input, limit: input.limit && req.limit }, req.skip + k + 1)));
+      if (more && page) {
+        const end = page.end(k);
+        out.push(continueLine(continuation({ ...input, limit: input.limit && req.limit }, encodeCursor({ after: end.key, shown: end.within, call: fingerprint }))));
       }
       return out.join('\n');
     };

@@ -155,6 +155,7 @@ export const grepQuick: QuickCheck<unknown> = quick(
       ['context', int(0, MAX_GREP_CONTEXT_LINES)],
       ['output', oneOf('content', 'files', 'count')],
       ['offset', int(1)],
+      ['cursor', text(MAX_CURSOR_INPUT_CHARS)],
       ['limit', int(1)],
       ['multiline', bool],
       ['respect_ignore', bool],

@@ -84,6 +84,7 @@ export const grepSchema = z.strictObject({
   context: intField(0).pipe(z.number().max(MAX_GREP_CONTEXT_LINES, { error: `must be ${MAX_GREP_CONTEXT_LINES} or less` })).optional(),
   output: z.enum(['content', 'files', 'count'], { error: 'expected "content", "files" or "count"' }).optional(),
   offset: intField(1).optional(),
+  cursor: textField(MAX_CURSOR_INPUT_CHARS, 'the cursor text a previous fs_grep page gave').optional(),
   limit: intField(1).optional(),
   multiline: boolField().optional(),
   respect_ignore: boolField().optional(),

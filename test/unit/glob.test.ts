@@ -3,13 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { normalizeGlob, ripgrepKeeps } from '../../src/core/search/glob';
 import { loggedPath } from '../../src/core/search/ripgrep';
-import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
+import { call, context, continuation, prepare, tempTree, withEngine, rgOnPath } from './helpers';
 
-/** The input of a result's "Continue with" call. */
+/** The input of the call a page continues with. */
 function continued(text: string): Record<string, unknown> {
-  const m = /\nContinue with: fs_glob (\{.*\})$/.exec(text);
-  assert.ok(m, text);
-  return JSON.parse(m[1]) as Record<string, unknown>;
+  const next = continuation('fs_glob', text);
+  assert.ok(next, text);
+  return next;
 }
 
 /** The result paths: the lines after the first, before the notes. */

@@ -4,7 +4,14 @@ import * as path from 'node:path';
 import { RIPGREP_ENV, shortParseError } from '../../src/core/search/ripgrep';
 import { compileQuery, hasUppercaseLiteral } from '../../src/core/search/regex';
 import { findRecords } from '../../src/core/search/textSearch';
-import { call, context, prepare, tempTree, withEngine, rgOnPath } from './helpers';
+import { call, context, continuation, prepare, tempTree, withEngine, rgOnPath } from './helpers';
+
+/** The input of the call a page continues with. */
+function continued(text: string): Record<string, unknown> {
+  const next = continuation('fs_grep', text);
+  assert.ok(next, text);
+  return next;
+}
 
 /** Both engines: every test of this file runs on each. */
 const ENGINES: [string, () => string][] = [
@@ -136,14 +143,18 @@ for (const [engineName, engine] of ENGINES) {
       assert.match(refused.text, /literal .*\\n.* not allowed|not allowed in a regex/);
     });
 
-    it('pages with limit and offset; the continuation is the exact next call', async () => {
+    it('pages with limit, offset and the cursor of the continuation, the exact next call', async () => {
       const first = await run({ pattern: 'needle', path: 'many.txt' });
       assert.match(first.text, /^250 matching lines in 1 file for "needle" in many\.txt; 1-100 shown:\nmany\.txt \(1-100 of its 250 matching lines\)\n {2}L1: row 1 needle\n/);
       assert.ok(!first.text.includes('L101:'));
       const m = /\n {2}L100: row 100 needle\nContinue with: fs_grep (\{.*\})$/.exec(first.text);
       assert.ok(m, first.text);
-      assert.deepEqual(JSON.parse(m[1]), { pattern: 'needle', path: 'many.txt', offset: 101 });
+      const { cursor, ...same } = JSON.parse(m[1]) as Record<string, unknown>;
+      assert.deepEqual(same, { pattern: 'needle', path: 'many.txt' });
+      assert.match(String(cursor), /^[\w-]+$/);
       const second = await run(JSON.parse(m[1]));
+      // an offset gives the same page, and continues it the same way
+      assert.equal(second.text, (await run({ pattern: 'needle', path: 'many.txt', offset: 101 })).text);
       assert.match(second.text, /^250 matching lines in 1 file for "needle" in many\.txt; 101-200 shown:\nmany\.txt \(101-200 of its 250 matching lines\)\n {2}L101: row 101 needle\n/);
       const last = await run({ pattern: 'needle', path: 'many.txt', offset: 201, limit: 1000 });
       assert.match(last.text, /^250 matching lines in 1 file for "needle" in many\.txt; 201-250 shown \(end\):\n/);
@@ -152,7 +163,69 @@ for (const [engineName, engine] of ENGINES) {
       assert.equal(past.isError, true);
       assert.match(past.text, /offset=251 is past the end: there are 250 matching lines/);
       const files = await run({ pattern: 'needle', output: 'files', limit: 2 });
-      assert.match(files.text, /\nContinue with: fs_grep \{"pattern":"needle","output":"files","limit":2,"offset":3\}$/);
+      assert.match(files.text, /\nContinue with: fs_grep \{"pattern":"needle","output":"files","limit":2,"cursor":"[\w-]+"\}$/);
+    });
+
+    it('continues a cursor after the results it names, file by file and within a file, as an offset would, whatever the output', async () => {
+      for (const input of [
+        { pattern: 'needle|const', path: 'src', limit: 2 },
+        { pattern: 'needle|const', path: 'src', limit: 3, context: 1 },
+        { pattern: 'needle', path: 'src', output: 'files', limit: 2 },
+        { pattern: 'needle', path: 'src', output: 'count', limit: 3 },
+        { pattern: 'needle.*\\n', path: 'src', multiline: true, limit: 1 },
+      ]) {
+        const whole = await run({ ...input, limit: 1000 });
+        const body = (t: string) => t.split('\n').filter((l) => !/^(Left out |Continue with: |The search |Narrow )/.test(l)).slice(1);
+        let r = await run(input);
+        const seen = body(r.text);
+        let pages = 1;
+        while (r.text.includes('\nContinue with: ')) {
+          const next = continued(r.text);
+          const start = Number(/; (?:files )?(\d+)/.exec(r.text)![1]) + input.limit;
+          const byOffset = await run({ ...input, offset: start });
+          r = await run(next);
+          // the same page an offset gives, but for the call that continues it
+          assert.deepEqual(r.text.split('\n').slice(0, -1), byOffset.text.split('\n').slice(0, -1), JSON.stringify(input));
+          seen.push(...body(r.text));
+          pages++;
+        }
+        assert.ok(pages > 1, JSON.stringify(input));
+        // the pages hold the whole search's results, each once
+        // a file split across pages is named on each: once, as the whole search names it
+        const matches = (ls: string[]) => {
+          let file: string | undefined;
+          return ls
+            .filter((l) => !/^ {2}L\d+- /.test(l))
+            .map((l) => l.replace(/ \(\d+(-\d+)? of its [^)]*\)$/, ''))
+            .filter((l) => l.startsWith('  ') || (l !== file && (file = l)));
+        };
+        assert.deepEqual(matches(seen), matches(body(whole.text)), JSON.stringify(input));
+      }
+    });
+
+    it('continues after the file a cursor names when files before it change, and refuses a cursor of another search', async () => {
+      const t = tempTree({ 'a.txt': 'x\nx\n', 'b.txt': 'x\nx\nx\n', 'c.txt': 'x\n' });
+      try {
+        const grep = (input: Record<string, unknown>) => withEngine(engine(), async () => call(await context(t.root), 'fs_grep', input));
+        const first = await grep({ pattern: 'x', limit: 3 });
+        assert.match(first.text, /^6 matching lines in 3 files for "x" in the workspace; 1-3 shown:\na\.txt\n {2}L1: x\n {2}L2: x\nb\.txt \(1 of its 3 matching lines\)\n {2}L1: x\n/);
+        const cursor = continued(first.text).cursor;
+        fs.writeFileSync(path.join(t.root, 'a.txt'), 'x\n');
+        fs.writeFileSync(path.join(t.root, '0.txt'), 'x\nx\n');
+        const next = await grep({ pattern: 'x', limit: 3, cursor });
+        assert.equal(next.text, '7 matching lines in 4 files for "x" in the workspace; 5-7 shown (end):\nb.txt (2-3 of its 3 matching lines)\n  L2: x\n  L3: x\nc.txt\n  L1: x');
+        fs.rmSync(path.join(t.root, 'c.txt'));
+        fs.writeFileSync(path.join(t.root, 'b.txt'), 'x\n');
+        assert.equal((await grep({ pattern: 'x', limit: 3, cursor })).text, '4 matching lines in 3 files for "x" in the workspace; none after the 1 matching line shown in b.txt, where the previous page ended.');
+        assert.match((await grep({ pattern: 'x', cursor, offset: 2 })).text, /Give offset or cursor, not both/);
+        assert.match((await grep({ pattern: 'y', cursor })).text, /This cursor belongs to a different search/);
+        assert.match((await grep({ pattern: 'x', output: 'files', cursor })).text, /This cursor belongs to a different search/);
+        assert.match((await grep({ pattern: 'x', cursor: 'nope' })).text, /cursor is not one fs_grep gave/);
+        // the page's size and context are the caller's to change
+        assert.match((await grep({ pattern: 'x', limit: 1, context: 1, cursor })).text, /^4 matching lines in 3 files for "x" in the workspace; none after/);
+      } finally {
+        t.cleanup();
+      }
     });
 
     it('cuts a page to the token budget of the call, record by record', async () => {
@@ -163,7 +236,8 @@ for (const [engineName, engine] of ENGINES) {
       const n = (r.text.match(/^ {2}L\d+: /gm) ?? []).length;
       assert.ok(n >= 1 && n < 100);
       assert.match(r.text, new RegExp(`many\\.txt \\(1-${n} of its 250 matching lines\\)`));
-      assert.match(r.text, new RegExp(`\\nContinue with: fs_grep \\{"pattern":"needle","path":"many\\.txt","offset":${n + 1}\\}$`));
+      assert.match(r.text, /\nContinue with: fs_grep \{"pattern":"needle","path":"many\.txt","cursor":"[\w-]+"\}$/);
+      assert.match((await run(continued(r.text))).text, new RegExp(`^250 matching lines in 1 file for "needle" in many\\.txt; ${n + 1}-${n + 100} shown:\\nmany\\.txt \\(${n + 1}-${n + 100} of its 250 matching lines\\)\\n {2}L${n + 1}: row ${n + 1} needle\\n`));
     });
 
     it('cuts lines over 2000 characters, strips CR, skips binary files', async () => {

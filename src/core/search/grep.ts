@@ -34,6 +34,12 @@ export interface GrepRequest {
   skip: number;
   /** Records (content) or files (files, count) to show. */
   limit: number;
+  /**
+   * Start right after a place a page ended instead of after `skip` items: the file (as a key,
+   * see {@link Found.key}) and, in content output, how many of its records were shown (the
+   * rest of it comes first); in files and count output the file itself was shown.
+   */
+  after?: { key: string; within: number };
 }
 
 export interface GrepEnv {
@@ -62,8 +68,11 @@ interface Found {
 }
 
 export interface GrepResult {
-  /** The first matching files in path order, as many as a page of `skip + limit` items can reach (each holds a record). */
+  /** The first matching files in path order, as many as a page of `skip + limit` items can reach (each holds a record); with `after`, those after it. */
   first: Found[];
+  /** With `after`: the items (records in content output, else files) before the page, and the records of `first[0]` already shown. */
+  before: number;
+  skipFirst: number;
   /** Matching files that may be shown, and their records. */
   files: number;
   records: number;
@@ -82,8 +91,10 @@ export interface GrepResult {
  */
 export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepResult> {
   const single = env.scopes.length === 1;
-  const top = new Smallest<Found>(req.skip + req.limit, byKey);
-  const result: GrepResult = { first: [], files: 0, records: 0, reports: [] };
+  const after = req.after;
+  const content = req.output === 'content';
+  const top = new Smallest<Found>(after ? req.limit : req.skip + req.limit, byKey);
+  const result: GrepResult = { first: [], files: 0, records: 0, reports: [], before: 0, skipFirst: 0 };
   const secret = (scope: Scope, rel: string): boolean =>
     env.sensitive(scope.rootPath, rel, scope.root !== undefined) && !(env.approved !== undefined && isWithin(env.approved, nodePath.join(scope.rootPath, ...rel.split('/'))));
   for (const scope of env.scopes) {
@@ -121,6 +132,18 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
       result.files++;
       result.records += count;
       const key = single ? rel : scope.display(rel);
+      if (after) {
+        // before the page: counted, not kept; the file the last page ended in keeps what it did not show
+        const c = comparePaths(key, after.key);
+        if (c < 0 || (c === 0 && (!content || after.within >= count))) {
+          result.before += content ? count : 1;
+          return;
+        }
+        if (c === 0) {
+          result.before += after.within;
+          result.skipFirst = after.within;
+        }
+      }
       const bar = top.bar;
       if (bar === undefined || comparePaths(key, bar.key) < 0) {
         top.offer({ scope, rel, key, display: single ? scope.display(rel) : key, callPath: scope.callPath(rel), count, hits });
@@ -213,6 +236,8 @@ export interface GrepPage {
   wanted: number;
   /** The result lines of the first `k` items (k ≤ shown), so a token budget can cut further. */
   lines(k: number): string[];
+  /** Where a page of the first `k` items (k ≥ 1) ends: the file of the last (its key) and, in content output, its records shown up to it. */
+  end(k: number): { key: string; within: number };
 }
 
 /**
@@ -339,7 +364,15 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
     }
     return out;
   };
-  return { shown: fitBytes(items.length, lines), wanted: items.length, lines };
+  const endAt = (k: number) => {
+    const c = chosen[items[k - 1]];
+    let n = 0;
+    for (let i = k - 1; i >= 0 && items[i] === items[k - 1]; i--) {
+      n++;
+    }
+    return { key: c.f.key, within: c.from + n };
+  };
+  return { shown: fitBytes(items.length, lines), wanted: items.length, lines, end: endAt };
 }
 
 /** The most items, at least one, whose lines fit the output cap (by bisection over k). */
@@ -354,9 +387,10 @@ export function fitBytes(n: number, lines: (k: number) => string[]): number {
 
 /** The page of a files or count search: files `skip`..`skip+limit` of `files` (in path order, at least that many). */
 export function filesPage(req: GrepRequest, files: Found[]): GrepPage {
-  const all = files.slice(req.skip, req.skip + req.limit).map((f) => (req.output === 'count' ? `${f.display}: ${f.count}` : f.display));
+  const page = files.slice(req.skip, req.skip + req.limit);
+  const all = page.map((f) => (req.output === 'count' ? `${f.display}: ${f.count}` : f.display));
   const lines = (k: number) => all.slice(0, k);
-  return { shown: fitBytes(all.length, lines), wanted: all.length, lines };
+  return { shown: fitBytes(all.length, lines), wanted: all.length, lines, end: (k) => ({ key: page[k - 1].key, within: page[k - 1].count }) };
 }
 
 /**
