@@ -255,8 +255,12 @@ export const MAX_PATTERN_INPUT_CHARS = 8192;
 export const MAX_GLOB_INPUT_CHARS = 4096;
 /** Globs in fs_list's ignore list. */
 export const MAX_IGNORE_INPUT_GLOBS = 100;
-/** Characters of an fs_list cursor (it carries a path). */
-export const MAX_CURSOR_INPUT_CHARS = 16384;
+/**
+ * Characters of a cursor (fs_list, fs_glob, fs_grep): it carries a path in base64 of JSON, up
+ * to about 8 characters for each of a path's (a control character is escaped), and a Windows
+ * path may be 32,767 long.
+ */
+export const MAX_CURSOR_INPUT_CHARS = 65536;
 /** Levels of arrays and objects inside one another an input may have. */
 export const MAX_INPUT_DEPTH = 16;
 /** Problems an invalid-input message lists at most; the rest are counted. */

@@ -11,6 +11,7 @@ import { engineFor } from '../services/engine';
 import { normalizeGlob } from '../core/search/glob';
 import { callFingerprint, encodeCursor, givenCursor } from '../core/list/cursor';
 import { globSearch } from '../core/search/globSearch';
+import { printedKey } from '../core/search/scope';
 import { ignoreNotes } from '../core/search/grep';
 import { checkScopes, scopesFor } from '../services/scopes';
 import { fitToBudget } from '../services/budget';
@@ -106,7 +107,7 @@ export const globTool: ToolSpec<typeof globSchema> = {
     const fingerprint = globFingerprint(scopes, input.pattern, respectIgnore);
     let after: string | undefined;
     if (input.cursor !== undefined) {
-      const c = givenCursor(input.cursor, fingerprint, 'fs_glob', 'search', 'pattern, path or respect_ignore');
+      const c = givenCursor(input.cursor, fingerprint, 'fs_glob', 'search', 'pattern, path, respect_ignore or the workspace folders');
       after = c.after;
     }
     const engine = engineFor(ctx, scopes);
@@ -134,7 +135,7 @@ export const globTool: ToolSpec<typeof globSchema> = {
         total === 0
           ? [`No files match ${norm} in ${where}.`]
           : r.lines.length === 0
-            ? [`${matches}; none sorts after ${scopes.length > 1 ? after : scopes[0].display(after ?? '')}, where the previous page ended.`]
+            ? [`${matches}; none sorts after ${scopes.length > 1 ? printedKey(after ?? '') : scopes[0].display(after ?? '')}, where the previous page ended.`]
             : [`${matches}; ${shownPhrase(skip + 1, skip + k, more)}:`, ...r.lines.slice(0, k)];
       // what ignore rules left out is the same on every page: said on the first
       if ((skip === 0 && after === undefined) || total === 0) {

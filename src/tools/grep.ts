@@ -10,6 +10,7 @@ import { MAX_GREP_MATCHES } from '../core/limits';
 import { callFingerprint, encodeCursor, givenCursor } from '../core/list/cursor';
 import { normalizeGlob } from '../core/search/glob';
 import { engineFor } from '../services/engine';
+import { printedKey } from '../core/search/scope';
 import { contentPage, filesPage, grepCounts, ignoreNotes, recordUnit, type GrepOutput, type GrepRequest } from '../core/search/grep';
 import { hasUppercaseLiteral, type CaseMode } from '../core/search/regex';
 import { fitToBudget } from '../services/budget';
@@ -177,7 +178,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     const scopes = await scopesFor(ctx, input.path, respectIgnore, 'search', 'fs_grep', 'folder-or-file');
     const fingerprint = grepFingerprint(scopes, req, respectIgnore);
     if (input.cursor !== undefined) {
-      const c = givenCursor(input.cursor, fingerprint, 'fs_grep', 'search', 'pattern, path, include, fixed_strings, case_sensitive, multiline, output or respect_ignore');
+      const c = givenCursor(input.cursor, fingerprint, 'fs_grep', 'search', 'pattern, path, include, fixed_strings, case_sensitive, multiline, output, respect_ignore or the workspace folders');
       req.after = { key: c.after, within: c.shown };
     }
     // A sensitive file (or folder) named as the path was asked about and approved by scopesFor.
@@ -215,6 +216,10 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
     const pageReq = req.after ? { ...req, skip: result.skipFirst } : req;
     const page = result.first.length > 0 ? (output === 'content' ? await contentPage(pageReq, env, result.first) : filesPage(pageReq, result.first)) : undefined;
     await checkScopes(ctx, scopes);
+    if (page && page.shown === 0) {
+      // counted on the first read, gone on the second: the files changed during the search
+      throw new ToolError('changed', 'The matching files changed while they were searched: the lines counted were gone when read. Repeat the call.');
+    }
     const first = skip === 0 && !req.after;
     const render = (k: number): string => {
       const more = skip + k < totalItems;
@@ -223,7 +228,7 @@ export const grepTool: ToolSpec<typeof grepSchema> = {
         const phrase = shownPhrase(skip + 1, skip + k, more);
         out.push(`${found}; ${output === 'content' || phrase === 'all shown' ? '' : 'files '}${phrase}:`, ...page.lines(k));
       } else if (files > 0) {
-        const at = scopes.length > 1 ? req.after!.key : scopes[0].display(req.after!.key);
+        const at = scopes.length > 1 ? printedKey(req.after!.key) : scopes[0].display(req.after!.key);
         out.push(`${found}; none ${output === 'content' ? `after the ${plural(req.after!.within, unit[0], unit[1])} shown in` : 'after'} ${at}, where the previous page ended.`);
       } else {
         out.push(`No ${unit[1]} for ${quotedPattern(input.pattern)} in ${where}.`);

@@ -329,6 +329,38 @@ for (const [engineName, engine] of ENGINES) {
 }
 
 describe('fs_grep engine', () => {
+  it('pages two workspace folders of the same name, whose files print alike, each result once', async () => {
+    const parent = tempTree({ 'one/src/a.txt': 'x\nx\n', 'two/src/a.txt': 'x\nx\n' });
+    try {
+      const roots = [path.join(parent.root, 'one', 'src'), path.join(parent.root, 'two', 'src')];
+      const grep = (input: Record<string, unknown>) => withEngine(rgOnPath(), async () => call(await context(roots), 'fs_grep', input));
+      let r = await grep({ pattern: 'x', limit: 1 });
+      const heads = [r.text.split('\n')[0]];
+      while (r.text.includes('\nContinue with: ')) {
+        r = await grep(continued(r.text));
+        heads.push(r.text.split('\n')[0]);
+      }
+      assert.deepEqual(heads, [1, 2, 3, 4].map((n) => `4 matching lines in 2 files for "x" in the workspace folders; ${n} shown${n === 4 ? ' (end)' : ''}:`));
+    } finally {
+      parent.cleanup();
+    }
+  });
+
+  it('says the files changed during the search when the lines it counted are gone when read, and gives no call to continue', async () => {
+    const t = tempTree({ 'a.txt': 'x\nx\n' });
+    try {
+      // a ripgrep whose count finds two lines in a.txt, and whose read of them finds none: the file changed in between
+      const fake = path.join(t.root, 'fake-rg');
+      fs.writeFileSync(fake, '#!/bin/sh\nfor a in "$@"; do [ "$a" = "--count" ] && { printf \'a.txt\\0002\\n\'; exit 0; }; done\nexit 1\n', { mode: 0o755 });
+      const r = await withEngine(fake, async () => call(await context(t.root), 'fs_grep', { pattern: 'x', limit: 1 }));
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /The matching files changed while they were searched: the lines counted were gone when read\. Repeat the call\./);
+      assert.doesNotMatch(r.text, /Continue with/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('logs which ripgrep it uses, once', async () => {
     const t = tempTree({ 'a.txt': 'x\n' });
     try {

@@ -919,7 +919,7 @@ describe('hostile input: a clear, bounded answer', () => {
     ['a huge include', 'fs_grep', { pattern: 'x', include: `{${Array.from({ length: 1_000_000 }, (_, i) => `a${i}`).join(',')}}` }, /`include`: is \d+ characters long; at most 4096 are accepted/],
     ['a huge ignore list', 'fs_list', { ignore: Array(200_000).fill('*.tmp') }, /`ignore`: holds 200000 globs; at most 100 are accepted/],
     ['many bad globs', 'fs_list', { ignore: Array(100).fill('') }, /`ignore\.7`: must not be empty[^\n]*\n- and 92 more problems like these\n/],
-    ['a 10 MB cursor', 'fs_list', { cursor: 'c'.repeat(10_000_000) }, /`cursor`: is 10000000 characters long; at most 16384 are accepted/],
+    ['a 10 MB cursor', 'fs_list', { cursor: 'c'.repeat(10_000_000) }, /`cursor`: is 10000000 characters long; at most 65536 are accepted/],
     ['a 10 MB unknown field name', 'fs_read', { path: 'a.txt', ['k'.repeat(10_000_000)]: 1 }, /unknown field `k{40}\.\.\.` \(10000000 characters\): the fields are `path`/],
   ];
   for (const [what, tool, input, expected] of cases) {

@@ -110,7 +110,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { limit: 5000 },
       { dir_path: 'src' },
       { recursive: true },
-      { ignore: Array(100).fill('x'.repeat(4096)), cursor: 'c'.repeat(16384) },
+      { ignore: Array(100).fill('x'.repeat(4096)), cursor: 'c'.repeat(65536) },
     ],
     invalid: [
       { path: '' },
@@ -125,7 +125,7 @@ export const SAMPLES: Record<string, { valid: unknown[]; invalid: unknown[]; ans
       { source: 'disk' },
       { ignore: Array(101).fill('x') },
       { ignore: ['x'.repeat(4097)] },
-      { cursor: 'c'.repeat(16385) },
+      { cursor: 'c'.repeat(65537) },
       { path: 'a'.repeat(4097) },
     ],
     answered: [

@@ -9,7 +9,7 @@ import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
 import { fitBytes } from './grep';
 import { checkerFor, emptyReport, prunedTopFolders, reachableTops, reportable, type IgnoreReport, type StatHost } from './report';
-import type { Scope } from './scope';
+import { sortKey, type Scope } from './scope';
 
 export interface GlobRequest {
   pattern: string;
@@ -18,7 +18,7 @@ export interface GlobRequest {
   limit: number;
   /**
    * Sorted by path, start right after this path (as a key: relative to the root with one
-   * scope, else as printed) instead of after `skip` matches: the page is then a selection of
+   * scope, else see sortKey) instead of after `skip` matches: the page is then a selection of
    * `limit` paths, however deep it lies.
    */
   after?: string;
@@ -74,7 +74,7 @@ function sideOf(prefix: string, after: string): -1 | 1 | 2 {
   return after.startsWith(prefix) ? 2 : comparePaths(prefix, after) < 0 ? -1 : 1;
 }
 
-/** A matching file (sorted by modification time): its path as it sorts (root-relative with one scope, else as printed). */
+/** A matching file (sorted by modification time): its path as it sorts (root-relative with one scope, else as printed, see sortKey). */
 interface Match {
   key: string;
   scope: Scope;
@@ -103,7 +103,7 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
   let total = 0;
   let before = 0;
   const reports: GlobResult['reports'] = [];
-  for (const scope of env.scopes) {
+  for (const [index, scope] of env.scopes.entries()) {
     throwIfCancelled(env.signal);
     const baseRel = scope.policy.baseRel;
     const test = globMatcher(norm, scope.names);
@@ -117,11 +117,11 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     const count = (rel: string, folder: WalkedFolder): void => {
       total++;
       if (req.sort === 'mtime') {
-        all.push({ key: single ? rel : scope.display(rel), scope, rel });
+        all.push({ key: single ? rel : sortKey(scope.display(rel), index), scope, rel });
         return;
       }
       if (!single) {
-        const key = scope.display(rel);
+        const key = sortKey(scope.display(rel), index);
         if (after !== undefined && comparePaths(key, after) <= 0) {
           before++;
           return;
@@ -230,7 +230,7 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     // only the page is sorted: a deep page selects past the matches before it. With one scope a
     // key is the path relative to its root; with several it is the path as printed.
     const page = byPath.from(skip);
-    lines = single ? page.map((rel) => env.scopes[0].display(rel)) : page;
+    lines = single ? page.map((rel) => env.scopes[0].display(rel)) : page.map((key) => key.slice(0, key.lastIndexOf('\0')));
     keys = page;
   }
   return { total, reports, before, lines, keys, shown: fitBytes(lines.length, (k) => lines.slice(0, k)) };

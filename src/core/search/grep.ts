@@ -17,7 +17,7 @@ import type { SearchEngine } from './engine';
 import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
 import type { Query } from './regex';
 import { checkerFor, emptyReport, examples, moreSuffix, prunedTopFolders, reachableTops, reportable, type IgnoreReport, type StatHost } from './report';
-import type { Scope } from './scope';
+import { sortKey, type Scope } from './scope';
 import { looksBinary, type FileHits } from './textSearch';
 
 export type GrepOutput = 'content' | 'files' | 'count';
@@ -58,7 +58,7 @@ export interface GrepEnv {
 interface Found {
   scope: Scope;
   rel: string;
-  /** How it sorts: `rel` when one scope is searched (its paths share a prefix), else `display`. */
+  /** How it sorts: `rel` when one scope is searched (its paths share a prefix), else `display` and the scope (see sortKey). */
   key: string;
   display: string;
   /** The path as a call takes it (see Scope.callPath). */
@@ -97,7 +97,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
   const result: GrepResult = { first: [], files: 0, records: 0, reports: [], before: 0, skipFirst: 0 };
   const secret = (scope: Scope, rel: string): boolean =>
     env.sensitive(scope.rootPath, rel, scope.root !== undefined) && !(env.approved !== undefined && isWithin(env.approved, nodePath.join(scope.rootPath, ...rel.split('/'))));
-  for (const scope of env.scopes) {
+  for (const [index, scope] of env.scopes.entries()) {
     throwIfCancelled(env.signal);
     if (scope.isFile) {
       await refuseBinary(env, scope);
@@ -131,7 +131,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
     const add = (rel: string, count: number, hits?: FileHits): void => {
       result.files++;
       result.records += count;
-      const key = single ? rel : scope.display(rel);
+      const key = single ? rel : sortKey(scope.display(rel), index);
       if (after) {
         // before the page: counted, not kept; the file the last page ended in keeps what it did not show
         const c = comparePaths(key, after.key);

@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path';
 import type { CancelSignal } from '../cancel';
-import { printable } from '../contract';
+import { oneLine, printable } from '../contract';
 import { ToolError } from '../errors';
 import { IgnorePolicy, relPosix, type RuleReader } from '../ignore/policy';
 import type { Located, Root } from '../paths';
@@ -46,6 +46,21 @@ export interface ScopeOptions {
   accept: 'folder' | 'folder-or-file';
   toolName: string;
   signal?: CancelSignal;
+}
+
+/**
+ * How a path found in one of several searched folders sorts: as printed, then by the
+ * folder's place among them, since two workspace folders may share a name and so print
+ * the same path. A printed path holds no NUL (see printable): the parts cannot mix.
+ */
+export function sortKey(printed: string, scopeIndex: number): string {
+  return `${printed}\0${scopeIndex}`;
+}
+
+/** The printed path a {@link sortKey} (or any text a cursor gave) names, to stand inside a line. */
+export function printedKey(key: string): string {
+  const z = key.indexOf('\0');
+  return oneLine(z >= 0 ? key.slice(0, z) : key);
 }
 
 /** How a path relative to `rootPath` is printed (see Scope.display). */
