@@ -5,7 +5,9 @@
 // from spawn to exit with its output read through a pipe, alternating in the same run so
 // other load hits both alike. Memory is each process's own peak resident set (Linux VmHWM,
 // read by a preloaded module as Node exits; ripgrep's from /usr/bin/time when present).
-// Targets (a first page): at most 1.3 times the baseline, at most 192 MiB.
+// Targets (a first page): at most 1.3 times the baseline, at most 192 MiB. A later page of
+// fs_glob and fs_grep, from the cursor of a page that ended halfway, is measured beside the
+// first page (and fs_glob's beside the same page by offset).
 //   npm run bench -- broad                 (both trees)
 //   AFT_BENCH_BROAD=200000 npm run bench -- broad
 //   AFT_BENCH_BEFORE=/elsewhere/dist/cli.js npm run bench -- broad   (also runs another build's CLI
