@@ -5,13 +5,13 @@ import { DEFAULT_PROTECTED_GLOBS } from '../../src/core/writePolicy';
 
 /**
  * The matcher's shortcuts for plain globs (`**\/name`, `**\/*.ext`, `**\/pre*`, `**\/a/b`,
- * `**\/dir/**`) against its general way, on the globs the settings ship and on made-up ones
+ * `**\/dir/**`, `**\/*.[ab]`) against its general way (each segment by the walk alone), on the globs the settings ship and on made-up ones
  * of each shape and near them, for many paths: the same answer for every path.
  */
 
-const SHAPES = ['**/*.{a,b}', '**/{a,b*,*.x}', '!**/*.a', '**/{a,b/c}', '**/*.a', '**/a*', '**/a/b', '**/a/*.b', '**/a/b*', '**/a/**', '**/a/b/**', '**/A.B', '**/*.A', '**/.x', '**/.x/**', '**/a/', '**/a//b', '**/**/a', '**/a/**/b', '**/*', '**/a*b', '**/*a*', 'a/**', '*/a', '**/a\\b', '**/[a]', '**/a?', '**/é', '**/a/b/c'];
+const SHAPES = ['**/*.{a,b}', '**/{a,b*,*.x}', '!**/*.a', '**/{a,b/c}', '**/*.a', '**/a*', '**/a/b', '**/a/*.b', '**/a/b*', '**/a/**', '**/a/b/**', '**/A.B', '**/*.A', '**/.x', '**/.x/**', '**/a/', '**/a//b', '**/**/a', '**/a/**/b', '**/*', '**/a*b', '**/*a*', 'a/**', '*/a', '**/a\\b', '**/[a]', '**/a?', '**/é', '**/a/b/c', '**/*.[ab]', '**/*?', '**/*a?', '**/*[!a]', '**/*.?', '**/*[[:alpha:]]', '**/*.{[ab],x?}', '!**/*.[ab]', '**/*\\?', 'a/*.[ab]', '**/a*[ab]', '**/*😀?', '**/*[😀]'];
 
-const NAMES = ['a', 'A', 'b', 'B', 'c', '.a', 'x.a', 'a.x', 'ab', 'ba', 'aB', 'a.b', 'A.B', '.x', '.X', 'x', 'é', 'É', '', '**', '*', 'a*', 'a\\b', '.ssh', '.SSH', 'id_rsa', 'ID_RSA', '.env', '.env.local', '.ENV.Local', '.env.example', 'key.pem', 'x.PEM', '.aws', 'credentials', '.config', 'git', 'hub', 'secrets.json', '.git', 'package.json', '.npmrc', '.kube', 'config'];
+const NAMES = ['a', 'A', 'b', 'B', 'c', '.a', 'x.a', 'a.x', 'ab', 'ba', 'aB', 'a.b', 'A.B', '.x', '.X', 'x', 'é', 'É', '', '**', '*', 'a*', 'a\\b', '.ssh', '.SSH', 'id_rsa', 'ID_RSA', '.env', '.env.local', '.ENV.Local', '.env.example', 'key.pem', 'x.PEM', '.aws', 'credentials', '.config', 'git', 'hub', 'secrets.json', '.git', 'package.json', '.npmrc', '.kube', 'config', '😀', 'a😀', 'x.😀', '😀.a', '\uD83Da', 'a\uD83D', '\uDE00a', 'a.\uDE00', 'x.a?', '?', 'A.a'];
 
 function random(seed: number): () => number {
   let s = seed >>> 0;

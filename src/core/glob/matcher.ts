@@ -1,4 +1,5 @@
 import { expandBraces } from './braces';
+import { charAt, charLen, parseSet } from './charSet';
 import { foldCase } from '../names';
 
 /**
@@ -28,96 +29,6 @@ import { foldCase } from '../names';
  */
 
 type Token = { kind: 'text'; text: string } | { kind: 'one' } | { kind: 'set'; test: (c: string) => boolean } | { kind: 'star' };
-
-const POSIX: Record<string, (c: string) => boolean> = {
-  alnum: (c) => /^[0-9A-Za-z]$/.test(c),
-  alpha: (c) => /^[A-Za-z]$/.test(c),
-  blank: (c) => c === ' ' || c === '\t',
-  cntrl: (c) => c.length === 1 && (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
-  digit: (c) => /^[0-9]$/.test(c),
-  graph: (c) => /^[!-~]$/.test(c),
-  lower: (c) => /^[a-z]$/.test(c),
-  print: (c) => /^[ -~]$/.test(c),
-  punct: (c) => /^[!-/:-@[-`{-~]$/.test(c),
-  space: (c) => /^[ \t\n\r\v\f]$/.test(c),
-  upper: (c) => /^[A-Z]$/.test(c),
-  xdigit: (c) => /^[0-9A-Fa-f]$/.test(c),
-};
-
-/** Length in UTF-16 units of the character at `i` (a surrogate pair is one character). */
-function charLen(s: string, i: number): number {
-  const c = s.charCodeAt(i);
-  return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? 2 : 1;
-}
-
-function charAt(s: string, i: number): string {
-  return s.slice(i, i + charLen(s, i));
-}
-
-/**
- * A bracket expression starting at `p[start] === "["`: its test and where it ends, or
- * undefined when it is never closed.
- */
-function parseSet(p: string, start: number, nocase: boolean): { test: (c: string) => boolean; end: number } | undefined {
-  let i = start + 1;
-  let negated = false;
-  if (p[i] === '!' || p[i] === '^') {
-    negated = true;
-    i++;
-  }
-  const singles = new Set<string>();
-  const ranges: [number, number][] = [];
-  const classes: ((c: string) => boolean)[] = [];
-  let first = true;
-  for (;;) {
-    if (i >= p.length) {
-      return undefined;
-    }
-    if (p[i] === ']' && !first) {
-      break;
-    }
-    first = false;
-    if (p[i] === '[' && p[i + 1] === ':') {
-      const close = p.indexOf(':]', i + 2);
-      const name = close > 0 ? p.slice(i + 2, close) : '';
-      if (close > 0 && POSIX[name]) {
-        classes.push(POSIX[name]);
-        i = close + 2;
-        continue;
-      }
-    }
-    let lo: string;
-    if (p[i] === '\\' && i + 1 < p.length) {
-      lo = charAt(p, i + 1);
-      i += 1 + lo.length;
-    } else {
-      lo = charAt(p, i);
-      i += lo.length;
-    }
-    if (p[i] === '-' && i + 1 < p.length && p[i + 1] !== ']') {
-      let hi: string;
-      if (p[i + 1] === '\\' && i + 2 < p.length) {
-        hi = charAt(p, i + 2);
-        i += 2 + hi.length;
-      } else {
-        hi = charAt(p, i + 1);
-        i += 1 + hi.length;
-      }
-      ranges.push([lo.codePointAt(0)!, hi.codePointAt(0)!]);
-      continue;
-    }
-    singles.add(lo);
-  }
-  const member = (c: string): boolean => {
-    if (singles.has(c) || classes.some((f) => f(c))) {
-      return true;
-    }
-    const cp = c.codePointAt(0)!;
-    return ranges.some(([a, b]) => cp >= a && cp <= b);
-  };
-  const inSet = nocase ? (c: string) => member(c) || member(c.toLowerCase()) || member(c.toUpperCase()) : member;
-  return { test: (c) => c !== '/' && inSet(c) !== negated, end: i };
-}
 
 /** The tokens of one segment; undefined when an unclosed "[" makes it match nothing (`strictSets`). */
 function tokenize(seg: string, nocase: boolean, strictSets: boolean): Token[] | undefined {
@@ -220,11 +131,53 @@ function wildcard<T extends { kind: string }>(tokens: readonly T[], length: numb
 
 type SegmentTest = (s: string) => boolean;
 
-/** One segment's tokens as a test, with the common shapes (`name`, `*.ts`, `pre*`, `*mid*`) as plain string checks. */
-function segmentTest(tokens: Token[]): SegmentTest {
+/** A UTF-16 surrogate: where a name holds one, its characters are read from the start only. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * A star, then tokens without one (`*.[jt]s`, `*.ts?`), as a test of the name's end: each
+ * token from the last, a text by its length and a `?` or set by one character, and the star
+ * takes what is left before them; with one star, only the end can hold the rest. A name
+ * with a surrogate is left to the walk, which reads characters from the start.
+ */
+function starThenFixed(rest: readonly Token[], walk: SegmentTest): SegmentTest {
+  return (s) => {
+    if (SURROGATE.test(s)) {
+      return walk(s);
+    }
+    let pos = s.length;
+    for (let k = rest.length - 1; k >= 0; k--) {
+      const t = rest[k];
+      if (t.kind === 'text') {
+        pos -= t.text.length;
+        if (pos < 0 || !s.startsWith(t.text, pos)) {
+          return false;
+        }
+      } else if (--pos < 0 || (t.kind === 'set' && !t.test(s[pos]))) {
+        return false;
+      }
+    }
+    return true;
+  };
+}
+
+/**
+ * One segment's tokens as a test, with the common shapes (`name`, `*.ts`, `pre*`, `*mid*`,
+ * `*.[jt]s`) as plain string checks; `general`: the walk alone, which the tests hold the
+ * shapes to.
+ */
+function segmentTest(tokens: Token[], general = false): SegmentTest {
   // The shape is computed once: an ignore file of 10,000 rules compiles each of them here.
   const shape = tokens.map((t) => (t.kind === 'star' ? '*' : t.kind === 'text' ? 't' : '?')).join('');
   const only = (kinds: string) => shape === kinds;
+  if (only('*')) {
+    // a star alone is a name: an empty segment (of "a/") is none
+    return (s) => s.length > 0;
+  }
+  const walk: SegmentTest = (s) => wildcard(tokens, s.length, (t, i) => step(t, s, i), (i) => i + charLen(s, i));
+  if (general) {
+    return walk;
+  }
   const txt = (i: number) => (tokens[i] as { text: string }).text;
   if (tokens.length === 0) {
     return (s) => s === '';
@@ -232,9 +185,6 @@ function segmentTest(tokens: Token[]): SegmentTest {
   if (only('t')) {
     const t = txt(0);
     return (s) => s === t;
-  }
-  if (only('*')) {
-    return (s) => s.length > 0;
   }
   if (only('*t')) {
     const t = txt(1);
@@ -250,6 +200,9 @@ function segmentTest(tokens: Token[]): SegmentTest {
   }
   if (tokens.every((t) => t.kind !== 'one' && t.kind !== 'set')) {
     return starsAndText(tokens as { kind: 'text' | 'star'; text?: string }[]);
+  }
+  if (shape[0] === '*' && !shape.includes('*', 1)) {
+    return starThenFixed(tokens.slice(1), walk);
   }
   // What any match needs, checked first at native speed: the texts, in order, and a
   // character for each other token. Most names fail here, before the general walk.
@@ -270,7 +223,7 @@ function segmentTest(tokens: Token[]): SegmentTest {
     }
     return true;
   };
-  return (s) => s.length >= least && inOrder(s) && wildcard(tokens, s.length, (t, i) => step(t, s, i), (i) => i + charLen(s, i));
+  return (s) => s.length >= least && inOrder(s) && walk(s);
 }
 
 /**
@@ -394,7 +347,7 @@ export function insideFolder(segs: Seg[]): Seg[] {
   return segs;
 }
 
-export function compileSegments(pattern: string, nocase: boolean, strictSets: boolean): Seg[] | undefined {
+export function compileSegments(pattern: string, nocase: boolean, strictSets: boolean, general = false): Seg[] | undefined {
   const segs: Seg[] = [];
   for (const raw of splitSegments(pattern)) {
     if (/^\*\*+$/.test(raw)) {
@@ -407,7 +360,7 @@ export function compileSegments(pattern: string, nocase: boolean, strictSets: bo
     if (!tokens) {
       return undefined;
     }
-    segs.push({ kind: 'seg', test: segmentTest(tokens) });
+    segs.push({ kind: 'seg', test: segmentTest(tokens, general) });
   }
   return segs;
 }
@@ -450,7 +403,18 @@ function nameOnlyGlob(glob: string, nocase: boolean): ((path: string) => boolean
   const tests: ((p: string) => boolean)[] = [];
   for (const alt of expandBraces(negated ? glob.slice(1) : glob)) {
     const shape = plainShape(alt, nocase);
-    if (!shape || shape.inside || shape.names.length !== 1) {
+    if (!shape) {
+      // `**/` then one segment with wildcards or sets (`**/*.[jt]s`): that segment's test of the name
+      const segs = splitSegments(alt);
+      const tokens = segs.length === 2 && /^\*\*+$/.test(segs[0]) && segs[1] !== '' && !/^\*\*+$/.test(segs[1]) ? tokenize(segs[1], nocase, false) : undefined;
+      if (!tokens) {
+        return undefined;
+      }
+      const name = segmentTest(tokens);
+      tests.push((p) => name(p.slice(p.lastIndexOf('/') + 1)));
+      continue;
+    }
+    if (shape.inside || shape.names.length !== 1) {
       return undefined;
     }
     const t = shape.lastText;
@@ -514,7 +478,7 @@ function compileAlternative(alt: string, nocase: boolean, general = false): Path
   if (plain) {
     return plain;
   }
-  const test = pathTest(insideFolder(compileSegments(alt, nocase, false)!));
+  const test = pathTest(insideFolder(compileSegments(alt, nocase, false, general)!));
   const literal = splitSegments(alt)
     .filter((seg) => seg !== '' && !/[*?[\\]/.test(seg))
     .reduce((best, seg) => (seg.length > best.length ? seg : best), '');
