@@ -328,6 +328,21 @@ for (const [engineName, engine] of ENGINES) {
   });
 }
 
+/**
+ * Runs `fn` on a temporary tree of `files` holding a stand-in for ripgrep: a shell script
+ * whose body `script` gives (from the tree's root), executable, at the path `fn` is given.
+ */
+async function withStandInRipgrep(files: Record<string, string>, script: (root: string) => string, fn: (root: string, rg: string) => Promise<void>): Promise<void> {
+  const t = tempTree(files);
+  try {
+    const rg = path.join(t.root, 'stand-in-rg');
+    fs.writeFileSync(rg, `#!/bin/sh\n${script(t.root)}\n`, { mode: 0o755 });
+    await fn(t.root, rg);
+  } finally {
+    t.cleanup();
+  }
+}
+
 describe('fs_grep engine', () => {
   it('pages two workspace folders of the same name, whose files print alike, each result once', async () => {
     const parent = tempTree({ 'one/src/a.txt': 'x\nx\n', 'two/src/a.txt': 'x\nx\n' });
@@ -347,18 +362,14 @@ describe('fs_grep engine', () => {
   });
 
   it('says the files changed during the search when the lines it counted are gone when read, and gives no call to continue', async () => {
-    const t = tempTree({ 'a.txt': 'x\nx\n' });
-    try {
-      // a ripgrep whose count finds two lines in a.txt, and whose read of them finds none: the file changed in between
-      const fake = path.join(t.root, 'fake-rg');
-      fs.writeFileSync(fake, '#!/bin/sh\nfor a in "$@"; do [ "$a" = "--count" ] && { printf \'a.txt\\0002\\n\'; exit 0; }; done\nexit 1\n', { mode: 0o755 });
-      const r = await withEngine(fake, async () => call(await context(t.root), 'fs_grep', { pattern: 'x', limit: 1 }));
+    // a ripgrep whose count finds two lines in a.txt, and whose read of them finds none: the file changed in between
+    const script = () => 'for a in "$@"; do [ "$a" = "--count" ] && { printf \'a.txt\\0002\\n\'; exit 0; }; done\nexit 1';
+    await withStandInRipgrep({ 'a.txt': 'x\nx\n' }, script, async (root, rg) => {
+      const r = await withEngine(rg, async () => call(await context(root), 'fs_grep', { pattern: 'x', limit: 1 }));
       assert.equal(r.isError, true, r.text);
       assert.match(r.text, /The matching files changed while they were searched: the lines counted were gone when read\. Repeat the call\./);
       assert.doesNotMatch(r.text, /Continue with/);
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 
   it('logs which ripgrep it uses, once', async () => {
@@ -394,13 +405,12 @@ describe('fs_grep engine', () => {
   });
 
   it('kills ripgrep when the call is cancelled', async () => {
-    const t = tempTree({ 'a.txt': 'x\n' });
-    try {
-      const pidFile = path.join(t.root, 'pid');
-      const slow = path.join(t.root, 'slow-rg');
-      fs.writeFileSync(slow, `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 30\n`, { mode: 0o755 });
+    // a ripgrep that notes its process and then waits
+    const script = (root: string) => `echo $$ > "${path.join(root, 'pid')}"\nexec sleep 30`;
+    await withStandInRipgrep({ 'a.txt': 'x\n' }, script, async (root, slow) => {
+      const pidFile = path.join(root, 'pid');
       const signal = { isCancellationRequested: false };
-      const ctx = { ...(await context(t.root)), signal };
+      const ctx = { ...(await context(root)), signal };
       const t0 = Date.now();
       const pending = withEngine(slow, () => call(ctx, 'fs_grep', { pattern: 'x' }));
       while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') {
@@ -413,9 +423,7 @@ describe('fs_grep engine', () => {
       assert.ok(Date.now() - t0 < 5000, 'returned promptly');
       const pid = Number(fs.readFileSync(pidFile, 'utf8'));
       assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the ripgrep process is gone');
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 });
 
