@@ -58,7 +58,8 @@ const mib = (kib) => (kib === undefined ? undefined : round(kib / 1024));
 
 /**
  * `runs` rounds, each running every case once in turn (the first round, which fills the
- * caches, not counted). Gives each case's median time and its median peak memory.
+ * caches, not counted). Gives each case's median time, its times round by round (`each`)
+ * and its median peak memory.
  */
 async function rounds(runs, cases) {
   const out = Object.fromEntries(Object.keys(cases).map((k) => [k, { ms: [], kib: [], first: undefined }]));
@@ -73,7 +74,7 @@ async function rounds(runs, cases) {
       }
     }
   }
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { ms: round(median(v.ms)), min: round(Math.min(...v.ms)), peakMiB: v.kib.length ? mib(median(v.kib)) : undefined, first: v.first }]));
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { ms: round(median(v.ms)), min: round(Math.min(...v.ms)), each: v.ms, peakMiB: v.kib.length ? mib(median(v.kib)) : undefined, first: v.first }]));
 }
 
 export default async function run({ dataDir, root, record }) {
@@ -123,7 +124,9 @@ export default async function run({ dataDir, root, record }) {
     }
     const r = await rounds(runs, cases);
     const base = (k) => round(r[k].ms + r.node.ms);
-    const note = (k, b, extra = '') => `median of ${runs}, alternating, on 2 cores shared with other work; ours min ${r[k].min} ms; baseline = ${b} ${r[b].ms} ms + bare node ${r.node.ms} ms; peak ${r[k].peakMiB} MiB (bare node ${r.node.peakMiB}, ripgrep ${r[b].peakMiB ?? 'n/a'}); target ratio <= 1.3, peak <= 192 MiB${extra}${r[`${k}Before`] ? `; the build before: ${r[`${k}Before`].ms} ms (min ${r[`${k}Before`].min}), peak ${r[`${k}Before`].peakMiB} MiB` : ''}`;
+    // each round's own ratio (ours, ripgrep and node from the same round): a machine whose speed drifts between rounds moves both sides of it
+    const paired = (k, b) => Math.round(median(r[k].each.map((ms, i) => ms / (r[b].each[i] + r.node.each[i]))) * 100) / 100;
+    const note = (k, b, extra = '') => `median of ${runs}, alternating, on 2 cores shared with other work; the median of each round's own ratio ${paired(k, b)}; ours min ${r[k].min} ms; baseline = ${b} ${r[b].ms} ms + bare node ${r.node.ms} ms; peak ${r[k].peakMiB} MiB (bare node ${r.node.peakMiB}, ripgrep ${r[b].peakMiB ?? 'n/a'}); target ratio <= 1.3, peak <= 192 MiB${extra}${r[`${k}Before`] ? `; the build before: ${r[`${k}Before`].ms} ms (min ${r[`${k}Before`].min}), peak ${r[`${k}Before`].peakMiB} MiB` : ''}`;
     const row = (k, b, what, extra) => {
       record({ name: `${what}, ${label}: whole CLI process vs ripgrep alone + a bare node start`, ours: r[k].ms, baseline: base(b), unit: 'ms', note: note(k, b, extra) });
       record({ name: `${what}, ${label}: peak memory vs a bare node`, ours: r[k].peakMiB, baseline: r.node.peakMiB, unit: 'MiB', note: `median of ${runs}; target at most 192 MiB${r[`${k}Before`] ? `; the build before: ${r[`${k}Before`].peakMiB} MiB` : ''}` });

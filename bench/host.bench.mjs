@@ -24,6 +24,7 @@
 // does not start where its continuation said).
 //   npm run bench -- host        (needs the test host: VSCODE_HOST_DIR, scripts/setup-host.sh)
 //   AFT_BENCH_HOST=grep npm run bench -- host      (the grep window alone)
+//   AFT_BENCH_HOST_BROAD=200000,1000000 ...         (a grep window per tree size; 200,000 unless told)
 //   AFT_BENCH_EXT_DIR=/elsewhere/build ...          (the grep window runs that build of the extension)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -189,12 +190,21 @@ export default async function run({ dataDir, root, record }) {
     if (!fs.existsSync(p)) throw new Error(`missing ${p}: the host bench needs the test host (scripts/setup-host.sh, VSCODE_HOST_DIR) and a build`);
   }
   if (process.env.AFT_BENCH_HOST !== 'grep') await windows(root, record);
-  const files = 200_000;
-  const g = await grepWindow(root, ensureBroadTree(dataDir, files), files);
-  for (const [k, what] of [['grep', `fs_grep export (${files} matching lines in as many files, 100 shown)`], ['glob', `fs_glob **/*.ts (${files} matching files, 100 shown)`]]) {
-    const x = g[k];
-    record({ name: `host: longest event-loop pause of the extension host during ${what} vs during the editor's ripgrep running the same search, its output read in the host`, ours: x.pauseMs, baseline: x.rawPauseMs, unit: 'ms', note: `a 2 ms timer in the extension host, the most it was late over ${g.runs} calls (median of the calls' longest: ${x.pauseMedianMs} ms; each call's longest, when it ended (ms from the call's start), the call's time and its longest garbage collection: ${x.pauses.join(", ")}); the call took ${x.ms} ms (in the host, from the log: ${x.inHostMs} ms), ripgrep alone ${x.rawMs} ms; target at most 50 ms` });
+  for (const files of hostSizes(process.env.AFT_BENCH_HOST_BROAD)) {
+    const g = await grepWindow(root, ensureBroadTree(dataDir, files), files);
+    for (const [k, what] of [['grep', `fs_grep export (${files} matching lines in as many files, 100 shown)`], ['glob', `fs_glob **/*.ts (${files} matching files, 100 shown)`]]) {
+      const x = g[k];
+      record({ name: `host: longest event-loop pause of the extension host during ${what} vs during the editor's ripgrep running the same search, its output read in the host`, ours: x.pauseMs, baseline: x.rawPauseMs, unit: 'ms', note: `a 2 ms timer in the extension host, the most it was late over ${g.runs} calls (median of the calls' longest: ${x.pauseMedianMs} ms; each call's longest, when it ended (ms from the call's start), the call's time and its longest garbage collection: ${x.pauses.join(", ")}); the call took ${x.ms} ms (in the host, from the log: ${x.inHostMs} ms), ripgrep alone ${x.rawMs} ms; target at most 50 ms` });
+    }
   }
+}
+
+/** The trees the grep window opens, in files (AFT_BENCH_HOST_BROAD, "200000,1000000"): 200,000 unless told. */
+function hostSizes(given) {
+  const sizes = (given ?? '200000').split(',').map((x) => Number(x.trim()));
+  const bad = sizes.find((n) => !Number.isInteger(n) || n < 10_000 || n % 10_000 !== 0);
+  if (bad !== undefined) throw new Error(`AFT_BENCH_HOST_BROAD: each size is a number of files, a multiple of 10,000 (the broad tree's folders hold 100), not ${bad}`);
+  return sizes;
 }
 
 /** The first two windows' figures (AFT_BENCH_HOST=grep leaves them out, for the grep window alone). */
