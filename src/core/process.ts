@@ -167,6 +167,7 @@ export function stoppedError(what: string, e: ProcessStopped): ToolError {
     case 'stall':
       return new ToolError('io', `${what} was stopped: it made no progress for ${e.limit / 1000} seconds, as happens when it waits on a FIFO or device in the searched folders (an ignore file that is a pipe). ${narrow}`);
     default:
-      return new ToolError('io', `${what} was stopped after ${e.limit / 1000} seconds. ${narrow}`);
+      // a walk of a large tree on a cold disk cache: no one file is to blame
+      return new ToolError('io', `${what} was stopped after ${e.limit / 1000} seconds: the searched folders hold more than it read in that time. Narrow the search with path or include, or leave large folders out with the ignore settings.`);
   }
 }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { ProcessStopped, stoppedError } from '../../src/core/process';
 import { NODE_PROCESSES } from '../../src/host/process';
 import { turnCounter } from './eventLoop';
 
@@ -34,5 +35,24 @@ describe("a child's output read line by line", () => {
     // a turn hands on 5 ms of lines and the rest of the 64 KiB chunk they are in (2,520 lines): at most a few thousand
     const most = Math.max(...perTurn.values());
     assert.ok(most <= 8000, `the most lines handed on in one turn: ${most} of ${lines}`);
+  });
+});
+
+describe('a child stopped by its deadline', () => {
+  it('is killed once its time is up, and the model is told the searched folders hold more than it read in that time', async () => {
+    const t0 = Date.now();
+    // a walk that reads on: printing (progress) all the time, so only the deadline stops it
+    const script = 'setInterval(() => process.stdout.write("x\\n"), 20);';
+    const e = await NODE_PROCESSES.run(process.execPath, ['-e', script], { cwd: process.cwd(), onLine: () => {}, stallMs: 3000, deadlineMs: 800 }).then(
+      () => assert.fail('the run ended by itself'),
+      (err: unknown) => err,
+    );
+    assert.ok(e instanceof ProcessStopped, String(e));
+    assert.equal(e.reason, 'deadline');
+    assert.ok(Date.now() - t0 < 10_000, 'stopped near its deadline');
+    assert.equal(
+      stoppedError('ripgrep', e).message,
+      'ripgrep was stopped after 0.8 seconds: the searched folders hold more than it read in that time. Narrow the search with path or include, or leave large folders out with the ignore settings.',
+    );
   });
 });
