@@ -361,6 +361,28 @@ describe('fs_grep engine', () => {
     }
   });
 
+  it('prints the paths of several workspace folders as the model gives them back, in every output, however they sort', async () => {
+    const parent = tempTree({ 'one/src/a.txt': 'x\n', 'two/lib/b.txt': 'x\nx\n', 'three/src/c.txt': 'x\n' });
+    try {
+      const roots = [path.join(parent.root, 'one', 'src'), path.join(parent.root, 'two', 'lib'), path.join(parent.root, 'three', 'src')];
+      const grep = (input: Record<string, unknown>) => withEngine(rgOnPath(), async () => call(await context(roots), 'fs_grep', input));
+      const head = '4 matching lines in 3 files for "x" in the workspace folders; all shown:';
+      assert.equal((await grep({ pattern: 'x' })).text, `${head}\nlib/b.txt\n  L1: x\n  L2: x\nsrc/a.txt\n  L1: x\nsrc/c.txt\n  L1: x`);
+      assert.equal((await grep({ pattern: 'x', output: 'files' })).text, `${head}\nlib/b.txt\nsrc/a.txt\nsrc/c.txt`);
+      assert.equal((await grep({ pattern: 'x', output: 'count' })).text, `${head}\nlib/b.txt: 2\nsrc/a.txt: 1\nsrc/c.txt: 1`);
+      // a page that ends inside a file names it as printed, and so does the page after it
+      const first = await grep({ pattern: 'x', limit: 1 });
+      assert.match(first.text, /^4 matching lines in 3 files for "x" in the workspace folders; 1 shown:\nlib\/b\.txt \(1 of its 2 matching lines\)\n {2}L1: x\n/);
+      const next = await grep(continued(first.text));
+      assert.match(next.text, /; 2 shown:\nlib\/b\.txt \(2 of its 2 matching lines\)\n {2}L2: x\n/);
+      for (const r of [first, next]) {
+        assert.doesNotMatch(r.text, /\0/);
+      }
+    } finally {
+      parent.cleanup();
+    }
+  });
+
   it('says the files changed during the search when the lines it counted are gone when read, and gives no call to continue', async () => {
     // a ripgrep whose count finds two lines in a.txt, and whose read of them finds none: the file changed in between
     const script = () => 'for a in "$@"; do [ "$a" = "--count" ] && { printf \'a.txt\\0002\\n\'; exit 0; }; done\nexit 1';

@@ -55,14 +55,16 @@ export interface GrepEnv {
   signal?: CancelSignal;
 }
 
+/**
+ * A matching file as the selection keeps it: a deep page keeps every file before it, so
+ * nothing is kept that only the page's own files need (how the path prints, how a call
+ * names it): see {@link Scope.display} and {@link Scope.callPath}.
+ */
 interface Found {
   scope: Scope;
   rel: string;
-  /** How it sorts: `rel` when one scope is searched (its paths share a prefix), else `display` and the scope (see sortKey). */
+  /** How it sorts: `rel` when one scope is searched (its paths share a prefix), else the printed path and the scope (see sortKey). */
   key: string;
-  display: string;
-  /** The path as a call takes it (see Scope.callPath). */
-  callPath: string;
   count: number;
   hits?: FileHits;
 }
@@ -146,7 +148,7 @@ export async function grepCounts(req: GrepRequest, env: GrepEnv): Promise<GrepRe
       }
       const bar = top.bar;
       if (bar === undefined || comparePaths(key, bar.key) < 0) {
-        top.offer({ scope, rel, key, display: single ? scope.display(rel) : key, callPath: scope.callPath(rel), count, hits });
+        top.offer({ scope, rel, key, count, hits });
       }
     };
     // ripgrep cannot say which files its whitelist brought back past ignore rules, so with a
@@ -345,6 +347,7 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
       items.push(file);
     }
   });
+  const printed = chosen.map((c) => c.f.scope.display(c.f.rel));
   // Rendered for exactly the first k records: a line of a record past the cut is context
   // here (marked "-"), never a match the next page would show again.
   const lines = (k: number): string[] => {
@@ -357,8 +360,8 @@ export async function contentPage(req: GrepRequest, env: GrepEnv, files: Found[]
       const c = chosen[file];
       const upto = c.from + n;
       // A file split across pages says which of its records this page holds.
-      out.push(c.from === 0 && upto === c.f.count ? c.f.display : `${c.f.display} (${span(c.from + 1, upto)} of its ${plural(c.f.count, unit[0], unit[1])})`);
-      for (const block of renderFileHits(c.f.callPath, c.f.hits!, c.from, upto, req.context)) {
+      out.push(c.from === 0 && upto === c.f.count ? printed[file] : `${printed[file]} (${span(c.from + 1, upto)} of its ${plural(c.f.count, unit[0], unit[1])})`);
+      for (const block of renderFileHits(c.f.scope.callPath(c.f.rel), c.f.hits!, c.from, upto, req.context)) {
         out.push(...block);
       }
     }
@@ -388,7 +391,7 @@ export function fitBytes(n: number, lines: (k: number) => string[]): number {
 /** The page of a files or count search: files `skip`..`skip+limit` of `files` (in path order, at least that many). */
 export function filesPage(req: GrepRequest, files: Found[]): GrepPage {
   const page = files.slice(req.skip, req.skip + req.limit);
-  const all = page.map((f) => (req.output === 'count' ? `${f.display}: ${f.count}` : f.display));
+  const all = page.map((f) => (req.output === 'count' ? `${f.scope.display(f.rel)}: ${f.count}` : f.scope.display(f.rel)));
   const lines = (k: number) => all.slice(0, k);
   return { shown: fitBytes(all.length, lines), wanted: all.length, lines, end: (k) => ({ key: page[k - 1].key, within: page[k - 1].count }) };
 }
