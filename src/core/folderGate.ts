@@ -13,6 +13,7 @@
 import type { CancelSignal } from './cancel';
 import { PACE_SLICE_MS } from './limits';
 import { Pacer } from './pace';
+import { sameBytes, type PathText } from './pathBytes';
 
 /** Folders compared in place before the map is asked: a few more than a walk's threads. */
 const RECENT_FOLDERS = 4;
@@ -24,7 +25,15 @@ interface FolderState<T, A> {
   answer: A | false | undefined;
   rels: string[];
   values: T[];
+  /** The folder as UTF-8 bytes, once a path of it came as bytes (see pushBytes). */
+  bytes?: Uint8Array;
 }
+
+/**
+ * Decides a path from its folder's answer and the bytes of its name (`buf[at..end)`),
+ * without its text: true when the path needs nothing more (it was counted, or is left out).
+ */
+export type QuickPath<A> = (answer: A, buf: Uint8Array, at: number, end: number) => boolean;
 
 export class FolderGate<T, A extends object | true = true> {
   private readonly folders = new Map<string, FolderState<T, A>>();
@@ -47,6 +56,39 @@ export class FolderGate<T, A extends object | true = true> {
   }
 
   push(rel: string, value: T): void {
+    this.place(rel, value);
+  }
+
+  /**
+   * A path given as UTF-8 bytes (`buf[start..end)`, "/"-separated): where its folder is one
+   * of the last few met and answered, its folder is found by comparing bytes and `quick`
+   * may decide it without its text; otherwise it is decoded (`text`) and pushed.
+   */
+  pushBytes(buf: Uint8Array, start: number, end: number, value: T, text: PathText, quick?: QuickPath<A>): void {
+    let cut = end - 1;
+    while (cut >= start && buf[cut] !== 47) {
+      cut--;
+    }
+    const len = cut < start ? 0 : cut - start;
+    for (let k = 0; k < RECENT_FOLDERS; k++) {
+      const s = this.recent[k];
+      const bytes = s?.bytes;
+      if (bytes !== undefined && bytes.length === len && sameBytes(bytes, buf, start)) {
+        const answer = s!.answer;
+        if (answer === false || (answer !== undefined && quick !== undefined && quick(answer, buf, cut + 1, end))) {
+          return;
+        }
+        break;
+      }
+    }
+    const state = this.place(text.text(buf, start, end), value);
+    if (state !== undefined && state.bytes === undefined) {
+      state.bytes = Uint8Array.prototype.slice.call(buf, start, start + len);
+    }
+  }
+
+  /** Passes on a path (or keeps it waiting), and gives its folder's state (undefined after a failure). */
+  private place(rel: string, value: T): FolderState<T, A> | undefined {
     const cut = rel.lastIndexOf('/');
     const len = cut < 0 ? 0 : cut;
     let state: FolderState<T, A> | undefined;
@@ -60,7 +102,7 @@ export class FolderGate<T, A extends object | true = true> {
     }
     if (state === undefined) {
       if (this.failure) {
-        return;
+        return undefined;
       }
       const folder = cut < 0 ? '' : rel.slice(0, cut);
       state = this.folders.get(folder) ?? this.start(folder);
@@ -74,6 +116,7 @@ export class FolderGate<T, A extends object | true = true> {
     } else if (answer !== false) {
       this.pass(rel, value, answer, cut);
     }
+    return state;
   }
 
   /** Asks about a folder met for the first time. */

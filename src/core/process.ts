@@ -14,9 +14,11 @@ export interface RunOptions {
   stdin?: string;
   /** Called with each complete line of standard output (without its separator). */
   onLine?: (line: string) => void;
+  /** Called with each chunk of standard output as it comes, undecoded (instead of `onLine`). */
+  onBytes?: (chunk: Uint8Array) => void;
   /** Called with each complete line of standard error. */
   onErrLine?: (line: string) => void;
-  /** Standard output bytes kept when `onLine` is not given; more kills the process. */
+  /** Standard output bytes kept when neither `onLine` nor `onBytes` is given; more kills the process. */
   maxOutputBytes?: number;
   /** Line separator of standard output. @default "\n" */
   separator?: '\n' | '\0';
@@ -52,7 +54,7 @@ export class ProcessStopped extends Error {
 
 export interface RunResult {
   code: number | null;
-  /** Standard output when no `onLine` was given. */
+  /** Standard output when neither `onLine` nor `onBytes` was given. */
   stdout: string;
   /** The first 64 KiB of standard error not given to `onErrLine`. */
   stderr: string;
@@ -130,6 +132,12 @@ export interface ProcessHost {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Processors this process may use, where known: a program that uses all of them is given one fewer (see ripgrep's `--threads`). */
   readonly cores?: number;
+  /**
+   * Whether the thread that reads programs' output is one that other work waits on (an
+   * editor's extension host, shared by every extension): a program that could outrun it is
+   * then given one processor fewer. False in a process of its own (the CLI, its MCP server). @default true
+   */
+  readonly readerShared?: boolean;
 }
 
 /**

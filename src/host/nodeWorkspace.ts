@@ -9,7 +9,7 @@ import type { OpenedFile, OpenOptions } from '../core/file';
 import { iterateLocalDirectory, localMtimes, readLocalDirectory, readLocalNames } from './localDirectory';
 import { openLocalFileNow } from './localFile';
 import { localStatNow } from './localStat';
-import { NODE_PROCESSES } from './process';
+import { OWN_PROCESSES } from './process';
 import { realpathLenient, realpathNative } from './realpath';
 import { applyOnDisk } from './nodeApply';
 import { GitDirectoryProbe, localEntryExists, localIsFile } from './gitDirectory';
@@ -25,7 +25,7 @@ export const NO_CHECKER = 'no language server runs outside VS Code';
 /** The workspace on node:fs: one or more folders, no editors; trusted unless told otherwise (the CLI's --untrusted). */
 export class NodeWorkspace implements Workspace {
   private readonly rootList: Root[];
-  readonly processes = NODE_PROCESSES;
+  readonly processes = OWN_PROCESSES;
   /** As VS Code's workspace trust: an untrusted workspace runs no program the workspace could steer. */
   trusted = true;
 

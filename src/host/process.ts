@@ -199,20 +199,29 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     };
     const out = child.stdout!;
     const err = child.stderr!;
-    out.setEncoding('utf8');
+    const onBytes = opts.onBytes;
+    if (!onBytes) {
+      out.setEncoding('utf8');
+    }
     // A pipe read in one turn of the thread can bring megabytes (libuv reads on while data is
     // there): past STREAM_TURN_MS of lines handed on, the stream pauses until the next turn.
     let turnStart: number | undefined;
-    out.on('data', (chunk: string) => {
+    out.on('data', (chunk: string | Buffer) => {
       outBytes += chunk.length;
-      if (outLines) {
+      if (outLines || onBytes) {
         if (turnStart === undefined) {
           turnStart = performance.now();
           setImmediate(() => {
             turnStart = undefined;
           });
         }
-        outLines.push(chunk);
+        if (onBytes) {
+          // a plain view: the reader then sees one kind of array, whether a path came whole in a chunk or across two
+          const b = chunk as Buffer;
+          onBytes(new Uint8Array(b.buffer, b.byteOffset, b.length));
+        } else {
+          outLines!.push(chunk as string);
+        }
         if (performance.now() - turnStart >= STREAM_TURN_MS && !out.isPaused()) {
           out.pause();
           setImmediate(() => out.resume());
@@ -224,7 +233,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
         kill();
         return;
       }
-      outChunks.push(chunk);
+      outChunks.push(chunk as string);
     });
     err.setEncoding('utf8');
     err.on('data', (chunk: string) => {
@@ -300,21 +309,30 @@ function isExecutable(p: string): boolean {
   }
 }
 
-/** Programs run on this machine, as the extension host's or the CLI's own process. */
-export const NODE_PROCESSES: ProcessHost = {
-  run: runProcess,
-  startTask,
-  async tempFile(name, text) {
-    const dir = mkdtempSync(nodePath.join(nodeOs().tmpdir(), 'aft-'));
-    const path = nodePath.join(dir, name);
-    await fs.writeFile(path, text, { mode: 0o600 });
-    return { path, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
-  },
-  isExecutable,
-  get env() {
-    return process.env;
-  },
-  get cores() {
-    return nodeOs().availableParallelism();
-  },
-};
+/** Programs run on this machine, from the editor's extension host (`readerShared`) or a process of the tools' own (the CLI). */
+function nodeProcesses(readerShared: boolean): ProcessHost {
+  return {
+    run: runProcess,
+    startTask,
+    async tempFile(name, text) {
+      const dir = mkdtempSync(nodePath.join(nodeOs().tmpdir(), 'aft-'));
+      const path = nodePath.join(dir, name);
+      await fs.writeFile(path, text, { mode: 0o600 });
+      return { path, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
+    },
+    isExecutable,
+    get env() {
+      return process.env;
+    },
+    get cores() {
+      return nodeOs().availableParallelism();
+    },
+    readerShared,
+  };
+}
+
+/** As the extension host runs them: its thread is every extension's. */
+export const NODE_PROCESSES = nodeProcesses(true);
+
+/** As the CLI and its MCP server run them, in a process of their own. */
+export const OWN_PROCESSES = nodeProcesses(false);

@@ -258,30 +258,82 @@ describe('broad searches: streams, bounded selections, name screens', () => {
         }
       }
       Object.assign(files, { 'skip/a.ts': 'export 1\n', 'm00/x.log': 'export\n', 'pkg/local.ts': 'export\n', 'pkg/kept.ts': 'export\n', 'bare.git/HEAD': 'ref\n', 'bare.git/objects/x.ts': 'export\n', 'bare.git/refs/y.ts': 'export\n', 'bare.git/commondir': '.\n' });
+      // folders that sort after every page's paths, each with a match its own rules leave out: most come after the page is full, whatever order the walk takes
+      for (let d = 0; d < 12; d++) {
+        Object.assign(files, { [`z${d}/.gitignore`]: 'local.ts\n', [`z${d}/local.ts`]: 'export\n', [`z${d}/kept.ts`]: 'export\n' });
+      }
       const t = tempTree(files);
       try {
         const ctx = await context(t.root);
-        const all = [...Object.keys(files).filter((p) => /^m\d\d\/.*\.ts$/.test(p)), 'pkg/kept.ts'].sort(comparePaths);
+        const all = [...Object.keys(files).filter((p) => /^(m\d\d|z\d+)\/.*\.ts$/.test(p) && !p.endsWith('local.ts')), 'pkg/kept.ts'].sort(comparePaths);
         await withEngine(engine === 'rg' ? rgOnPath() : 'none', async () => {
           const seen: string[] = [];
           for (let offset = 1; offset <= all.length; offset += 50) {
             const r = await call(ctx, 'fs_glob', { pattern: '**/*.ts', limit: 50, offset });
             assert.match(r.text, new RegExp(`^${all.length} files match \\*\\*/\\*\\.ts in the workspace; ${offset}-${Math.min(offset + 49, all.length)} shown`), r.text.slice(0, 200));
-            seen.push(...r.text.split('\n').filter((l) => /^(m\d\d|pkg)\//.test(l)));
+            seen.push(...r.text.split('\n').filter((l) => /^(m\d\d|pkg|z\d+)\//.test(l)));
           }
           assert.deepEqual(seen, all);
+          // page after page by the cursor each gives: the matches before it are counted, not listed
+          const byCursor: string[] = [];
+          let input: Record<string, unknown> = { pattern: '**/*.ts', limit: 40 };
+          for (let page = 0; page < 20; page++) {
+            const r = await call(ctx, 'fs_glob', input);
+            assert.match(r.text, new RegExp(`^${all.length} files match \\*\\*/\\*\\.ts in the workspace; ${byCursor.length + 1}-`), r.text.slice(0, 200));
+            byCursor.push(...r.text.split('\n').filter((l) => /^(m\d\d|pkg|z\d+)\//.test(l)));
+            const next = /\nContinue with: fs_glob (\{.*\})$/.exec(r.text);
+            if (!next) {
+              break;
+            }
+            input = JSON.parse(next[1]) as Record<string, unknown>;
+          }
+          assert.deepEqual(byCursor, all);
           const g = await call(ctx, 'fs_grep', { pattern: 'export', output: 'files', limit: 1000 });
           assert.match(g.text, new RegExp(`^${all.length} matching lines in ${all.length} files for "export"`));
-          assert.deepEqual(g.text.split('\n').filter((l) => /^(m\d\d|pkg)\//.test(l)), all);
+          assert.deepEqual(g.text.split('\n').filter((l) => /^(m\d\d|pkg|z\d+)\//.test(l)), all);
           const inc = await call(ctx, 'fs_grep', { pattern: 'export', include: '*.ts', offset: all.length });
-          assert.match(inc.text, new RegExp(`^${all.length} matching lines in ${all.length} files for "export" in the workspace \\(include: \\*\\.ts\\); ${all.length} shown \\(end\\):\\npkg/kept\\.ts\\n`), inc.text.slice(0, 300));
+          assert.match(inc.text, new RegExp(`^${all.length} matching lines in ${all.length} files for "export" in the workspace \\(include: \\*\\.ts\\); ${all.length} shown \\(end\\):\\nz9/kept\\.ts\\n`), inc.text.slice(0, 300));
         });
       } finally {
         t.cleanup();
       }
     });
   }
-  it('ripgrep is given one thread fewer than the processors, one at least, twelve at most, for a walk that lists the files a glob whitelists, and its own count for a whole walk or a search of contents; every run prints paths with "/"', async () => {
+  it('ripgrep: where a page fills before the walk ends, the paths of folders that sort after it (or before the cursor) are counted from their bytes, ignored and git-directory matches left out', async function () {
+    this.timeout(60000);
+    // over 1,024 matches, so the page's bar is set while ripgrep walks on; folders holding a match their own rules leave out, among them
+    const files: Record<string, string> = { '.gitignore': 'skip/\n', 'skip/a.ts': 'x\n', 'bare.git/HEAD': 'ref\n', 'bare.git/objects/x.ts': 'x\n', 'bare.git/refs/y.ts': 'x\n' };
+    for (let d = 0; d < 60; d++) {
+      const dir = `m${String(d).padStart(2, '0')}`;
+      for (let f = 0; f < 40; f++) {
+        files[`${dir}/f${String(f).padStart(2, '0')}.ts`] = 'x\n';
+      }
+      if (d % 3 === 0) {
+        Object.assign(files, { [`${dir}/.gitignore`]: 'local.ts\n', [`${dir}/local.ts`]: 'x\n' });
+      }
+    }
+    const t = tempTree(files);
+    try {
+      const ctx = await context(t.root);
+      const all = Object.keys(files)
+        .filter((p) => /^m\d\d\/f\d\d\.ts$/.test(p))
+        .sort(comparePaths);
+      await withEngine(rgOnPath(), async () => {
+        const head = (n: number, first: number) => new RegExp(`^${all.length} files match \\*\\*/\\*\\.ts in the workspace; ${first === n ? first : `${first}-${n}`} shown:\\n${all.slice(first - 1, n).join('\\n')}\\n`);
+        const one = await call(ctx, 'fs_glob', { pattern: '**/*.ts', limit: 1 });
+        assert.match(one.text, head(1, 1), one.text.slice(0, 300));
+        const deep = await call(ctx, 'fs_glob', { pattern: '**/*.ts', limit: 3, offset: 1201 });
+        assert.match(deep.text, head(1203, 1201), deep.text.slice(0, 300));
+        const next = /\nContinue with: fs_glob (\{.*\})$/.exec(deep.text);
+        const later = await call(ctx, 'fs_glob', { ...(JSON.parse(next![1]) as object), limit: 1 });
+        assert.match(later.text, head(1204, 1204), later.text.slice(0, 300));
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('ripgrep is given one thread fewer than the processors, one at least, twelve at most, for a walk that lists the files a glob whitelists where the extension host reads it, and its own count for a whole walk, a search of contents or a process of its own; every run prints paths with "/"', async () => {
     assert.deepEqual([1, 2, 3, 8, 13, 64].map((n) => threadArgs(n)), [['--threads=1'], ['--threads=1'], ['--threads=2'], ['--threads=7'], ['--threads=12'], ['--threads=12']]);
     assert.deepEqual(threadArgs(undefined), []);
     assert.deepEqual(threadArgs(0), []);
@@ -311,6 +363,10 @@ describe('broad searches: streams, bounded selections, name screens', () => {
     await rgTextDetails(scope, q, 'x', undefined, 0);
     assert.equal(runs.length, 6);
     assert.deepEqual(runs[0].slice(0, 3), ['--threads=3', '--path-separator=/', '--files'], runs[0].join(' '));
+    // the CLI's own process: no thread kept back for other work
+    await rgFiles({ ...scope, proc: { ...proc, run: proc.run, readerShared: false } }, ['**/*.ts'], [], () => undefined);
+    assert.equal(runs.length, 7);
+    assert.deepEqual(runs[6].slice(0, 2), ['--path-separator=/', '--files'], runs[6].join(' '));
     for (const args of runs.slice(1)) {
       assert.ok(!args.some((a) => a.startsWith('--threads') || a === '-j'), args.join(' '));
       // ripgrep separates with a backslash on Windows unless told: every folder question would see the root

@@ -5,7 +5,7 @@ import { MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_RULES, MAX_IGNORE_RULE_CHARS, MA
 import { decodeText } from '../text/encoding';
 import { editorGlobToLines, rebaseLines } from './globs';
 import { Pacer } from '../pace';
-import { childFrame, compileRules, IGNORE_FILE_NAMES, MatchClock, Matcher, Overrides, RuleFile, type CompiledRules, type Frame, type IgnoreFileName } from './rules';
+import { childFrame, compileRules, IGNORE_FILE_NAMES, MatchClock, Matcher, Overrides, RuleFile, type CompiledRules, type Frame, type IgnoreFileName, type NameScreen } from './rules';
 
 /** The part of the workspace seam the ignore policy reads through. */
 export type RuleReader = FileOpener;
@@ -228,7 +228,7 @@ export class IgnorePolicy {
 }
 
 /** A test of a file's name that says whether the rules need asking (see Matcher.fileScreen). */
-type Screen = (rel: string, at: number) => boolean;
+type Screen = NameScreen;
 
 /** What the files of one folder share: whether the folder is left out, its rules, and their screen. */
 export interface FolderAnswer {
@@ -363,6 +363,14 @@ export class PathChecker {
       return 'ignored';
     }
     return !at.screen || at.screen(rel, cut + 1) ? 'ask' : 'kept';
+  }
+
+  /** {@link screen} of a path given as UTF-8 bytes, its name `buf[at..end)`. */
+  static screenBytes(at: FolderAnswer, buf: Uint8Array, nameAt: number, end: number): 'ignored' | 'kept' | 'ask' {
+    if (at.ignored) {
+      return 'ignored';
+    }
+    return !at.screen || at.screen.bytes(buf, nameAt, end) ? 'ask' : 'kept';
   }
 
   /** The rules matched on a file of that folder that {@link screen} could not decide. */

@@ -297,6 +297,16 @@ export interface MatchResult {
  * `--ignore-file` rules. Reproducing it here is what lets the JavaScript walk list the
  * same files as `rg --files`.
  */
+/**
+ * Whether the rules must be asked about a file, from its name alone (see Matcher.fileScreen):
+ * false means no rule can match it. Called with the path and where its name starts, or
+ * with the path's UTF-8 bytes (`bytes`: the name is `buf[at..end)`), which it decides alike.
+ */
+export interface NameScreen {
+  (rel: string, at: number): boolean;
+  bytes(buf: Uint8Array, at: number, end: number): boolean;
+}
+
 export class Matcher {
   constructor(
     readonly overrides: Overrides,
@@ -334,7 +344,7 @@ export class Matcher {
    * match a file needs a name of a few such characters (see {@link FileRules}). Undefined
    * when no such test can be made (a rule without a hint, or overrides that keep only some files).
    */
-  fileScreen(frame: Frame | undefined): ((rel: string, at: number) => boolean) | undefined {
+  fileScreen(frame: Frame | undefined): NameScreen | undefined {
     if (this.overrides.keeps > 0) {
       return undefined;
     }
@@ -369,12 +379,19 @@ export class Matcher {
       ends[c] |= 2;
       ends[c >= 97 && c <= 122 ? c - 32 : c] |= 2;
     }
-    return (rel, at) => {
+    const screen = (rel: string, at: number): boolean => {
       const a = rel.charCodeAt(at);
       const z = rel.charCodeAt(rel.length - 1);
       // `.git` is never walked, whatever the rules (see decide)
       return at >= rel.length || a >= 128 || z >= 128 || a === 46 || (ends[a] & 1) !== 0 || (ends[z] & 2) !== 0;
     };
+    // a name's first and last characters are ASCII exactly where its first and last UTF-8 bytes are
+    const bytes = (buf: Uint8Array, at: number, end: number): boolean => {
+      const a = buf[at];
+      const z = buf[end - 1];
+      return at >= end || a >= 128 || z >= 128 || a === 46 || (ends[a] & 1) !== 0 || (ends[z] & 2) !== 0;
+    };
+    return Object.assign(screen, { bytes });
   }
 
   private decide(frame: Frame | undefined, given: string, isDir: boolean): MatchResult {

@@ -9,7 +9,7 @@ import type { ProcessHost } from '../process';
 import { findRipgrep, rgCount, rgDetails, rgFiles, rgMultilineCount, rgTextDetails, type RipgrepFound, type RgScope } from './ripgrep';
 import type { Scope } from './scope';
 import { GitDirectoryFolders, OutsideGitDirectories, type GitDirectories } from '../gitDirectory';
-import { FolderGate } from '../folderGate';
+import { FolderGate, type QuickPath } from '../folderGate';
 import { looksBinary, type FileHits } from './textSearch';
 
 /**
@@ -26,9 +26,11 @@ export interface SearchEngine {
    * a walk of a million files is a stream, never a list. `boundary` gets what ignore rules
    * left out, when `keeps` is empty. With `ask`, each folder's files wait for its answer
    * (asked once, with the engine's own question of the folder): false leaves them out,
-   * anything else comes with each of them, and `cut` is where the file's folder ends.
+   * anything else comes with each of them, and `cut` is where the file's folder ends. With
+   * `quick`, a path whose folder's answer is at hand may be decided from that and its name's
+   * bytes alone: it then never comes to `onFile`.
    */
-  files<A extends object | true = true>(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>): Promise<void>;
+  files<A extends object | true = true>(scope: Scope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>, quick?: QuickPath<A>): Promise<void>;
   /** Match records per file, each file with a match given to `onCount` once, in no particular order. */
   count(scope: Scope, q: Query, keeps: readonly string[], onCount: (rel: string, n: number) => void, boundary?: string[]): Promise<void>;
   /** Records (the first `maxCount`) and lines around them, of chosen files. */
@@ -78,12 +80,12 @@ export function ripgrepEngine(found: RipgrepFound, proc: ProcessHost, gitDirs: G
   return {
     kind: 'ripgrep',
     label: `ripgrep (${origin})`,
-    files: async <A extends object | true>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>) => {
+    files: async <A extends object | true>(scope: Scope, keeps: readonly string[], trailing: readonly string[], onFile: (rel: string, answer: A, cut: number) => void, boundary?: string[], ask?: FolderAsk<A>, quick?: QuickPath<A>) => {
       // one gate for both questions: a path's folder is looked up once
       const git = new GitDirectoryFolders(scope.baseRel, walkedPath(scope), gitDirs);
       const then = ask ?? (passAll as unknown as FolderAsk<A>);
       const gate = new FolderGate<undefined, A>((folder) => askBoth(git.outside(folder), then, folder), (rel, _v, answer, cut) => onFile(rel, answer, cut), signal);
-      await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, (rel) => gate.push(rel, undefined), boundary);
+      await rgFiles(rgScope(found, proc, scope, signal), keeps, trailing, (buf, start, end, text) => gate.pushBytes(buf, start, end, undefined, text, quick), boundary);
       await gate.done();
     },
     count: async (scope, q, keeps, onCount, boundary) => {

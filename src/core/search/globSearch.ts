@@ -74,6 +74,12 @@ function sideOf(prefix: string, after: string): -1 | 1 | 2 {
   return after.startsWith(prefix) ? 2 : comparePaths(prefix, after) < 0 ? -1 : 1;
 }
 
+/** What a folder's paths come to (see fateOf in globSearch): each must be looked at, all sort before the cursor, or all after the page. */
+type Fate = 0 | 1 | 2;
+const EACH = 0;
+const BEFORE = 1;
+const BEYOND = 2;
+
 /** A matching file (sorted by modification time): its path as it sorts (root-relative with one scope, else as printed, see sortKey). */
 interface Match {
   key: string;
@@ -114,6 +120,34 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
     const pruned = keeps.length ? prunedTopFolders(env.host, scope).catch(() => []) : undefined;
     const check = keeps.length > 0 && scope.policy.spec.respectIgnore;
     const cut = baseRel ? baseRel.length + 1 : 0;
+    // What a folder's paths come to, where the folder decides it (one scope, sorted by path):
+    // all sort before the cursor, or all after the page's bar (no path of it can reach the page).
+    const fateOf = (folder: WalkedFolder): Fate => {
+      if (after !== undefined) {
+        const side = folder.side === 0 ? (folder.side = sideOf(folder.prefix, after)) : folder.side;
+        if (side < 0) {
+          return BEFORE;
+        }
+        if (side === 2) {
+          return EACH;
+        }
+      }
+      const bar = byPath.bar;
+      if (bar === undefined) {
+        return EACH;
+      }
+      if (folder.beyond) {
+        return BEYOND;
+      }
+      if (folder.barSeen !== bar) {
+        folder.barSeen = bar;
+        if (sortsAfter(folder.prefix, bar)) {
+          folder.beyond = true;
+          return BEYOND;
+        }
+      }
+      return EACH;
+    };
     const count = (rel: string, folder: WalkedFolder): void => {
       total++;
       if (req.sort === 'mtime') {
@@ -132,29 +166,21 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
         }
         return;
       }
-      // one scope: a path sorts as its key, and a folder that sorts after the bar holds no path that can reach the page
-      if (after !== undefined) {
-        const side = folder.side === 0 ? (folder.side = sideOf(folder.prefix, after)) : folder.side;
-        if (side < 0 || (side === 2 && comparePaths(rel, after) <= 0)) {
+      // one scope: a path sorts as its key
+      const fate = fateOf(folder);
+      if (fate !== EACH) {
+        if (fate === BEFORE) {
           before++;
-          return;
         }
+        return;
+      }
+      if (after !== undefined && folder.side === 2 && comparePaths(rel, after) <= 0) {
+        before++;
+        return;
       }
       const bar = byPath.bar;
-      if (bar !== undefined) {
-        if (folder.beyond) {
-          return;
-        }
-        if (folder.barSeen !== bar) {
-          folder.barSeen = bar;
-          if (sortsAfter(folder.prefix, bar)) {
-            folder.beyond = true;
-            return;
-          }
-        }
-        if (comparePaths(rel, bar) >= 0) {
-          return;
-        }
+      if (bar !== undefined && comparePaths(rel, bar) >= 0) {
+        return;
       }
       byPath.offer(rel);
     };
@@ -199,6 +225,25 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
         const rules = checker.folderAnswer(dir);
         return rules instanceof Promise ? rules.then((r) => ({ prefix, rules: r, beyond: false, barSeen: undefined, side: 0 })) : { prefix, rules, beyond: false, barSeen: undefined, side: 0 };
       },
+      // Most paths of a broad glob are only counted: ripgrep matched the glob itself, the
+      // first and last bytes of the name tell that no ignore rule can match it, and its
+      // folder that none of its paths can reach the page. Such a path is never decoded.
+      keeps.length > 0 && single && req.sort === 'path'
+        ? (folder, buf, at, end) => {
+            if (folder.rules && PathChecker.screenBytes(folder.rules, buf, at, end) !== 'kept') {
+              return false;
+            }
+            const fate = fateOf(folder);
+            if (fate === EACH) {
+              return false;
+            }
+            total++;
+            if (fate === BEFORE) {
+              before++;
+            }
+            return true;
+          }
+        : undefined,
     );
     await matching.done();
     report.skipped = (boundary ?? []).filter(reportable);

@@ -5,7 +5,8 @@ import { ToolError } from '../errors';
 import type { IgnorePolicy } from '../ignore/policy';
 import { findProgram, ProcessStopped, SpawnError, stoppedError, type ProcessHost, type RunResult } from '../process';
 import type { Query } from './regex';
-import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_RG_COLUMN_BYTES } from '../limits';
+import { CHILD_STALL_MS, MAX_CHILD_MEMORY_BYTES, MAX_CHILD_RUN_MS, MAX_OUTPUT_LINE_CHARS, MAX_RG_COLUMN_BYTES } from '../limits';
+import { NulRecords, type PathText } from '../pathBytes';
 import type { FileHits } from './textSearch';
 
 /**
@@ -97,13 +98,15 @@ const RIPGREP_MAX_THREADS = 12;
 
 /**
  * ripgrep's threads where it outruns the reader of its output, one fewer than the processors
- * (one at least): the thread that reads it (the editor's extension host, which every
- * extension shares, or the CLI) keeps a processor of its own. That is a walk that lists the
- * files a glob whitelists: ripgrep keeps them without matching ignore rules, and prints
- * them as fast as it reads folders. On 2 processors its two threads held the extension
- * host's thread back for up to 57 ms during a glob that matched 200,000 files. Elsewhere
- * ripgrep matches every file (its ignore rules, or its contents), is the slow side, and
- * keeps its own count.
+ * (one at least), where that reader is the editor's extension host (see
+ * ProcessHost.readerShared): its thread, which every extension shares, keeps a processor of
+ * its own. That is a walk that lists the files a glob whitelists: ripgrep keeps them without
+ * matching ignore rules, and prints them as fast as it reads folders. On 2 processors its two
+ * threads held the extension host's thread back for up to 57 ms during a glob that matched
+ * 200,000 files. In a process of the tools' own (the CLI) ripgrep keeps its own count: most
+ * paths are decided from their bytes there, and one thread fewer made a glob matching
+ * 1,000,000 files take 15% longer. Elsewhere ripgrep matches every file (its ignore rules, or
+ * its contents), is the slow side, and keeps its own count.
  */
 export function threadArgs(cores: number | undefined): string[] {
   return cores === undefined || !(cores >= 1) ? [] : [`--threads=${Math.max(1, Math.min(RIPGREP_MAX_THREADS, Math.floor(cores) - 1))}`];
@@ -114,6 +117,7 @@ async function rg(
   args: string[],
   opts: {
     onLine?: (l: string) => void;
+    onBytes?: (chunk: Uint8Array) => void;
     separator?: '\n' | '\0';
     boundary?: string[];
     stdin?: string;
@@ -125,10 +129,11 @@ async function rg(
   const errLines: string[] = [];
   try {
     // paths come "/"-separated on every platform (ripgrep separates with a backslash on Windows), as the tools' folders and rules read them
-    result = await scope.proc.run(scope.rg, [...(opts.readerBound ? threadArgs(scope.proc.cores) : []), '--path-separator=/', ...args], {
+    result = await scope.proc.run(scope.rg, [...(opts.readerBound && scope.proc.readerShared !== false ? threadArgs(scope.proc.cores) : []), '--path-separator=/', ...args], {
       cwd: scope.cwd,
       signal: scope.signal,
       onLine: opts.onLine,
+      onBytes: opts.onBytes,
       separator: opts.separator,
       stdin: opts.stdin,
       maxMemoryBytes: MAX_CHILD_MEMORY_BYTES,
@@ -213,23 +218,26 @@ function targetArgs(scope: RgScope): string[] {
 
 /**
  * `rg --files`: each path, relative to the root, given to `onFile` as ripgrep prints it (in
- * no order). `boundary` collects what ignore rules left out (only when `keeps` is empty:
- * with whitelists ripgrep logs every file).
+ * no order), as UTF-8 bytes: `buf[start..end)`, whose text `text` gives. `boundary` collects
+ * what ignore rules left out (only when `keeps` is empty: with whitelists ripgrep logs every file).
  */
-export async function rgFiles(scope: RgScope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (rel: string) => void, boundary?: string[]): Promise<void> {
+export async function rgFiles(scope: RgScope, keeps: readonly string[], trailingKeeps: readonly string[], onFile: (buf: Uint8Array, start: number, end: number, text: PathText) => void, boundary?: string[]): Promise<void> {
   const debug = boundary !== undefined && keeps.length === 0 && trailingKeeps.length === 0;
+  const records: NulRecords = new NulRecords(MAX_OUTPUT_LINE_CHARS, (buf, start, end) => {
+    // "./" before a path (see relOut)
+    const from = buf[start] === 46 && buf[start + 1] === 47 ? start + 2 : start;
+    if (from < end) {
+      onFile(buf, from, end, records);
+    }
+  });
   await withExplicitFile(scope.proc, scope.policy, (explicit) =>
     rg(scope, ['--files', '--null', '--no-messages', ...(debug ? ['--debug'] : []), ...scope.policy.ripgrepArgs(keeps, trailingKeeps, explicit), ...targetArgs(scope)], {
-      separator: '\0',
-      onLine: (l) => {
-        if (l) {
-          onFile(relOut(l));
-        }
-      },
+      onBytes: (chunk) => records.push(chunk),
       boundary: debug ? boundary : undefined,
       readerBound: keeps.length > 0,
     }),
   );
+  records.end();
 }
 
 /** `rg --count`: matching lines per file (root-relative), the unit of a search line by line, each given to `onCount` as ripgrep prints it. */
