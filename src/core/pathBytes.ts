@@ -10,7 +10,8 @@ export interface PathText {
   text(buf: Uint8Array, start: number, end: number): string;
 }
 
-const utf8 = new TextDecoder();
+/** A name may begin with U+FEFF: it is kept, not read as a byte-order mark. */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Splits a stream of bytes at each NUL: each record is handed on as the bytes it spans in

@@ -311,12 +311,16 @@ describe('broad searches: streams, bounded selections, name screens', () => {
       if (d % 3 === 0) {
         Object.assign(files, { [`${dir}/.gitignore`]: 'local.ts\n', [`${dir}/local.ts`]: 'x\n' });
       }
+      if (d % 3 === 1) {
+        // two characters in three bytes and three in four: ripgrep's `???` (bytes) would take `xé.ts` and leave out `xéz.ts`
+        Object.assign(files, { [`${dir}/xé.ts`]: 'x\n', [`${dir}/xéz.ts`]: 'x\n' });
+      }
     }
     const t = tempTree(files);
     try {
       const ctx = await context(t.root);
       const all = Object.keys(files)
-        .filter((p) => /^m\d\d\/f\d\d\.ts$/.test(p))
+        .filter((p) => /^m\d\d\/(f\d\d|xé|xéz)\.ts$/.test(p))
         .sort(comparePaths);
       await withEngine(rgOnPath(), async () => {
         const head = (n: number, first: number) => new RegExp(`^${all.length} files match \\*\\*/\\*\\.ts in the workspace; ${first === n ? first : `${first}-${n}`} shown:\\n${all.slice(first - 1, n).join('\\n')}\\n`);
@@ -327,6 +331,11 @@ describe('broad searches: streams, bounded selections, name screens', () => {
         const next = /\nContinue with: fs_glob (\{.*\})$/.exec(deep.text);
         const later = await call(ctx, 'fs_glob', { ...(JSON.parse(next![1]) as object), limit: 1 });
         assert.match(later.text, head(1204, 1204), later.text.slice(0, 300));
+        // a `?` is one character, whatever ripgrep takes it for
+        const three = await call(ctx, 'fs_glob', { pattern: '**/???.ts', limit: 1 });
+        assert.match(three.text, /^2420 files match \*\*\/\?\?\?\.ts in the workspace; 1 shown:\nm00\/f00\.ts\n/, three.text.slice(0, 300));
+        const two = await call(ctx, 'fs_glob', { pattern: '**/??.ts', limit: 1 });
+        assert.match(two.text, /^20 files match \*\*\/\?\?\.ts in the workspace; 1 shown:\nm01\/xé\.ts\n/, two.text.slice(0, 300));
       });
     } finally {
       t.cleanup();

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { normalizeGlob, ripgrepKeeps } from '../../src/core/search/glob';
+import { normalizeGlob, ripgrepKeeps, ripgrepReadsExactly } from '../../src/core/search/glob';
+import { EXACT_NAMES } from '../../src/core/names';
 import { loggedPath } from '../../src/core/search/ripgrep';
 import { decodeCursor, encodeCursor } from '../../src/core/list/cursor';
 import { call, context, continuation, prepare, tempTree, withEngine, rgOnPath } from './helpers';
@@ -31,6 +32,16 @@ describe('fs_glob patterns', () => {
     assert.equal(normalizeGlob('a\\*b', path.win32), 'a/*b');
     assert.deepEqual(ripgrepKeeps('**/*.{ts,tsx}', 'pkg/a'), ['pkg/a/**/*.ts', 'pkg/a/**/*.tsx']);
     assert.equal(ripgrepKeeps('**/*.[jt]s', ''), undefined, 'a class goes to picomatch alone');
+    // ripgrep's `?` is a byte and it folds ASCII case only: a looser glob there, and the matcher decides
+    assert.deepEqual(ripgrepKeeps('**/??.ts', ''), ['**/*.ts']);
+    assert.deepEqual(ripgrepKeeps('src/a?*b?/x.ts', ''), ['src/a*b*/x.ts']);
+    assert.equal(ripgrepReadsExactly('**/??.ts'), false);
+    assert.equal(ripgrepReadsExactly('**/*.{ts,tsx}'), true);
+    const folding = { ...EXACT_NAMES, foldsCase: true };
+    assert.deepEqual(ripgrepKeeps('**/Café.ts', '', folding), ['**/Caf*.ts']);
+    assert.equal(ripgrepReadsExactly('**/Café.ts', folding), false);
+    assert.deepEqual(ripgrepKeeps('**/Café.ts', ''), ['**/Café.ts']);
+    assert.equal(ripgrepReadsExactly('**/Café.ts'), true);
   });
 
   it("reads the paths in ripgrep's debug log with \"/\" on Windows, where no name holds a backslash, and as they are elsewhere", () => {

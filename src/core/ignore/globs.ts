@@ -70,9 +70,10 @@ export function escapeGlobLiteral(s: string): string {
 }
 
 /**
- * Globs made only of literal characters, `*`, `**`, `?` and `/` mean the same to
- * the matcher of glob/matcher.ts and ripgrep's globset alike. Only those are handed to
- * ripgrep as a pre-filter; anything richer is matched in JavaScript alone.
+ * Globs made only of literal characters, `*`, `**`, `?` and `/`: ripgrep's globset reads
+ * them as the matcher of glob/matcher.ts does, but for `?` on names past ASCII and case
+ * folding past ASCII (see ripgrepKeeps, which hands ripgrep a looser form there). Only those
+ * are handed to ripgrep as a pre-filter; anything richer is matched in JavaScript alone.
  */
 export function isPortableGlob(glob: string): boolean {
   return !/[[\]\\!@+()|{},#]/.test(glob) && !/^\s|\s$/.test(glob);

@@ -291,13 +291,6 @@ export interface MatchResult {
 }
 
 /**
- * ripgrep's decision for one path met during a walk (`Ignore::matched` of its `ignore`
- * crate): overrides first; then the ignore files, by kind (`.rgignore` over `.ignore`
- * over `.gitignore`) and within a kind the deepest folder first; then the explicit
- * `--ignore-file` rules. Reproducing it here is what lets the JavaScript walk list the
- * same files as `rg --files`.
- */
-/**
  * Whether the rules must be asked about a file, from its name alone (see Matcher.fileScreen):
  * false means no rule can match it. Called with the path and where its name starts, or
  * with the path's UTF-8 bytes (`bytes`: the name is `buf[at..end)`), which it decides alike.
@@ -307,6 +300,13 @@ export interface NameScreen {
   bytes(buf: Uint8Array, at: number, end: number): boolean;
 }
 
+/**
+ * ripgrep's decision for one path met during a walk (`Ignore::matched` of its `ignore`
+ * crate): overrides first; then the ignore files, by kind (`.rgignore` over `.ignore`
+ * over `.gitignore`) and within a kind the deepest folder first; then the explicit
+ * `--ignore-file` rules. Reproducing it here is what lets the JavaScript walk list the
+ * same files as `rg --files`.
+ */
 export class Matcher {
   constructor(
     readonly overrides: Overrides,

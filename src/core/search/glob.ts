@@ -52,8 +52,20 @@ export function globMatcher(normalized: string, names: NameComparison = EXACT_NA
 }
 
 /**
- * The same glob as ripgrep `--glob` whitelists anchored at the root, when ripgrep reads
- * it exactly as {@link globMatcher} does; undefined otherwise (the search then lists
+ * A portable glob as ripgrep can be given it, keeping at least what {@link globMatcher}
+ * matches. ripgrep's globs match bytes: its `?` is one byte, where a name's character may
+ * be two to four (`??.ts` misses `xé.ts`, `???.ts` takes it), and it folds the case of ASCII
+ * letters only. So a run of wildcards holding a `?`, and where the volume folds case a
+ * letter past ASCII, becomes one `*`, which takes whatever they take within a name.
+ */
+function ripgrepForm(glob: string, foldsCase: boolean): string {
+  return glob.replace(foldsCase ? /[?*\u0080-\uffff]*[?\u0080-\uffff][?*\u0080-\uffff]*/g : /[?*]*\?[?*]*/g, '*');
+}
+
+/**
+ * The same glob as ripgrep `--glob` whitelists anchored at the root, keeping every path
+ * {@link globMatcher} matches (and, where {@link ripgrepReadsExactly} says no, more: the
+ * matcher has the last word); undefined where that cannot be said (the search then lists
  * everything and the matcher alone filters). A whitelist lets ripgrep skip the ignore-file check of
  * files it keeps, which is what makes it fast; the files it so brings back from ignore
  * rules are checked again afterwards (see {@link PathChecker}).
@@ -65,5 +77,11 @@ export function ripgrepKeeps(normalized: string, baseRel: string, names: NameCom
     return undefined;
   }
   const prefix = baseRel ? `${escapeGlobLiteral(baseRel)}/` : '';
-  return alts.map((a) => `${prefix}${a}`);
+  return alts.map((a) => `${prefix}${ripgrepForm(a, names.foldsCase)}`);
+}
+
+/** Whether ripgrep, given {@link ripgrepKeeps}, keeps exactly the paths the matcher matches: then a path it prints need not be matched again. */
+export function ripgrepReadsExactly(normalized: string, names: NameComparison = EXACT_NAMES): boolean {
+  const alts = expandBraces(normalized);
+  return !byNormalForm(normalized, names) && alts.every((a) => isPortableGlob(a) && ripgrepForm(a, names.foldsCase) === a);
 }

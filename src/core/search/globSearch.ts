@@ -6,7 +6,7 @@ import { ToolError } from '../errors';
 import { MAX_MTIME_SORT_FILES } from '../limits';
 import { comparePaths, Smallest, smallestSorted } from '../list/order';
 import type { SearchEngine } from './engine';
-import { globMatcher, normalizeGlob, ripgrepKeeps } from './glob';
+import { globMatcher, normalizeGlob, ripgrepKeeps, ripgrepReadsExactly } from './glob';
 import { fitBytes } from './grep';
 import { checkerFor, emptyReport, prunedTopFolders, reachableTops, reportable, type IgnoreReport, type StatHost } from './report';
 import { sortKey, type Scope } from './scope';
@@ -225,10 +225,10 @@ export async function globSearch(req: GlobRequest, env: GlobEnv): Promise<GlobRe
         const rules = checker.folderAnswer(dir);
         return rules instanceof Promise ? rules.then((r) => ({ prefix, rules: r, beyond: false, barSeen: undefined, side: 0 })) : { prefix, rules, beyond: false, barSeen: undefined, side: 0 };
       },
-      // Most paths of a broad glob are only counted: ripgrep matched the glob itself, the
+      // Most paths of a broad glob are only counted: ripgrep matched the glob exactly, the
       // first and last bytes of the name tell that no ignore rule can match it, and its
       // folder that none of its paths can reach the page. Such a path is never decoded.
-      keeps.length > 0 && single && req.sort === 'path'
+      keeps.length > 0 && ripgrepReadsExactly(norm, scope.names) && single && req.sort === 'path'
         ? (folder, buf, at, end) => {
             if (folder.rules && PathChecker.screenBytes(folder.rules, buf, at, end) !== 'kept') {
               return false;
