@@ -203,6 +203,14 @@ export const PACE_SLICE_MS = 20;
  * line before the stream waits for the next turn: a flood of lines never holds the thread long.
  */
 export const STREAM_TURN_MS = 5;
+
+/**
+ * A child's output read in chunks smaller than this (bytes) is read again only after
+ * GATHER_MS: see gatherSmallReads in host/process.ts.
+ */
+export const GATHER_BELOW_BYTES = 16 * 1024;
+/** Milliseconds a pipe is left to fill after a small read (it holds 64 KiB on Linux, at least 16 on macOS). */
+export const GATHER_MS = 2;
 /** Ignored paths a footer names as examples. */
 export const MAX_IGNORED_EXAMPLES = 5;
 /** Files of a patch a result names as not checked for errors, per reason (then how many more). */

@@ -38,6 +38,57 @@ describe("a child's output read line by line", () => {
   });
 });
 
+describe('a child that prints a little at a time', () => {
+  it('is read a few milliseconds apart, not once per write; every byte arrives once, in order', async function () {
+    this.timeout(60000);
+    // 4,000 lines, each its own write, 200 µs apart: ripgrep's threads print each file's lines so
+    const lines = 4000;
+    const script = `const fs = require('fs'); for (let i = 0; i < ${lines}; i++) { fs.writeSync(1, String(i).padStart(15, '0') + '\\n'); const until = performance.now() + 0.2; while (performance.now() < until) {} }`;
+    let reads = 0;
+    const chunks: Buffer[] = [];
+    const r = await NODE_PROCESSES.run(process.execPath, ['-e', script], {
+      cwd: process.cwd(),
+      onBytes: (b) => {
+        reads++;
+        chunks.push(Buffer.from(b));
+      },
+    });
+    assert.equal(r.code, 0);
+    const seen = Buffer.concat(chunks).toString('latin1').split('\n').filter(Boolean).map(Number);
+    assert.equal(seen.length, lines);
+    assert.ok(
+      seen.every((n, i) => n === i),
+      'in order, none lost or repeated',
+    );
+    // read once per write, this would be about 4,000 reads; gathered for 2 ms, about 400 (0.8 s of writes)
+    assert.ok(reads < lines / 4, `${reads} reads for ${lines} writes`);
+  });
+
+  it('with a slow reader too: the stream paused for the next turn and the gathering never lose, repeat or stall a line', async function () {
+    this.timeout(60000);
+    // bursts of small writes; each line costs the reader 30 µs, so turns end mid-chunk and the stream pauses
+    const lines = 30_000;
+    const script = `const fs = require('fs'); for (let i = 0; i < ${lines}; i++) { fs.writeSync(1, String(i).padStart(15, '0') + '\\n'); if (i % 500 === 0) { const until = performance.now() + 3; while (performance.now() < until) {} } }`;
+    const seen: number[] = [];
+    const r = await NODE_PROCESSES.run(process.execPath, ['-e', script], {
+      cwd: process.cwd(),
+      onLine: (l) => {
+        const until = performance.now() + 0.03;
+        while (performance.now() < until) {
+          // the reader's own work on a line
+        }
+        seen.push(Number(l));
+      },
+    });
+    assert.equal(r.code, 0);
+    assert.equal(seen.length, lines);
+    assert.ok(
+      seen.every((n, i) => n === i),
+      'in order, none lost or repeated',
+    );
+  });
+});
+
 describe('a child stopped by its deadline', () => {
   it('is killed once its time is up, and the model is told the searched folders hold more than it read in that time', async () => {
     const t0 = Date.now();
