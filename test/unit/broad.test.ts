@@ -301,7 +301,7 @@ describe('broad searches: streams, bounded selections, name screens', () => {
   }
   it('ripgrep: where a page fills before the walk ends, the paths of folders that sort after it (or before the cursor) are counted from their bytes, ignored and git-directory matches left out', async function () {
     this.timeout(60000);
-    // over 1,024 matches, so the page's bar is set while ripgrep walks on; folders holding a match their own rules leave out, among them
+    // over 2,000 matches, so the page's bar is set, and moves, while ripgrep walks on; folders holding a match their own rules leave out, among them
     const files: Record<string, string> = { '.gitignore': 'skip/\n', 'skip/a.ts': 'x\n', 'bare.git/HEAD': 'ref\n', 'bare.git/objects/x.ts': 'x\n', 'bare.git/refs/y.ts': 'x\n' };
     for (let d = 0; d < 60; d++) {
       const dir = `m${String(d).padStart(2, '0')}`;
