@@ -205,12 +205,13 @@ export const PACE_SLICE_MS = 20;
 export const STREAM_TURN_MS = 5;
 
 /**
- * A child's output read in chunks smaller than this (bytes) is read again only after
- * GATHER_MS: see gatherSmallReads in host/process.ts.
+ * A child's output that comes in small reads is left to gather in its pipe for up to
+ * GATHER_MS between reads (see ReadPace): never for longer than the child takes to print
+ * GATHER_SAFE_BYTES, less than any pipe holds (a socket pair holds about 280 writes on
+ * Linux, 4.4 KiB of 16-byte writes; 8 KiB on macOS), so the child never waits on it.
  */
-export const GATHER_BELOW_BYTES = 16 * 1024;
-/** Milliseconds a pipe is left to fill after a small read (it holds 64 KiB on Linux, at least 16 on macOS). */
 export const GATHER_MS = 2;
+export const GATHER_SAFE_BYTES = 4 * 1024;
 /** Ignored paths a footer names as examples. */
 export const MAX_IGNORED_EXAMPLES = 5;
 /** Files of a patch a result names as not checked for errors, per reason (then how many more). */

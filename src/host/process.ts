@@ -5,7 +5,8 @@ import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { throwIfCancelled, type CancelSignal } from '../core/cancel';
 import { CancelledError } from '../core/errors';
-import { CANCEL_POLL_MS, CHILD_WATCH_MS, GATHER_BELOW_BYTES, GATHER_MS, MAX_OUTPUT_LINE_CHARS, STREAM_TURN_MS } from '../core/limits';
+import { CANCEL_POLL_MS, CHILD_WATCH_MS, MAX_OUTPUT_LINE_CHARS, STREAM_TURN_MS } from '../core/limits';
+import { ReadPace } from '../core/readPace';
 import { nodeChildProcess, nodeOs } from './lazyModules';
 import { startTask } from './tasks';
 import { findProgram, ProcessStopped, SpawnError, type ProcessHost, type RunOptions, type RunResult } from '../core/process';
@@ -76,19 +77,16 @@ interface PipeHandle {
 }
 
 /**
- * A child that prints a little at a time would wake this thread once per write: ripgrep's
- * threads print each file's lines apart, so a grep of 200,000 files is 200,000 writes, and
- * reading them one by one took this thread 1.8 seconds of CPU. After a read of fewer than
- * GATHER_BELOW_BYTES, the pipe is read again only GATHER_MS later: the child writes on into
- * the pipe's own buffer meanwhile, and a read takes what gathered there. Call the result
- * with each chunk's length; `stop` once the stream is done.
+ * Reads a child's output no more often than its rate needs (see ReadPace): call `after`
+ * with each chunk's length (characters where the stream decodes text), `stop` once the
+ * stream is done.
  *
  * Node has no public way to stop reading a pipe (pausing the stream leaves it reading into
  * its buffer), so this stops its handle as Node itself does, leaving Node's flag `reading`
  * set so that Node neither starts it again nor counts it stopped. Where the handle is not
  * as described, or Node stopped it itself (its buffer was full), nothing is done.
  */
-export function gatherSmallReads(stream: object, smallBytes = GATHER_BELOW_BYTES, gatherMs = GATHER_MS): { after(chunkBytes: number): void; stop(): void } {
+export function gatherSmallReads(stream: object, pace = new ReadPace(), now: () => number = () => performance.now()): { after(chunkBytes: number): void; stop(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let done = false;
   const handle = (): PipeHandle | undefined => {
@@ -99,25 +97,27 @@ export function gatherSmallReads(stream: object, smallBytes = GATHER_BELOW_BYTES
     timer = undefined;
     const h = handle();
     // Node's flag still set: the handle is stopped by this alone
-    if (!done && h?.reading === true) {
+    if (h?.reading === true) {
       h.readStart!();
     }
   };
   return {
     after(chunkBytes: number) {
-      if (done || timer !== undefined || chunkBytes >= smallBytes) {
+      if (done || timer !== undefined) {
         return;
       }
-      const h = handle();
+      const ms = pace.next(now(), chunkBytes);
+      const h = ms > 0 ? handle() : undefined;
       if (h?.reading === true && h.readStop!() === 0) {
-        timer = setTimeout(restart, gatherMs);
+        timer = setTimeout(restart, ms);
       }
     },
     stop() {
       done = true;
       if (timer !== undefined) {
+        // a stream that outlives its child's run (an error without a close) is not left stopped
         clearTimeout(timer);
-        timer = undefined;
+        restart();
       }
     },
   };

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ProcessStopped, stoppedError } from '../../src/core/process';
-import { NODE_PROCESSES } from '../../src/host/process';
+import type { ReadPace } from '../../src/core/readPace';
+import { gatherSmallReads, NODE_PROCESSES } from '../../src/host/process';
 import { turnCounter } from './eventLoop';
 
 describe("a child's output read line by line", () => {
@@ -60,7 +61,7 @@ describe('a child that prints a little at a time', () => {
       seen.every((n, i) => n === i),
       'in order, none lost or repeated',
     );
-    // read once per write, this would be about 4,000 reads; gathered for 2 ms, about 400 (0.8 s of writes)
+    // read once per write, this would be about 4,000 reads; left 2 ms to gather, about 400 (0.8 s of writes)
     assert.ok(reads < lines / 4, `${reads} reads for ${lines} writes`);
   });
 
@@ -86,6 +87,57 @@ describe('a child that prints a little at a time', () => {
       seen.every((n, i) => n === i),
       'in order, none lost or repeated',
     );
+  });
+});
+
+describe("the gathering of a child's small reads, on Node's handle", () => {
+  const fake = () => {
+    const calls: string[] = [];
+    const handle = {
+      reading: true,
+      readStop: () => (calls.push('stop'), 0),
+      readStart: () => (calls.push('start'), 0),
+    };
+    return { stream: { _handle: handle as typeof handle | null }, handle, calls };
+  };
+  const waitTwo = { next: () => 2 } as unknown as ReadPace;
+
+  it('stops the handle for the wait the pace gives, leaving Node\'s flag set, and starts it again', async () => {
+    const { stream, handle, calls } = fake();
+    const g = gatherSmallReads(stream, waitTwo);
+    g.after(40);
+    assert.deepEqual(calls, ['stop']);
+    assert.equal(handle.reading, true);
+    // a read while it waits (Node's buffer) asks nothing more
+    g.after(40);
+    assert.deepEqual(calls, ['stop']);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(calls, ['stop', 'start']);
+    g.stop();
+  });
+
+  it('leaves alone a handle Node stopped itself, or closed; and a stream stopped while it waits is read again', async () => {
+    const a = fake();
+    const ga = gatherSmallReads(a.stream, waitTwo);
+    ga.after(40);
+    // Node's buffer filled: it stopped the handle and will start it itself
+    a.handle.reading = false;
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(a.calls, ['stop']);
+    const b = fake();
+    const gb = gatherSmallReads(b.stream, waitTwo);
+    gb.after(40);
+    b.stream._handle = null;
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(b.calls, ['stop']);
+    const c = fake();
+    const gc = gatherSmallReads(c.stream, waitTwo);
+    gc.after(40);
+    gc.stop();
+    assert.deepEqual(c.calls, ['stop', 'start']);
+    gc.after(40);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(c.calls, ['stop', 'start'], 'nothing after stop');
   });
 });
 
