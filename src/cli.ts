@@ -129,20 +129,21 @@ async function readStdin(): Promise<string> {
 }
 
 /**
- * V8's flags for a process that makes one tool call and exits, set before its tool's bundle
- * is compiled (its cached code is made and used under them alike: V8 refuses code cached
- * under other flags). Such a call lasts from milliseconds to seconds, and V8's optimizing
- * compiler cost it more than it saved: `fs_glob` of the 200,000 `.ts` files of a tree made
- * 45 optimized compiles, which took CPU from the processors ripgrep's walk needs. Here a
- * function is optimized after eight times V8's default work (what runs once per folder
- * mostly stays as it is) and inlines less into it. Measured on Node 20's V8 (11.x), which
- * alone gets them: later V8s tier up otherwise. The MCP server, which lives on, keeps V8's
- * defaults.
+ * V8's flags for a process that makes one search and exits (`fs_glob`, `fs_grep`), set
+ * before its tool's bundle is compiled (its cached code is made and used under them alike:
+ * V8 refuses code cached under other flags). Such a call lasts a second or a few, and V8's
+ * optimizing compiler cost it more than it saved: `fs_glob` of the 200,000 `.ts` files of a
+ * tree made 45 optimized compiles, which took CPU from the processors ripgrep's walk needs.
+ * Here a function is optimized after eight times V8's default work (what runs once per
+ * folder mostly stays as it is) and inlines less into it. The other tools' calls are short
+ * and walk with no ripgrep: there the flags cost more than they saved (15 to 35 ms of an
+ * `fs_list` or `fs_read` of 160), and they keep V8's defaults, as does the MCP server.
+ * Measured on Node 20's V8 (11.x), which alone gets them: later V8s tier up otherwise.
  */
 export const ONE_CALL_V8_FLAGS = ['--interrupt-budget=540672', '--max-inlined-bytecode-size-cumulative=100'] as const;
 
-function tuneForOneCall(): void {
-  if (!process.versions.v8.startsWith('11.')) {
+function tuneForOneSearch(name: ToolName): void {
+  if ((name !== 'fs_glob' && name !== 'fs_grep') || !process.versions.v8.startsWith('11.')) {
     return;
   }
   try {
@@ -196,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`input is not valid JSON: ${(e as Error).message}\n`);
     return 2;
   }
-  tuneForOneCall();
+  tuneForOneSearch(name);
   // the built CLI loads the tool's bundle beside it through the code cache; run from the sources (tests), the module itself
   const bundle = loadBundle(path.join(__dirname, `cli-${name}.js`), module);
   const { run } = bundle ? (bundle as Awaited<ReturnType<(typeof RUNNERS)[ToolName]>>) : await RUNNERS[name]();

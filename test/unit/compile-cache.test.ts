@@ -142,7 +142,7 @@ process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
     }
   });
 
-  it("on Node 20, the built CLI sets its one-call V8 flags before a tool's bundle compiles: the data a call files is taken by the next", function () {
+  it("on Node 20, the built CLI sets its search flags for V8 before fs_glob's bundle compiles, and none for fs_list; the data a call files is taken by the next", function () {
     this.timeout(30000);
     const built = path.join(__dirname, '..', '..', '..', 'dist');
     if (ownCache() || !fs.existsSync(path.join(built, 'cli.js'))) {
@@ -152,43 +152,43 @@ process.stdout.write(String(loadBundle(${JSON.stringify(f)}, module).answer));`;
     // a copy of its own (its data is filed apart), settled: data of a file changed moments ago is not kept
     const copy = path.join(tree.root, 'cli');
     fs.mkdirSync(copy);
-    for (const f of ['cli.js', 'cli-fs_list.js']) {
+    for (const f of ['cli.js', 'cli-fs_glob.js', 'cli-fs_list.js']) {
       fs.copyFileSync(path.join(built, f), path.join(copy, f));
     }
     // the copy's data: what other copies (the build's own) filed is there before it runs
-    const others = new Set(dataOf('cli-fs_list'));
-    const ours = () => dataOf('cli-fs_list').filter((d) => !others.has(d));
-    try {
-      settle();
-      const call = () => {
-        const r = spawnSync(process.execPath, [path.join(copy, 'cli.js'), 'fs_list', '--root', tree.root, '--input', '{"path":"."}'], { encoding: 'utf8' });
-        assert.equal(r.status, 0, r.stderr);
-        assert.match(r.stdout, /bundle\.js/);
-      };
-      // the flags are set, and before the tool's bundle is compiled (a preload records both, in order)
-      const spy = path.join(tree.root, 'spy.cjs');
-      fs.writeFileSync(
-        spy,
-        `const v8 = require('node:v8'); const vm = require('node:vm'); const seen = [];
+    const others = new Set([...dataOf('cli-fs_glob'), ...dataOf('cli-fs_list')]);
+    const ours = () => dataOf('cli-fs_glob').filter((d) => !others.has(d));
+    // the flags set, and the bundles compiled, in order (a preload records both)
+    const spy = path.join(tree.root, 'spy.cjs');
+    fs.writeFileSync(
+      spy,
+      `const v8 = require('node:v8'); const vm = require('node:vm'); const seen = [];
 const set = v8.setFlagsFromString; v8.setFlagsFromString = (f) => { seen.push('flag ' + f); return set(f); };
 const S = vm.Script; vm.Script = class extends S { constructor(src, o) { seen.push('compile ' + require('node:path').basename(String(o && o.filename))); super(src, o); } };
 process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(seen)));`,
-      );
-      const r = spawnSync(process.execPath, ['-r', spy, path.join(copy, 'cli.js'), 'fs_list', '--root', tree.root, '--input', '{"path":"."}'], { encoding: 'utf8' });
+    );
+    const call = (tool: string, input: string, spied = false): string => {
+      const r = spawnSync(process.execPath, [...(spied ? ['-r', spy] : []), path.join(copy, 'cli.js'), tool, '--root', tree.root, '--input', input], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /bundle\.js/);
+      return r.stderr;
+    };
+    try {
+      settle();
       // Node 20's V8 (11.x) alone gets them
       const flags = process.versions.v8.startsWith('11.') ? ONE_CALL_V8_FLAGS.map((f) => `flag ${f}`) : [];
-      assert.deepEqual(JSON.parse(r.stderr), [...flags, 'compile cli-fs_list.js']);
+      assert.deepEqual(JSON.parse(call('fs_glob', '{"pattern":"*.js"}', true)), [...flags, 'compile cli-fs_glob.js']);
+      assert.deepEqual(JSON.parse(call('fs_list', '{"path":"."}', true)), ['compile cli-fs_list.js']);
       const [data] = ours();
       assert.ok(data, 'data filed at exit');
       const ino = fs.statSync(data).ino;
       // V8 refuses data made under other flags: flags set after the compile would file it again on every call
-      call();
-      call();
+      call('fs_glob', '{"pattern":"*.js"}');
+      call('fs_glob', '{"pattern":"*.js"}');
       assert.deepEqual(ours(), [data]);
       assert.equal(fs.statSync(data).ino, ino, 'taken, not filed again');
     } finally {
-      for (const d of ours()) {
+      for (const d of [...dataOf('cli-fs_glob'), ...dataOf('cli-fs_list')].filter((d) => !others.has(d))) {
         fs.rmSync(d, { force: true });
       }
     }
