@@ -207,11 +207,13 @@ export const STREAM_TURN_MS = 5;
 /**
  * A child's output that comes in small reads is left to gather in its pipe for up to
  * GATHER_MS between reads (see ReadPace): never for longer than the child takes to print
- * GATHER_SAFE_BYTES, less than any pipe holds (a socket pair holds about 280 writes on
- * Linux, 4.4 KiB of 16-byte writes; 8 KiB on macOS), so the child never waits on it.
+ * GATHER_SAFE_BYTES, or GATHER_SAFE_RECORDS lines, less than a pipe holds (a socket pair
+ * holds about 280 writes on Linux, 4.4 KiB of 16-byte writes; 8 KiB on macOS).
  */
 export const GATHER_MS = 2;
 export const GATHER_SAFE_BYTES = 4 * 1024;
+/** The same in lines, where the reader counts them: a socket pair holds about 280 writes, whatever their size. */
+export const GATHER_SAFE_RECORDS = 128;
 /** Ignored paths a footer names as examples. */
 export const MAX_IGNORED_EXAMPLES = 5;
 /** Files of a patch a result names as not checked for errors, per reason (then how many more). */

@@ -25,9 +25,12 @@ export class LineSplitter {
     private readonly onLine: (line: string) => void,
   ) {}
 
-  push(chunk: string): void {
+  /** Hands on the lines the chunk ends; their number. */
+  push(chunk: string): number {
     let start = 0;
+    let lines = 0;
     for (let i = chunk.indexOf(this.sep); i >= 0; i = chunk.indexOf(this.sep, start)) {
+      lines++;
       if (this.parts.length === 0 && i - start <= this.maxChars) {
         // a whole line in this chunk, the common case: no pieces to join
         this.onLine(chunk.slice(start, i));
@@ -40,6 +43,7 @@ export class LineSplitter {
     if (start < chunk.length) {
       this.keep(chunk.slice(start));
     }
+    return lines;
   }
 
   /** The last line, when the stream did not end with a separator. */
@@ -78,15 +82,15 @@ interface PipeHandle {
 
 /**
  * Reads a child's output no more often than its rate needs (see ReadPace): call `after`
- * with each chunk's length (characters where the stream decodes text), `stop` once the
- * stream is done.
+ * with each chunk's length in bytes, and the lines it ended where they are counted; `stop`
+ * once the stream is done.
  *
  * Node has no public way to stop reading a pipe (pausing the stream leaves it reading into
  * its buffer), so this stops its handle as Node itself does, leaving Node's flag `reading`
  * set so that Node neither starts it again nor counts it stopped. Where the handle is not
  * as described, or Node stopped it itself (its buffer was full), nothing is done.
  */
-export function gatherSmallReads(stream: object, pace = new ReadPace(), now: () => number = () => performance.now()): { after(chunkBytes: number): void; stop(): void } {
+export function gatherSmallReads(stream: object, pace = new ReadPace(), now: () => number = () => performance.now()): { after(chunkBytes: number, lines?: number): void; stop(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let done = false;
   const handle = (): PipeHandle | undefined => {
@@ -102,11 +106,11 @@ export function gatherSmallReads(stream: object, pace = new ReadPace(), now: () 
     }
   };
   return {
-    after(chunkBytes: number) {
+    after(chunkBytes: number, lines?: number) {
       if (done || timer !== undefined) {
         return;
       }
-      const ms = pace.next(now(), chunkBytes);
+      const ms = pace.next(now(), chunkBytes, lines);
       const h = ms > 0 ? handle() : undefined;
       if (h?.reading === true && h.readStop!() === 0) {
         timer = setTimeout(restart, ms);
@@ -268,7 +272,6 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     out.on('data', (chunk: string | Buffer) => {
       outBytes += chunk.length;
       if (outLines || onBytes) {
-        gather!.after(chunk.length);
         if (turnStart === undefined) {
           turnStart = performance.now();
           setImmediate(() => {
@@ -279,8 +282,10 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
           // a plain view: the reader then sees one kind of array, whether a path came whole in a chunk or across two
           const b = chunk as Buffer;
           onBytes(new Uint8Array(b.buffer, b.byteOffset, b.length));
+          gather!.after(b.length);
         } else {
-          outLines!.push(chunk as string);
+          const lines = outLines!.push(chunk as string);
+          gather!.after(Buffer.byteLength(chunk as string), lines);
         }
         if (performance.now() - turnStart >= STREAM_TURN_MS && !out.isPaused()) {
           out.pause();
