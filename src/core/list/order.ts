@@ -148,8 +148,8 @@ function siftDown(names: readonly string[], h: number[], i: number): void {
 /**
  * The smallest `k` items offered, by `compare`: a stream of any length costs, for most
  * items, one comparison with a bar (the largest item kept at the last cut), and memory for
- * at most 1.125 `k` items (at least `k` + 256). Items under the bar gather in a buffer; a
- * full buffer is cut back to its `k` smallest by a selection (no sort), so a deep page (the
+ * `k` items and 256 to 1,024 more (an eighth of `k` past 8,192). Items under the bar gather
+ * in a buffer; a full buffer is cut back to its `k` smallest by a selection (no sort), so a deep page (the
  * 100,001st to 100,100th of 200,000) costs a few passes, not a heap of 100,100 and a sort
  * of all of them. Items that compare equal are kept in no particular order, so a
  * deterministic answer needs a total order.
@@ -168,8 +168,10 @@ export class Smallest<T> {
   ) {
     // A small buffer for a page's worth: the bar is set, and then moves down, every few hundred
     // items, and a walk's folders that sort after it are passed over sooner (fs_glob's 100 of
-    // 200,000 paths: 8,300 offered with room for 1,024 more, 4,300 with 256).
-    this.cap = k + Math.max(SMALLEST_SLACK, k >> 3);
+    // 200,000 paths: 8,300 offered with room for 1,024 more, 4,300 with 256). A larger k
+    // gathers as many again as it keeps, up to 1,024, so each cut's selection stays a few
+    // comparisons an item.
+    this.cap = k + Math.max(SMALLEST_SLACK, Math.min(k, 1024), k >> 3);
   }
 
   /** An item a new one must compare below to be kept (the largest kept at the last cut), else undefined. */
